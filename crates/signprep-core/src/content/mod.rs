@@ -1,0 +1,588 @@
+//! The content-stream interpreter: positions every glyph a page shows.
+//!
+//! It follows the text and graphics state operators that move text (`q Q cm`,
+//! `BT ET`, `Tf Tm Td TD T* TL Tc Tw Tz Ts Tr`, `Tj TJ ' "`), the fill colour and
+//! `/ca` opacity (to tell hidden text), and Form XObjects through `Do`. Everything
+//! else is skipped. Glyphs land in a [`PageText`]: one text buffer for the page
+//! and a flat vector of glyph records, so the hot path allocates only to grow them.
+
+mod state;
+
+use crate::diag::{Code, Diagnostic};
+use crate::document::{Document, Error, StreamError, matrix_of, number};
+use crate::fonts::Font;
+use crate::geometry::{Matrix, Rect};
+use lopdf::{Dictionary, Object, ObjectId};
+pub use state::Fill;
+use state::GState;
+use std::sync::Arc;
+
+/// Most glyphs recorded for one page; past it the rest of the page is skipped.
+const MAX_GLYPHS_PER_PAGE: usize = 4_000_000;
+/// Deepest `q` nesting honoured.
+const MAX_GSTATE_DEPTH: usize = 1024;
+
+/// One positioned glyph, in displayed page coordinates (top-left origin, y down,
+/// user-space units).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GlyphRec {
+    /// Byte range of the glyph's text in [`PageText::text`].
+    pub(crate) text: (u32, u32),
+    /// The glyph box: advance wide, font size high, bottom at the descent.
+    pub(crate) bbox: Rect,
+    /// The baseline origin.
+    pub(crate) origin: (f64, f64),
+    /// The origin plus the glyph's advance (without character spacing).
+    pub(crate) end: (f64, f64),
+    /// Effective font size (Tf size scaled by the text matrix and CTM).
+    pub(crate) size: f32,
+    /// Index into [`PageText::fonts`].
+    pub(crate) font: u16,
+    /// The glyph's width for a 1-unit font size (to tell proportional fonts).
+    pub(crate) width: f32,
+    /// Render mode (`Tr`).
+    pub(crate) render_mode: u8,
+    /// Fill colour.
+    pub(crate) fill: Fill,
+    /// Painted invisibly: render mode 3/7, white fill or zero opacity.
+    pub(crate) hidden: bool,
+    /// Has a Unicode mapping.
+    pub(crate) mapped: bool,
+}
+
+/// Everything the interpreter found on one page.
+#[derive(Debug, Default)]
+pub(crate) struct PageText {
+    pub(crate) text: String,
+    pub(crate) glyphs: Vec<GlyphRec>,
+    pub(crate) fonts: Vec<Arc<Font>>,
+    pub(crate) images: usize,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+impl PageText {
+    pub(crate) fn glyph_text(&self, g: &GlyphRec) -> &str {
+        self.text
+            .get(g.text.0 as usize..g.text.1 as usize)
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn font(&self, g: &GlyphRec) -> Option<&Font> {
+        self.fonts.get(usize::from(g.font)).map(|f| &**f)
+    }
+}
+
+/// Interprets the content of page `index`.
+pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, Error> {
+    let Some(page) = doc.pages.get(index) else {
+        return Ok(PageText::default());
+    };
+    let display = page.geometry.display_matrix();
+    let mut it = Interp {
+        doc,
+        page: index,
+        display,
+        out: PageText::default(),
+        gs: GState::default(),
+        stack: Vec::new(),
+        tm: Matrix::IDENTITY,
+        tlm: Matrix::IDENTITY,
+        forms: Vec::new(),
+        warned_font: false,
+        full: false,
+    };
+    let content = page_content(doc, page.id, index, &mut it.out.diagnostics)?;
+    let resources = page
+        .resources
+        .as_ref()
+        .and_then(|r| doc.resolve(r))
+        .and_then(|r| r.as_dict().ok());
+    it.run(&content, resources)?;
+    Ok(it.out)
+}
+
+/// The page's content streams, decoded and joined; damaged streams are skipped
+/// with a diagnostic, limits are fatal.
+fn page_content(
+    doc: &Document,
+    id: ObjectId,
+    page: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<u8>, Error> {
+    let Ok(dict) = doc.inner.get_dictionary(id) else {
+        return Ok(Vec::new());
+    };
+    let streams: Vec<&lopdf::Stream> = match dict.get(b"Contents").ok().and_then(|o| doc.resolve(o))
+    {
+        Some(Object::Stream(s)) => vec![s],
+        Some(Object::Array(arr)) => arr
+            .iter()
+            .filter_map(|o| doc.resolve(o))
+            .filter_map(|o| o.as_stream().ok())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for s in streams {
+        match doc.stream_bytes(s) {
+            Ok(data) => {
+                out.extend_from_slice(&data);
+                out.push(b'\n');
+            }
+            Err(StreamError::Limit(msg)) => return Err(Error::limit(format!("page {}: {msg}", page + 1))),
+            Err(StreamError::Corrupt(msg)) => diags.push(
+                Diagnostic::new(
+                    Code::ContentUnreadable,
+                    format!("page {}: a content stream could not be decoded ({msg}); its text is missing", page + 1),
+                )
+                .page(page),
+            ),
+        }
+    }
+    Ok(out)
+}
+
+struct Interp<'a> {
+    doc: &'a Document,
+    page: usize,
+    display: Matrix,
+    out: PageText,
+    gs: GState,
+    stack: Vec<GState>,
+    tm: Matrix,
+    tlm: Matrix,
+    /// Form XObjects being run (cycle guard).
+    forms: Vec<ObjectId>,
+    warned_font: bool,
+    full: bool,
+}
+
+fn op_num(ops: &[Object], i: usize) -> Option<f64> {
+    ops.get(i).and_then(number)
+}
+
+fn op_nums<const N: usize>(ops: &[Object]) -> Option<[f64; N]> {
+    let mut v = [0.0; N];
+    if ops.len() < N {
+        return None;
+    }
+    // Take the last N operands: extra leading operands are tolerated.
+    let base = ops.len() - N;
+    for (i, slot) in v.iter_mut().enumerate() {
+        *slot = op_num(ops, base + i)?;
+    }
+    Some(v)
+}
+
+fn op_matrix(ops: &[Object]) -> Option<Matrix> {
+    let [a, b, c, d, e, f] = op_nums::<6>(ops)?;
+    let m = Matrix::new(a, b, c, d, e, f);
+    m.is_finite().then_some(m)
+}
+
+impl<'a> Interp<'a> {
+    fn run(&mut self, content: &[u8], resources: Option<&'a Dictionary>) -> Result<(), Error> {
+        for op in lopdf::content::Content::decode_iter(content) {
+            let Ok(op) = op else {
+                self.out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::ContentUnreadable,
+                        format!("page {}: the content stream has a syntax error; the rest of it was skipped", self.page + 1),
+                    )
+                    .page(self.page),
+                );
+                break;
+            };
+            if self.full {
+                break;
+            }
+            self.op(&op.operator, &op.operands, resources)?;
+        }
+        Ok(())
+    }
+
+    fn op(
+        &mut self,
+        operator: &str,
+        ops: &[Object],
+        resources: Option<&'a Dictionary>,
+    ) -> Result<(), Error> {
+        let ts = &mut self.gs.text;
+        match operator {
+            "q" if self.stack.len() < MAX_GSTATE_DEPTH => self.stack.push(self.gs.clone()),
+            "Q" => {
+                if let Some(gs) = self.stack.pop() {
+                    self.gs = gs;
+                }
+            }
+            "cm" => {
+                if let Some(m) = op_matrix(ops) {
+                    self.gs.ctm = m.then(&self.gs.ctm);
+                }
+            }
+            "BT" => {
+                self.tm = Matrix::IDENTITY;
+                self.tlm = Matrix::IDENTITY;
+            }
+            "Tf" => {
+                if let Some(size) = op_num(ops, 1) {
+                    ts.size = size;
+                }
+                let name = ops.first().and_then(|o| o.as_name().ok());
+                let font = name.and_then(|n| self.lookup_font(resources, n));
+                self.gs.text.font = font;
+            }
+            "Tc" => ts.char_space = op_num(ops, 0).unwrap_or(ts.char_space),
+            "Tw" => ts.word_space = op_num(ops, 0).unwrap_or(ts.word_space),
+            "Tz" => ts.h_scale = op_num(ops, 0).map_or(ts.h_scale, |v| v / 100.0),
+            "TL" => ts.leading = op_num(ops, 0).unwrap_or(ts.leading),
+            "Ts" => ts.rise = op_num(ops, 0).unwrap_or(ts.rise),
+            "Tr" => {
+                ts.render_mode = op_num(ops, 0).map_or(ts.render_mode, |v| v.clamp(0.0, 7.0) as u8)
+            }
+            "Td" => {
+                if let Some([tx, ty]) = op_nums::<2>(ops) {
+                    self.next_line(tx, ty);
+                }
+            }
+            "TD" => {
+                if let Some([tx, ty]) = op_nums::<2>(ops) {
+                    ts.leading = -ty;
+                    self.next_line(tx, ty);
+                }
+            }
+            "Tm" => {
+                if let Some(m) = op_matrix(ops) {
+                    self.tm = m;
+                    self.tlm = m;
+                }
+            }
+            "T*" => {
+                let l = ts.leading;
+                self.next_line(0.0, -l);
+            }
+            "Tj" => {
+                if let Some(Object::String(s, _)) = ops.first() {
+                    self.show(s);
+                }
+            }
+            "'" => {
+                let l = ts.leading;
+                self.next_line(0.0, -l);
+                if let Some(Object::String(s, _)) = ops.last() {
+                    self.show(s);
+                }
+            }
+            "\"" => {
+                if let Some([aw, ac]) = ops.get(..2).and_then(op_nums::<2>) {
+                    ts.word_space = aw;
+                    ts.char_space = ac;
+                }
+                let l = self.gs.text.leading;
+                self.next_line(0.0, -l);
+                if let Some(Object::String(s, _)) = ops.last() {
+                    self.show(s);
+                }
+            }
+            "TJ" => {
+                if let Some(Object::Array(items)) = ops.first() {
+                    for item in items {
+                        match item {
+                            Object::String(s, _) => self.show(s),
+                            other => {
+                                if let Some(n) = number(other) {
+                                    self.kern(n);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            "g" => self.gs.fill = op_num(ops, 0).map_or(Fill::Other, Fill::Gray),
+            "rg" => self.gs.fill = op_nums::<3>(ops).map_or(Fill::Other, Fill::Rgb),
+            "k" => self.gs.fill = op_nums::<4>(ops).map_or(Fill::Other, Fill::Cmyk),
+            "cs" => {
+                self.gs.fill = match ops.first().and_then(|o| o.as_name().ok()) {
+                    Some(b"DeviceGray" | b"G") => Fill::Gray(0.0),
+                    Some(b"DeviceRGB" | b"RGB") => Fill::Rgb([0.0; 3]),
+                    Some(b"DeviceCMYK" | b"CMYK") => Fill::Cmyk([0.0, 0.0, 0.0, 1.0]),
+                    _ => Fill::Other,
+                }
+            }
+            "sc" | "scn" => {
+                let n = ops.iter().filter(|o| number(o).is_some()).count();
+                self.gs.fill = match (n, ops.last().is_some_and(|o| o.as_name().is_ok())) {
+                    (_, true) => Fill::Other,
+                    (1, _) => op_nums::<1>(ops).map_or(Fill::Other, |[g]| Fill::Gray(g)),
+                    (3, _) => op_nums::<3>(ops).map_or(Fill::Other, Fill::Rgb),
+                    (4, _) => op_nums::<4>(ops).map_or(Fill::Other, Fill::Cmyk),
+                    _ => Fill::Other,
+                };
+            }
+            "gs" => {
+                if let Some(name) = ops.first().and_then(|o| o.as_name().ok())
+                    && let Some(ca) = self.ext_gstate_alpha(resources, name)
+                {
+                    self.gs.fill_alpha = ca;
+                }
+            }
+            "Do" => {
+                if let Some(name) = ops.first().and_then(|o| o.as_name().ok()) {
+                    self.do_xobject(resources, name)?;
+                }
+            }
+            "BI" | "EI" => self.out.images += 1,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn next_line(&mut self, tx: f64, ty: f64) {
+        self.tlm = Matrix::translate(tx, ty).then(&self.tlm);
+        self.tm = self.tlm;
+    }
+
+    fn kern(&mut self, n: f64) {
+        let ts = &self.gs.text;
+        let vertical = ts.font.as_ref().is_some_and(|f| f.vertical);
+        let d = -n / 1000.0 * ts.size;
+        self.tm = if vertical {
+            Matrix::translate(0.0, d).then(&self.tm)
+        } else {
+            Matrix::translate(d * ts.h_scale, 0.0).then(&self.tm)
+        };
+    }
+
+    fn lookup_font(&self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<Arc<Font>> {
+        let fonts = resources.and_then(|r| self.doc.get_dict(r, b"Font"))?;
+        let entry = fonts.get(name).ok()?;
+        Some(self.doc.font(entry))
+    }
+
+    fn ext_gstate_alpha(&self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<f64> {
+        let gstates = resources.and_then(|r| self.doc.get_dict(r, b"ExtGState"))?;
+        let gs = gstates
+            .get(name)
+            .ok()
+            .and_then(|o| self.doc.resolve(o))?
+            .as_dict()
+            .ok()?;
+        self.doc.get_number(gs, b"ca")
+    }
+
+    fn font_index(&mut self, font: &Arc<Font>) -> u16 {
+        if let Some(i) = self.out.fonts.iter().position(|f| Arc::ptr_eq(f, font)) {
+            return i as u16;
+        }
+        if self.out.fonts.len() >= usize::from(u16::MAX) {
+            return 0;
+        }
+        self.out.fonts.push(Arc::clone(font));
+        (self.out.fonts.len() - 1) as u16
+    }
+
+    fn show(&mut self, bytes: &[u8]) {
+        let font = match &self.gs.text.font {
+            Some(f) => Arc::clone(f),
+            None => {
+                if !self.warned_font {
+                    self.warned_font = true;
+                    self.out.diagnostics.push(
+                        Diagnostic::new(
+                            Code::FontUnreadable,
+                            format!("page {}: text is shown without a usable font; Helvetica metrics were assumed", self.page + 1),
+                        )
+                        .page(self.page),
+                    );
+                }
+                self.doc.fallback_font()
+            }
+        };
+        let font_idx = self.font_index(&font);
+        let ts = self.gs.text.clone();
+        let hidden =
+            matches!(ts.render_mode, 3 | 7) || self.gs.fill.is_white() || self.gs.fill_alpha <= 0.0;
+        let ctm_display = self.gs.ctm.then(&self.display);
+        let descent = font.descent * ts.size + ts.rise;
+        let top = descent + ts.size;
+        let mut tm = self.tm;
+        let mut full = self.full;
+        let out = &mut self.out;
+        let mut text = std::mem::take(&mut out.text);
+        let fill = self.gs.fill;
+        font.decode(bytes, &mut text, |code, start, end| {
+            if out.glyphs.len() >= MAX_GLYPHS_PER_PAGE {
+                full = true;
+                return;
+            }
+            let m = tm.then(&ctm_display);
+            let w = f64::from(code.width);
+            let spacing = ts.char_space + if code.word_space { ts.word_space } else { 0.0 };
+            let (bbox, origin, endp, advance) = if font.vertical {
+                // Vertical writing: glyphs advance downwards, centred on the origin.
+                let adv = -(1.0 * ts.size);
+                let r = Rect::new(-ts.size / 2.0, adv + ts.rise, ts.size / 2.0, ts.rise);
+                (
+                    m.apply_rect(&r),
+                    m.apply(0.0, 0.0),
+                    m.apply(0.0, adv),
+                    Matrix::translate(0.0, adv - spacing),
+                )
+            } else {
+                let adv = w * ts.size * ts.h_scale;
+                let r = Rect::new(0.0, descent, adv, top);
+                (
+                    m.apply_rect(&r),
+                    m.apply(0.0, 0.0),
+                    m.apply(adv, 0.0),
+                    Matrix::translate((w * ts.size + spacing) * ts.h_scale, 0.0),
+                )
+            };
+            let (vx, vy) = m.apply_vector(0.0, 1.0);
+            let size = (ts.size.abs() * (vx * vx + vy * vy).sqrt()) as f32;
+            out.glyphs.push(GlyphRec {
+                text: (start as u32, end as u32),
+                bbox,
+                origin,
+                end: endp,
+                size,
+                font: font_idx,
+                width: code.width,
+                render_mode: ts.render_mode,
+                fill,
+                hidden,
+                mapped: code.mapped,
+            });
+            tm = advance.then(&tm);
+        });
+        out.text = text;
+        self.tm = tm;
+        self.full = full;
+    }
+
+    fn do_xobject(&mut self, resources: Option<&'a Dictionary>, name: &[u8]) -> Result<(), Error> {
+        let doc = self.doc;
+        let Some(xobjects) = resources.and_then(|r| doc.get_dict(r, b"XObject")) else {
+            return Ok(());
+        };
+        let Ok(entry) = xobjects.get(name) else {
+            return Ok(());
+        };
+        let id = entry.as_reference().ok();
+        let Some(Object::Stream(stream)) = doc.resolve(entry) else {
+            return Ok(());
+        };
+        match doc.get_name(&stream.dict, b"Subtype") {
+            Some(b"Image") => {
+                self.out.images += 1;
+                return Ok(());
+            }
+            Some(b"Form") => {}
+            _ => return Ok(()),
+        }
+        let too_deep = self.forms.len() >= doc.options.max_xobject_depth;
+        let cycle = id.is_some_and(|id| self.forms.contains(&id));
+        if too_deep || cycle {
+            self.out.diagnostics.push(
+                Diagnostic::new(
+                    Code::XobjectDepthExceeded,
+                    format!(
+                        "page {}: Form XObject /{} {}; its content was skipped",
+                        self.page + 1,
+                        String::from_utf8_lossy(name),
+                        if cycle {
+                            "calls itself"
+                        } else {
+                            "nests too deeply"
+                        }
+                    ),
+                )
+                .page(self.page),
+            );
+            return Ok(());
+        }
+        let data = match doc.stream_bytes(stream) {
+            Ok(d) => d,
+            Err(StreamError::Limit(msg)) => {
+                return Err(Error::limit(format!("page {}: {msg}", self.page + 1)));
+            }
+            Err(StreamError::Corrupt(msg)) => {
+                self.out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::ContentUnreadable,
+                        format!(
+                            "page {}: Form XObject /{} could not be decoded ({msg})",
+                            self.page + 1,
+                            String::from_utf8_lossy(name)
+                        ),
+                    )
+                    .page(self.page),
+                );
+                return Ok(());
+            }
+        };
+        let matrix = doc
+            .get_array(&stream.dict, b"Matrix")
+            .and_then(|a| matrix_of(doc, a))
+            .unwrap_or(Matrix::IDENTITY);
+        let inner_resources = doc.get_dict(&stream.dict, b"Resources").or(resources);
+        let saved_stack = self.stack.len();
+        self.stack.push(self.gs.clone());
+        let (saved_tm, saved_tlm) = (self.tm, self.tlm);
+        self.gs.ctm = matrix.then(&self.gs.ctm);
+        self.forms.push(id.unwrap_or((0, 0)));
+        let result = self.run(&data, inner_resources);
+        self.forms.pop();
+        // Restore whatever the form left unbalanced.
+        self.stack.truncate(saved_stack + 1);
+        if let Some(gs) = self.stack.pop() {
+            self.gs = gs;
+        }
+        self.tm = saved_tm;
+        self.tlm = saved_tlm;
+        result
+    }
+}
+
+/// A positioned glyph, as the public API hands it out.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Glyph {
+    /// Unicode text (U+FFFD when the glyph has no mapping).
+    pub text: String,
+    /// The glyph box in displayed page coordinates (top-left origin, y down,
+    /// user-space units): advance wide, font size high, bottom at the descent.
+    pub bbox: Rect,
+    /// Font name without the subset prefix.
+    pub font: String,
+    /// Effective font size.
+    pub font_size: f64,
+    /// Fill colour.
+    pub fill: Fill,
+    /// Text render mode (`Tr`, 0-7).
+    pub render_mode: u8,
+    /// Painted invisibly (render mode 3/7, white fill, zero opacity).
+    pub hidden: bool,
+}
+
+impl Document {
+    /// Every glyph page `index` (0-based) shows, in content-stream order.
+    ///
+    /// Convenience for inspection and tests; the scanner itself works on a
+    /// flat, allocation-light representation.
+    pub fn glyphs(&self, index: usize) -> Result<Vec<Glyph>, Error> {
+        let page = interpret_page(self, index)?;
+        Ok(page
+            .glyphs
+            .iter()
+            .map(|g| Glyph {
+                text: page.glyph_text(g).to_string(),
+                bbox: g.bbox,
+                font: page.font(g).map(|f| f.name.clone()).unwrap_or_default(),
+                font_size: f64::from(g.size),
+                fill: g.fill,
+                render_mode: g.render_mode,
+                hidden: g.hidden,
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,219 @@
+//! Diagnostics: findings that do not stop a scan, each with a stable code.
+
+use serde::Serialize;
+use std::fmt;
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The service will reject the request or silently do the wrong thing.
+    Error,
+    /// Probably wrong; worth a look.
+    Warning,
+    /// Worth knowing; often on purpose.
+    Info,
+}
+
+impl Severity {
+    /// Lower-case name, as in the JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! codes {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $name:literal, $sev:ident; )*) => {
+        /// A stable diagnostic code. The snake_case name never changes once released.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Code {
+            $( $(#[doc = $doc])* $variant, )*
+        }
+
+        impl Code {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            /// The stable snake_case name.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $name,)* }
+            }
+
+            /// The severity this code is reported with.
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$sev,)* }
+            }
+
+            /// The code's documentation: what it means and why it matters.
+            pub fn doc(self) -> &'static str {
+                match self { $(Code::$variant => concat!($($doc, "\n"),*),)* }
+            }
+
+            /// Looks a code up by its snake_case name.
+            pub fn from_name(name: &str) -> Option<Code> {
+                match name { $($name => Some(Code::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A tag id contains lower-case letters. The service accepts upper-case ASCII
+    /// only, so the tag is ignored and no field is created there.
+    TagIdNotUppercase => "tag_id_not_uppercase", Error;
+    /// A tag id contains characters outside ASCII (accented letters, look-alikes).
+    /// The service accepts upper-case ASCII only.
+    TagIdNotAscii => "tag_id_not_ascii", Error;
+    /// A tag has no id (`<# #>`). The service cannot link it to a data field.
+    TagIdEmpty => "tag_id_empty", Error;
+    /// A tag id contains a character other than `A-Z`, `0-9` and `_` (a space,
+    /// a hyphen, a dot). The service will not match it.
+    TagIdInvalidChar => "tag_id_invalid_char", Error;
+    /// A `<#` has no `#>` on its line. Most often the tag was wrapped onto the next
+    /// line by the word processor, and the service silently ignores it.
+    TagUnterminated => "tag_unterminated", Error;
+    /// A tag is set in a proportional font. The box width follows the glyph widths,
+    /// not the character count, so padding a tag with spaces will not size the field
+    /// as expected. A monospaced font such as Inconsolata is recommended.
+    TagFontProportional => "tag_font_proportional", Warning;
+    /// A tag is painted invisibly (white fill, render mode 3 or 7, opacity 0).
+    /// Often done on purpose so that tags do not show in the signed document.
+    TagHidden => "tag_hidden", Info;
+    /// Two tag boxes overlap: the fields created from them will overlap too.
+    TagOverlap => "tag_overlap", Warning;
+    /// A tag box is partly or entirely outside the visible page (CropBox).
+    TagOutsidePage => "tag_outside_page", Warning;
+    /// A tag runs vertically on the displayed page (rotated page or text). The
+    /// field box will be tall and narrow.
+    TagVertical => "tag_vertical", Warning;
+    /// The same tag id occurs more than once; every occurrence gets a field with
+    /// the same id.
+    TagDuplicateId => "tag_duplicate_id", Info;
+    /// A page has images but no text: probably a scan. Tags in it cannot be found.
+    PageNoTextLayer => "page_no_text_layer", Warning;
+    /// Glyphs on a tag's line have no Unicode mapping (no ToUnicode, unknown glyph
+    /// names), so a tag there may be misread or missed.
+    TextUnmappable => "text_unmappable", Warning;
+    /// A content stream of a page could not be read (corrupt data); text in it is
+    /// missing from the scan.
+    ContentUnreadable => "content_unreadable", Warning;
+    /// A font could not be fully read (missing widths, broken CMap); glyph positions
+    /// on the page may be approximate.
+    FontUnreadable => "font_unreadable", Warning;
+    /// Form XObjects nest deeper than the configured limit or call each other in a
+    /// cycle; the inner content was skipped.
+    XobjectDepthExceeded => "xobject_depth_exceeded", Warning;
+    /// The file was damaged (cross-reference data rebuilt by scanning); what could be
+    /// recovered was scanned.
+    PdfRepaired => "pdf_repaired", Info;
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// One finding: a code, its severity, a message and where it is.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnostic {
+    /// Severity (from the code).
+    pub severity: Severity,
+    /// Stable code.
+    pub code: Code,
+    /// Human message naming the page and the tag or field.
+    pub message: String,
+    /// 0-based page index, when the finding is on a page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<usize>,
+    /// The tag id concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// The field name concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's severity.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: code.severity(),
+            code,
+            message: message.into(),
+            page: None,
+            tag: None,
+            field: None,
+            hint: None,
+        }
+    }
+
+    /// On this page (0-based).
+    #[must_use]
+    pub fn page(mut self, page: usize) -> Self {
+        self.page = Some(page);
+        self
+    }
+
+    /// About this tag id.
+    #[must_use]
+    pub fn tag(mut self, tag: impl Into<String>) -> Self {
+        self.tag = Some(tag.into());
+        self
+    }
+
+    /// About this field name.
+    #[must_use]
+    pub fn field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    /// With a hint.
+    #[must_use]
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_documented_snake_case_and_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for &code in Code::ALL {
+            let name = code.as_str();
+            assert!(
+                name.chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit()),
+                "{name} is not snake_case"
+            );
+            assert!(seen.insert(name), "{name} twice");
+            assert!(code.doc().trim().len() > 20, "{name} has no documentation");
+            assert_eq!(Code::from_name(name), Some(code));
+        }
+    }
+}

@@ -1,0 +1,476 @@
+//! Fonts as the interpreter needs them: how bytes split into codes, each code's
+//! advance width and Unicode text, and the font's descent.
+
+pub(crate) mod cmap;
+pub(crate) mod generated;
+pub(crate) mod glyphs;
+
+use crate::document::{Document, matrix_of, number};
+use crate::geometry::Matrix;
+use cmap::CMap;
+use generated::encodings;
+use generated::standard14::{Standard14, standard14};
+use lopdf::{Dictionary, Object};
+
+/// How a font's bytes become codes.
+#[derive(Debug)]
+enum Kind {
+    /// One byte per code.
+    Simple {
+        /// Width per code, in text-space units for a 1-unit font size.
+        widths: Box<[f32; 256]>,
+        /// Text per code: `(start, len)` into `Font::text`; len 0 = unmapped.
+        text: Box<[(u32, u8); 256]>,
+    },
+    /// Type0 (composite): codes through a CMap, widths by CID.
+    Composite {
+        /// The encoding CMap; `None` for Identity-H/V (two bytes, CID = code).
+        encoding: Option<CMap>,
+        /// Default width (text space, 1-unit size).
+        dw: f32,
+        /// `(first_cid, last_cid, width)` sorted by first CID.
+        w: Vec<(u32, u32, f32)>,
+    },
+}
+
+/// A font ready for decoding.
+#[derive(Debug)]
+pub(crate) struct Font {
+    /// Base font name without the subset prefix.
+    pub(crate) name: String,
+    kind: Kind,
+    to_unicode: Option<CMap>,
+    /// Text storage for simple fonts.
+    text: String,
+    /// Descent in text space for a 1-unit font size (negative or zero).
+    pub(crate) descent: f64,
+    /// True for Identity-V / vertical CMaps.
+    pub(crate) vertical: bool,
+    /// The descriptor's FixedPitch flag.
+    pub(crate) fixed_pitch: bool,
+    /// True when a problem was met while reading the font.
+    pub(crate) damaged: bool,
+}
+
+/// One decoded code.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Code {
+    /// Width, text-space units for a 1-unit font size.
+    pub(crate) width: f32,
+    /// True for a single-byte code 32 (word spacing applies).
+    pub(crate) word_space: bool,
+    /// False when no Unicode text is known for the code.
+    pub(crate) mapped: bool,
+}
+
+impl Font {
+    /// A stand-in used when a font resource is missing: Helvetica metrics, Standard encoding.
+    pub(crate) fn fallback() -> Font {
+        let mut font = Font::simple_from(None, "Helvetica".into(), Kind::simple_empty());
+        font.damaged = true;
+        font.fill_simple(standard14("Helvetica"), None, &[], Matrix::IDENTITY, None);
+        font
+    }
+
+    /// Reads a font dictionary. Never fails: damage is flagged, not fatal.
+    pub(crate) fn load(doc: &Document, dict: &Dictionary) -> Font {
+        let subtype = doc.get_name(dict, b"Subtype").unwrap_or(b"Type1");
+        // Type3 fonts often have no /BaseFont; their /Name is the next best label.
+        let base = doc
+            .get_name(dict, b"BaseFont")
+            .or_else(|| doc.get_name(dict, b"Name"))
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default();
+        let name = strip_subset(&base).to_string();
+        match subtype {
+            b"Type0" => Font::load_type0(doc, dict, name),
+            b"Type3" => Font::load_simple(doc, dict, name, true),
+            _ => Font::load_simple(doc, dict, name, false),
+        }
+    }
+
+    fn simple_from(descriptor: Option<&Dictionary>, name: String, kind: Kind) -> Font {
+        let _ = descriptor;
+        Font {
+            name,
+            kind,
+            to_unicode: None,
+            text: String::new(),
+            descent: 0.0,
+            vertical: false,
+            fixed_pitch: false,
+            damaged: false,
+        }
+    }
+
+    fn load_simple(doc: &Document, dict: &Dictionary, name: String, type3: bool) -> Font {
+        let mut font = Font::simple_from(None, name, Kind::simple_empty());
+        let std = if type3 { None } else { standard14(&font.name) };
+        let descriptor = doc.get_dict(dict, b"FontDescriptor");
+        // Type3 glyph space maps to text space through /FontMatrix.
+        let font_matrix = if type3 {
+            doc.get_array(dict, b"FontMatrix")
+                .and_then(|a| matrix_of(doc, a))
+                .unwrap_or(Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0))
+        } else {
+            Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
+        };
+        font.to_unicode = load_to_unicode(doc, dict, &mut font.damaged);
+
+        // Widths.
+        let widths = doc.get_array(dict, b"Widths");
+        let first_char = doc
+            .get_number(dict, b"FirstChar")
+            .map_or(0, |v| v.clamp(0.0, 255.0) as usize);
+        let missing = descriptor
+            .and_then(|d| doc.get_number(d, b"MissingWidth"))
+            .unwrap_or(0.0);
+        let explicit: Vec<Option<f64>> = widths
+            .map(|w| w.iter().map(|o| doc.resolve(o).and_then(number)).collect())
+            .unwrap_or_default();
+
+        // Descent, flags.
+        let (descent, flags) = match (descriptor, std) {
+            (Some(d), _) if doc.get_number(d, b"Descent").is_some() => (
+                doc.get_number(d, b"Descent").unwrap_or(0.0),
+                doc.get_number(d, b"Flags").unwrap_or(0.0) as i64,
+            ),
+            (d, Some(s)) => (
+                f64::from(s.descent),
+                d.and_then(|d| doc.get_number(d, b"Flags"))
+                    .map_or(if s.fixed_pitch { 1 } else { 0 }, |f| f as i64),
+            ),
+            (d, None) => (
+                0.0,
+                d.and_then(|d| doc.get_number(d, b"Flags")).unwrap_or(0.0) as i64,
+            ),
+        };
+        // pdfminer's convention: descent is always below the baseline.
+        let descent = -descent.abs();
+        font.descent = font_matrix.apply_vector(0.0, descent).1;
+        font.fixed_pitch = flags & 1 == 1 || std.is_some_and(|s| s.fixed_pitch);
+
+        let symbolic = flags & 4 != 0;
+        let encoding = doc.get(dict, b"Encoding");
+        let explicit_widths =
+            (!explicit.is_empty()).then_some((first_char, explicit.as_slice(), missing));
+        let base_table = base_encoding(doc, encoding, std, symbolic);
+        let differences = encoding
+            .and_then(|e| match e {
+                Object::Dictionary(d) => doc.get_array(d, b"Differences"),
+                _ => None,
+            })
+            .unwrap_or(&[]);
+        font.fill_simple(std, explicit_widths, differences, font_matrix, base_table);
+        font
+    }
+
+    /// Fills per-code widths and text for a simple font.
+    fn fill_simple(
+        &mut self,
+        std: Option<&'static Standard14>,
+        explicit: Option<(usize, &[Option<f64>], f64)>,
+        differences: &[Object],
+        font_matrix: Matrix,
+        base: Option<&'static [Option<&'static str>; 256]>,
+    ) {
+        // Glyph names: base encoding, then /Differences.
+        let mut names: [Option<std::borrow::Cow<'static, str>>; 256] =
+            std::array::from_fn(|_| None);
+        let base = base
+            .or(std.map(|s| s.builtin_encoding))
+            .unwrap_or(&encodings::STANDARD_ENCODING);
+        for (slot, name) in names.iter_mut().zip(base.iter()) {
+            *slot = name.map(std::borrow::Cow::Borrowed);
+        }
+        let mut code = 0usize;
+        for item in differences {
+            match item {
+                Object::Integer(i) => code = (*i).clamp(0, 256) as usize,
+                Object::Name(n) => {
+                    if let Some(slot) = names.get_mut(code) {
+                        *slot = Some(std::borrow::Cow::Owned(
+                            String::from_utf8_lossy(n).into_owned(),
+                        ));
+                    }
+                    code += 1;
+                }
+                _ => {}
+            }
+        }
+
+        let Kind::Simple { widths, text } = &mut self.kind else {
+            return;
+        };
+        let mut buf = String::new();
+        for c in 0..256usize {
+            // Width.
+            let w = match explicit {
+                Some((first, list, missing)) => {
+                    match c.checked_sub(first).and_then(|i| list.get(i)) {
+                        Some(Some(w)) => *w,
+                        _ => missing,
+                    }
+                }
+                None => names[c]
+                    .as_deref()
+                    .and_then(|n| std.and_then(|s| s.width(n)))
+                    .map_or(0.0, f64::from),
+            };
+            widths[c] = font_matrix.apply_vector(w, 0.0).0 as f32;
+
+            // Text: ToUnicode first, then the glyph name.
+            buf.clear();
+            let mapped = self.to_unicode.as_ref().is_some_and(|tu| {
+                tu.unicode(c as u32, 1, &mut buf) || tu.unicode(c as u32, 2, &mut buf)
+            }) || names[c]
+                .as_deref()
+                .is_some_and(|n| glyphs::push_glyph_unicode(n, &mut buf));
+            if mapped && !buf.is_empty() && buf.len() < 256 {
+                let start = self.text.len() as u32;
+                self.text.push_str(&buf);
+                text[c] = (start, buf.len() as u8);
+            }
+        }
+    }
+
+    fn load_type0(doc: &Document, dict: &Dictionary, name: String) -> Font {
+        let mut damaged = false;
+        let descendant = doc
+            .get_array(dict, b"DescendantFonts")
+            .and_then(|a| a.first())
+            .and_then(|o| doc.resolve(o))
+            .and_then(|o| o.as_dict().ok());
+        if descendant.is_none() {
+            damaged = true;
+        }
+        let (encoding, vertical) = match doc.get(dict, b"Encoding") {
+            Some(Object::Name(n)) => (None, n.ends_with(b"-V")),
+            Some(Object::Stream(s)) => match doc.stream_bytes(s) {
+                Ok(data) => {
+                    let cmap = CMap::parse(&data);
+                    let v = cmap.vertical;
+                    (Some(cmap), v)
+                }
+                Err(_) => {
+                    damaged = true;
+                    (None, false)
+                }
+            },
+            _ => (None, false),
+        };
+        let descriptor = descendant.and_then(|d| doc.get_dict(d, b"FontDescriptor"));
+        let descent = descriptor
+            .and_then(|d| doc.get_number(d, b"Descent"))
+            .unwrap_or(0.0);
+        let flags = descriptor
+            .and_then(|d| doc.get_number(d, b"Flags"))
+            .unwrap_or(0.0) as i64;
+        let dw = descendant
+            .and_then(|d| doc.get_number(d, b"DW"))
+            .unwrap_or(1000.0);
+        let w = descendant
+            .and_then(|d| doc.get_array(d, b"W"))
+            .map(|a| parse_w(doc, a))
+            .unwrap_or_default();
+        Font {
+            name,
+            kind: Kind::Composite {
+                encoding,
+                dw: (dw / 1000.0) as f32,
+                w,
+            },
+            to_unicode: load_to_unicode(doc, dict, &mut damaged),
+            text: String::new(),
+            descent: -descent.abs() / 1000.0,
+            vertical,
+            fixed_pitch: flags & 1 == 1,
+            damaged,
+        }
+    }
+
+    /// Decodes `bytes` code by code, appending each code's text to `out` and
+    /// calling `f` with the code's metrics and the byte range of its text in `out`.
+    pub(crate) fn decode(
+        &self,
+        bytes: &[u8],
+        out: &mut String,
+        mut f: impl FnMut(Code, usize, usize),
+    ) {
+        match &self.kind {
+            Kind::Simple { widths, text } => {
+                for &b in bytes {
+                    let (start, len) = text[usize::from(b)];
+                    let at = out.len();
+                    let mapped = len > 0;
+                    if mapped {
+                        let s = start as usize;
+                        out.push_str(self.text.get(s..s + usize::from(len)).unwrap_or("\u{fffd}"));
+                    } else {
+                        out.push('\u{fffd}');
+                    }
+                    let code = Code {
+                        width: widths[usize::from(b)],
+                        word_space: b == 32,
+                        mapped,
+                    };
+                    f(code, at, out.len());
+                }
+            }
+            Kind::Composite { encoding, dw, w } => {
+                let mut rest = bytes;
+                while !rest.is_empty() {
+                    let (code, len) = match encoding {
+                        Some(cmap) if cmap.has_codespaces() => cmap.next_code(rest, 2),
+                        _ => match rest {
+                            [a, b, ..] => (u32::from(*a) << 8 | u32::from(*b), 2),
+                            [a] => (u32::from(*a), 1),
+                            [] => break,
+                        },
+                    };
+                    rest = rest.get(usize::from(len)..).unwrap_or(&[]);
+                    let cid = match encoding {
+                        Some(cmap) => cmap.cid(code, len).unwrap_or(code),
+                        None => code,
+                    };
+                    let width = cid_width(w, cid).unwrap_or(*dw);
+                    let at = out.len();
+                    let mapped = self
+                        .to_unicode
+                        .as_ref()
+                        .is_some_and(|tu| tu.unicode(code, len, out));
+                    if !mapped {
+                        out.push('\u{fffd}');
+                    }
+                    let code = Code {
+                        width,
+                        word_space: len == 1 && code == 32,
+                        mapped,
+                    };
+                    f(code, at, out.len());
+                }
+            }
+        }
+    }
+}
+
+impl Kind {
+    fn simple_empty() -> Kind {
+        Kind::Simple {
+            widths: Box::new([0.0; 256]),
+            text: Box::new([(0, 0); 256]),
+        }
+    }
+}
+
+fn cid_width(w: &[(u32, u32, f32)], cid: u32) -> Option<f32> {
+    let idx = w.partition_point(|&(first, _, _)| first <= cid);
+    let &(first, last, width) = w.get(idx.checked_sub(1)?)?;
+    (first <= cid && cid <= last).then_some(width)
+}
+
+/// Parses a CIDFont `/W` array: `c [w1 w2 ...]` and `c_first c_last w` forms.
+fn parse_w(doc: &Document, arr: &[Object]) -> Vec<(u32, u32, f32)> {
+    const MAX: usize = 200_000;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < arr.len() && out.len() < MAX {
+        let Some(first) = arr.get(i).and_then(|o| doc.resolve(o)).and_then(number) else {
+            i += 1;
+            continue;
+        };
+        let first = first.max(0.0) as u32;
+        match arr.get(i + 1).and_then(|o| doc.resolve(o)) {
+            Some(Object::Array(ws)) => {
+                for (k, wobj) in ws.iter().enumerate().take(MAX) {
+                    if let Some(wv) = doc.resolve(wobj).and_then(number) {
+                        let cid = first.saturating_add(k as u32);
+                        out.push((cid, cid, (wv / 1000.0) as f32));
+                    }
+                }
+                i += 2;
+            }
+            Some(o) => {
+                let last = number(o).map_or(first, |v| v.max(0.0) as u32);
+                let wv = arr.get(i + 2).and_then(|o| doc.resolve(o)).and_then(number);
+                if let Some(wv) = wv {
+                    out.push((first, last.max(first), (wv / 1000.0) as f32));
+                }
+                i += 3;
+            }
+            None => break,
+        }
+    }
+    out.sort_by_key(|&(first, _, _)| first);
+    out
+}
+
+fn load_to_unicode(doc: &Document, dict: &Dictionary, damaged: &mut bool) -> Option<CMap> {
+    match doc.get(dict, b"ToUnicode")? {
+        Object::Stream(s) => match doc.stream_bytes(s) {
+            Ok(data) => Some(CMap::parse(&data)),
+            Err(_) => {
+                *damaged = true;
+                None
+            }
+        },
+        _ => None,
+    }
+}
+
+fn base_encoding(
+    doc: &Document,
+    encoding: Option<&Object>,
+    std: Option<&'static Standard14>,
+    symbolic: bool,
+) -> Option<&'static [Option<&'static str>; 256]> {
+    let name = match encoding? {
+        Object::Name(n) => n.as_slice(),
+        Object::Dictionary(d) => doc.get_name(d, b"BaseEncoding")?,
+        _ => return None,
+    };
+    // Symbolic standard fonts keep their built-in encoding.
+    if std.is_some_and(|s| s.symbolic) && symbolic {
+        return None;
+    }
+    match name {
+        b"WinAnsiEncoding" => Some(&encodings::WIN_ANSI_ENCODING),
+        b"MacRomanEncoding" => Some(&encodings::MAC_ROMAN_ENCODING),
+        b"StandardEncoding" => Some(&encodings::STANDARD_ENCODING),
+        b"PDFDocEncoding" => Some(&encodings::PDF_DOC_ENCODING),
+        _ => None,
+    }
+}
+
+/// `ABCDEF+Name` → `Name`.
+pub(crate) fn strip_subset(name: &str) -> &str {
+    match name.split_once('+') {
+        Some((prefix, rest))
+            if prefix.len() == 6 && prefix.bytes().all(|b| b.is_ascii_uppercase()) =>
+        {
+            rest
+        }
+        _ => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subset_prefix_is_stripped() {
+        assert_eq!(strip_subset("ABCDEF+Inconsolata"), "Inconsolata");
+        assert_eq!(strip_subset("Inconsolata"), "Inconsolata");
+        assert_eq!(strip_subset("abc+X"), "abc+X");
+    }
+
+    #[test]
+    fn cid_widths_lookup() {
+        let w = vec![(1, 1, 0.5), (10, 20, 0.6)];
+        assert_eq!(cid_width(&w, 1), Some(0.5));
+        assert_eq!(cid_width(&w, 15), Some(0.6));
+        assert_eq!(cid_width(&w, 5), None);
+        assert_eq!(cid_width(&w, 0), None);
+    }
+}

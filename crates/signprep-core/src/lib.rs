@@ -1,0 +1,43 @@
+//! signprep-core: find `<# TAG_ID #>` text tags and AcroForm fields in PDFs, with
+//! the page-stacked geometry an e-signature service expects.
+//!
+//! ```
+//! use signprep_core::{Document, LoadOptions, Scanner};
+//!
+//! # fn main() -> Result<(), signprep_core::Error> {
+//! let doc = Document::open("../../testdata/fixtures/base14_courier.pdf", &LoadOptions::default())?;
+//! let scan = Scanner::new().dpi(72.0).scan(&doc)?;
+//! for tag in &scan.tags {
+//!     println!("{} on page {} at ({}, {}), {} x {}", tag.tag_id, tag.page, tag.x, tag.y, tag.width, tag.height);
+//! }
+//! assert!(scan.tags.iter().any(|t| t.tag_id == "SIG_1"));
+//! # Ok(()) }
+//! ```
+//!
+//! Coordinates are pixels (72 dpi by default, so 1 px = 1 pt) from the top-left
+//! of page 0, with pages stacked vertically: a tag's `y` is its page's `y_offset`
+//! plus its top within the displayed page. The displayed page is the CropBox
+//! clipped to the MediaBox, turned by `/Rotate`.
+//!
+//! A file that cannot be read at all gives an [`Error`] with a stable code
+//! (`pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`); anything
+//! less is a [`Diagnostic`] beside the result.
+#![forbid(unsafe_code)]
+
+mod content;
+mod diag;
+mod document;
+mod fonts;
+mod forms;
+mod geometry;
+mod record;
+mod scan;
+mod tags;
+
+pub use content::{Fill, Glyph};
+pub use diag::{Code, Diagnostic, Severity};
+pub use document::{Document, Error, ErrorKind, LoadOptions};
+pub use forms::Field;
+pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
+pub use record::{ErrorInfo, Record, Status};
+pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};

@@ -1,0 +1,81 @@
+//! The per-file record: what `signprep scan` prints for each input.
+
+use crate::document::{Document, Error, LoadOptions};
+use crate::scan::{Scan, Scanner};
+use serde::Serialize;
+use std::path::Path;
+
+/// Whether a file could be scanned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Scanned (possibly with findings).
+    Ok,
+    /// Not scanned: see the record's `error`.
+    Error,
+}
+
+/// A fatal error, as written in a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorInfo {
+    /// Stable code: `pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`.
+    pub code: String,
+    /// What went wrong, without the path.
+    pub message: String,
+}
+
+impl From<&Error> for ErrorInfo {
+    fn from(e: &Error) -> Self {
+        ErrorInfo {
+            code: e.code().to_string(),
+            message: e.message(),
+        }
+    }
+}
+
+/// One file's result: the scan, or the reason there is none.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Record {
+    /// The path as given.
+    pub path: String,
+    /// `ok` or `error`.
+    pub status: Status,
+    /// Present when `status` is `error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// The scan (empty lists on error).
+    #[serde(flatten)]
+    pub scan: Scan,
+}
+
+impl Record {
+    /// Opens and scans one file; never panics on bad input, never fails: a file
+    /// that cannot be scanned gives an error record.
+    pub fn scan_file(path: &Path, options: &LoadOptions, scanner: &Scanner) -> Record {
+        let result = Document::open(path, options).and_then(|doc| scanner.scan(&doc));
+        Record::from_result(path.display().to_string(), result)
+    }
+
+    /// A record from a scan result.
+    pub fn from_result(path: String, result: Result<Scan, Error>) -> Record {
+        match result {
+            Ok(scan) => Record {
+                path,
+                status: Status::Ok,
+                error: None,
+                scan,
+            },
+            Err(e) => Record {
+                path,
+                status: Status::Error,
+                error: Some(ErrorInfo::from(&e)),
+                scan: Scan::default(),
+            },
+        }
+    }
+
+    /// True when the record is an error or holds an error-level finding.
+    pub fn is_failure(&self) -> bool {
+        self.status == Status::Error || self.scan.has_errors()
+    }
+}

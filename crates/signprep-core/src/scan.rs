@@ -1,0 +1,362 @@
+//! The scanner: pages in parallel, merged in page order, scaled to output pixels.
+
+use crate::content::interpret_page;
+use crate::diag::{Code, Diagnostic};
+use crate::document::{Document, Error};
+use crate::forms::{self, Field};
+use crate::geometry::{Rect, Scale, round2};
+use crate::tags::{FoundTag, find_page_tags};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One page of the output: its displayed size and where it starts in the stack.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PageInfo {
+    /// 0-based page index.
+    pub index: usize,
+    /// Displayed width, in output pixels.
+    pub width: f64,
+    /// Displayed height, in output pixels.
+    pub height: f64,
+    /// `/Rotate`, normalised to 0, 90, 180 or 270.
+    pub rotation: u16,
+    /// Sum of the displayed heights of the pages before this one, in pixels.
+    pub y_offset: f64,
+    /// `/UserUnit`, when the page sets one other than 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_unit: Option<f64>,
+}
+
+/// A tag found in the text, in page-stacked output pixels.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tag {
+    /// The id between `<#` and `#>`, trimmed.
+    pub tag_id: String,
+    /// The matched text, `<#` to `#>`.
+    pub raw: String,
+    /// True when the id matches `^[A-Z0-9_]+$`.
+    pub valid: bool,
+    /// 0-based page index.
+    pub page: usize,
+    /// Left edge, pixels from the left of the page.
+    pub x: f64,
+    /// Top edge, pixels from the top of page 0 (pages stacked).
+    pub y: f64,
+    /// Width from the left of `<` to the right of `>`.
+    pub width: f64,
+    /// Height (the font size, scaled).
+    pub height: f64,
+    /// Font of the `<` glyph, without a subset prefix.
+    pub font: String,
+    /// Effective font size of the `<` glyph, in points.
+    pub font_size: f64,
+    /// Painted invisibly.
+    pub hidden: bool,
+}
+
+/// The result of scanning one document.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Scan {
+    /// Every page, in order.
+    pub pages: Vec<PageInfo>,
+    /// Every tag, in page then content order.
+    pub tags: Vec<Tag>,
+    /// Every form-field widget.
+    pub fields: Vec<Field>,
+    /// Findings, in page order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Scan {
+    /// True when a finding has error severity.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == crate::diag::Severity::Error)
+    }
+}
+
+/// Scans documents; holds the output options.
+#[derive(Clone, Debug)]
+pub struct Scanner {
+    scale: Scale,
+    apply_user_unit: bool,
+    parallel: bool,
+}
+
+impl Default for Scanner {
+    fn default() -> Self {
+        Scanner::new()
+    }
+}
+
+impl Scanner {
+    /// 72 dpi (1 px = 1 pt), `/UserUnit` not applied, pages in parallel.
+    pub fn new() -> Self {
+        Scanner {
+            scale: Scale::Dpi(72.0),
+            apply_user_unit: false,
+            parallel: true,
+        }
+    }
+
+    /// Output pixels at this resolution.
+    #[must_use]
+    pub fn dpi(mut self, dpi: f64) -> Self {
+        self.scale = Scale::Dpi(dpi);
+        self
+    }
+
+    /// Scale every page to this displayed width in pixels, as web viewers do.
+    #[must_use]
+    pub fn page_width(mut self, px: f64) -> Self {
+        self.scale = Scale::PageWidth(px);
+        self
+    }
+
+    /// Multiply lengths by each page's `/UserUnit`.
+    #[must_use]
+    pub fn apply_user_unit(mut self, yes: bool) -> Self {
+        self.apply_user_unit = yes;
+        self
+    }
+
+    /// Scan pages in parallel (the default) or one after another.
+    #[must_use]
+    pub fn parallel_pages(mut self, yes: bool) -> Self {
+        self.parallel = yes;
+        self
+    }
+
+    /// Scans a document: tags, fields and findings.
+    ///
+    /// Fails only when a resource limit is hit (a decompression bomb, say);
+    /// damaged content is skipped and reported as a diagnostic.
+    pub fn scan(&self, doc: &Document) -> Result<Scan, Error> {
+        let n = doc.page_count();
+        let per_page = |i: usize| -> Result<PageResult, Error> {
+            let text = interpret_page(doc, i)?;
+            let (tags, mut diags) = find_page_tags(i, &text);
+            diags.extend(text.diagnostics);
+            if text.glyphs.is_empty() && text.images > 0 {
+                diags.push(
+                    Diagnostic::new(
+                        Code::PageNoTextLayer,
+                        format!("page {}: the page has images but no text; it is probably a scan, and tags in it cannot be found", i + 1),
+                    )
+                    .page(i)
+                    .hint("export the document from its source instead of scanning it, or run OCR first"),
+                );
+            }
+            Ok(PageResult { tags, diags })
+        };
+        let results: Vec<Result<PageResult, Error>> = if self.parallel {
+            (0..n).into_par_iter().map(per_page).collect()
+        } else {
+            (0..n).map(per_page).collect()
+        };
+
+        let mut scan = Scan::default();
+        let mut factors = Vec::with_capacity(n);
+        let mut y_offset = 0.0;
+        for (i, page) in doc.pages.iter().enumerate() {
+            let g = &page.geometry;
+            let (w, h) = g.displayed_size();
+            let f = self.scale.factor(w, g.user_unit, self.apply_user_unit);
+            scan.pages.push(PageInfo {
+                index: i,
+                width: round2(w * f),
+                height: round2(h * f),
+                rotation: g.rotation.degrees(),
+                y_offset: round2(y_offset),
+                user_unit: (g.user_unit != 1.0).then_some(g.user_unit),
+            });
+            factors.push((f, y_offset, w, h));
+            y_offset += h * f;
+        }
+
+        let mut page_tags: Vec<(usize, FoundTag)> = Vec::new();
+        for (i, r) in results.into_iter().enumerate() {
+            let r = r?;
+            page_tags.extend(r.tags.into_iter().map(|t| (i, t)));
+            scan.diagnostics.extend(r.diags);
+        }
+        let mut tag_diags = Vec::new();
+        for (i, t) in &page_tags {
+            let (f, off, w, h) = factors.get(*i).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
+            tag_diags.extend(tag_findings(*i, t, &Rect::new(0.0, 0.0, w, h)));
+            scan.tags.push(Tag {
+                valid: id_is_valid(&t.tag_id),
+                tag_id: t.tag_id.clone(),
+                raw: t.raw.clone(),
+                page: *i,
+                x: round2(t.bbox.x0 * f),
+                y: round2(off + t.bbox.y0 * f),
+                width: round2(t.bbox.width() * f),
+                height: round2(t.bbox.height() * f),
+                font: t.font.clone(),
+                font_size: round2(t.font_size),
+                hidden: t.hidden,
+            });
+        }
+        tag_diags.extend(overlaps(&page_tags));
+        tag_diags.extend(duplicates(&page_tags));
+        scan.diagnostics.extend(tag_diags);
+
+        let (fields, field_diags) = forms::extract(doc, &|page, r: &Rect| {
+            let (f, off, _, _) = factors.get(page).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
+            (r.x0 * f, off + r.y0 * f, r.width() * f, r.height() * f)
+        })?;
+        scan.fields = fields;
+        scan.diagnostics.extend(field_diags);
+        if doc.was_repaired() {
+            scan.diagnostics.push(Diagnostic::new(
+                Code::PdfRepaired,
+                "the file is damaged: its cross-reference data was rebuilt by scanning; what could be recovered was scanned",
+            ));
+        }
+        // Stable order: by page (document-level last), then as found.
+        scan.diagnostics
+            .sort_by_key(|d| d.page.unwrap_or(usize::MAX));
+        Ok(scan)
+    }
+}
+
+struct PageResult {
+    tags: Vec<FoundTag>,
+    diags: Vec<Diagnostic>,
+}
+
+/// The service's reading of "upper-case ASCII only": `^[A-Z0-9_]+$`.
+pub fn id_is_valid(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+fn tag_findings(page: usize, t: &FoundTag, page_box: &Rect) -> Vec<Diagnostic> {
+    let p = page + 1;
+    let id = &t.tag_id;
+    let mut out = Vec::new();
+    let invalid = if id.is_empty() {
+        Some((
+            Code::TagIdEmpty,
+            format!("page {p}: tag `{}` has no id", t.raw),
+            "write an id between `<#` and `#>`, e.g. `<# SIGNATURE_1 #>`".to_string(),
+        ))
+    } else if !id.is_ascii() {
+        let bad: String = id.chars().filter(|c| !c.is_ascii()).collect();
+        Some((
+            Code::TagIdNotAscii,
+            format!("page {p}: tag id `{id}` has characters outside ASCII (`{bad}`)"),
+            "use only A-Z, 0-9 and _".to_string(),
+        ))
+    } else if id.bytes().any(|b| b.is_ascii_lowercase()) {
+        Some((
+            Code::TagIdNotUppercase,
+            format!(
+                "page {p}: tag id `{id}` has lower-case letters; the service only reads upper-case ids"
+            ),
+            format!("write it as `{}`", id.to_ascii_uppercase()),
+        ))
+    } else if !id_is_valid(id) {
+        let bad: String = id
+            .chars()
+            .filter(|c| !(c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_'))
+            .collect();
+        Some((
+            Code::TagIdInvalidChar,
+            format!("page {p}: tag id `{id}` has characters other than A-Z, 0-9 and _ (`{bad}`)"),
+            "replace spaces and punctuation with _".to_string(),
+        ))
+    } else {
+        None
+    };
+    if let Some((code, msg, hint)) = invalid {
+        out.push(Diagnostic::new(code, msg).page(page).tag(id).hint(hint));
+    }
+    if t.proportional {
+        out.push(
+            Diagnostic::new(Code::TagFontProportional, format!("page {p}: tag `{id}` is set in {}, a proportional font; the field width will follow the glyph widths, not the character count", if t.font.is_empty() { "an unnamed font" } else { &t.font }))
+                .page(page)
+                .tag(id)
+                .hint("set tags in a monospaced font such as Inconsolata"),
+        );
+    }
+    if t.hidden {
+        out.push(Diagnostic::new(Code::TagHidden, format!("page {p}: tag `{id}` is painted invisibly (white, transparent or render mode 3/7)")).page(page).tag(id));
+    }
+    if !page_box.contains(&t.bbox) {
+        let whole = page_box.intersect(&t.bbox).is_none();
+        out.push(
+            Diagnostic::new(
+                Code::TagOutsidePage,
+                format!(
+                    "page {p}: tag `{id}` is {} outside the visible page (CropBox)",
+                    if whole { "entirely" } else { "partly" }
+                ),
+            )
+            .page(page)
+            .tag(id),
+        );
+    }
+    if t.vertical {
+        out.push(Diagnostic::new(Code::TagVertical, format!("page {p}: tag `{id}` runs vertically on the displayed page; its field will be tall and narrow")).page(page).tag(id));
+    }
+    if t.line_unmappable {
+        out.push(
+            Diagnostic::new(Code::TextUnmappable, format!("page {p}: the line of tag `{id}` has glyphs without a Unicode mapping; text there may be misread"))
+                .page(page)
+                .tag(id)
+                .hint("embed fonts with a ToUnicode map when exporting the PDF"),
+        );
+    }
+    out
+}
+
+fn overlaps(tags: &[(usize, FoundTag)]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut by_page: BTreeMap<usize, Vec<&FoundTag>> = BTreeMap::new();
+    for (p, t) in tags {
+        by_page.entry(*p).or_default().push(t);
+    }
+    for (p, mut list) in by_page {
+        list.sort_by(|a, b| a.bbox.x0.total_cmp(&b.bbox.x0));
+        for (i, a) in list.iter().enumerate() {
+            for b in &list[i + 1..] {
+                if b.bbox.x0 >= a.bbox.x1 {
+                    break;
+                }
+                if a.bbox.intersect(&b.bbox).is_some() {
+                    out.push(
+                        Diagnostic::new(Code::TagOverlap, format!("page {}: tags `{}` and `{}` overlap; their fields will overlap too", p + 1, a.tag_id, b.tag_id))
+                            .page(p)
+                            .tag(&a.tag_id),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+fn duplicates(tags: &[(usize, FoundTag)]) -> Vec<Diagnostic> {
+    let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (p, t) in tags {
+        if t.tag_id.is_empty() {
+            continue;
+        }
+        let e = seen.entry(&t.tag_id).or_insert((*p, 0));
+        e.1 += 1;
+    }
+    seen.into_iter()
+        .filter(|(_, (_, n))| *n > 1)
+        .map(|(id, (p, n))| {
+            Diagnostic::new(Code::TagDuplicateId, format!("tag id `{id}` occurs {n} times; each occurrence becomes a field with the same id"))
+                .page(p)
+                .tag(id)
+        })
+        .collect()
+}

@@ -1,0 +1,254 @@
+//! Finding `<# TAG_ID #>` in positioned glyphs.
+//!
+//! Glyphs are taken in content-stream order and grouped into lines (same
+//! direction, same baseline, no backwards jump). A gap wider than a quarter em
+//! without a space glyph reads as one space. The lines of a page are joined with
+//! `\n` and searched for `<#\s*([^#<>]*?)\s*#>`, the pattern the service uses; a
+//! match that spans two lines is a wrapped tag, which the service ignores.
+
+mod lexer;
+
+use crate::content::{GlyphRec, PageText};
+use crate::diag::{Code, Diagnostic};
+use crate::geometry::Rect;
+use lexer::find_matches;
+
+/// Sentinel in the owner map: a character that no glyph drew (gap, line break).
+const NO_GLYPH: u32 = u32::MAX;
+
+/// A tag found on a page, before scaling to output units.
+#[derive(Clone, Debug)]
+pub(crate) struct FoundTag {
+    pub(crate) raw: String,
+    pub(crate) tag_id: String,
+    /// Box in displayed user-space units.
+    pub(crate) bbox: Rect,
+    pub(crate) font: String,
+    pub(crate) font_size: f64,
+    pub(crate) hidden: bool,
+    pub(crate) vertical: bool,
+    pub(crate) proportional: bool,
+    pub(crate) line_unmappable: bool,
+}
+
+/// The page's text as lines, with each byte's glyph.
+pub(crate) struct Lines {
+    pub(crate) text: String,
+    /// For each byte of `text`, the glyph index that drew it, or [`NO_GLYPH`].
+    pub(crate) owner: Vec<u32>,
+    /// For each byte, its line number.
+    pub(crate) line_of: Vec<u32>,
+    /// Per line: any glyph without a Unicode mapping.
+    pub(crate) unmapped: Vec<bool>,
+}
+
+/// The line being built: its direction, a point on its baseline, the end of
+/// the last glyph, and whether that glyph was a space.
+#[derive(Clone, Copy)]
+struct LineState {
+    dir: (f64, f64),
+    base: (f64, f64),
+    end: (f64, f64),
+    prev_space: bool,
+}
+
+/// Direction of a glyph's advance, as a unit vector.
+fn direction(g: &GlyphRec) -> (f64, f64) {
+    let (dx, dy) = (g.end.0 - g.origin.0, g.end.1 - g.origin.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len > 1e-9 {
+        (dx / len, dy / len)
+    } else {
+        (1.0, 0.0)
+    }
+}
+
+/// Groups glyphs into lines and joins them.
+pub(crate) fn build_lines(page: &PageText) -> Lines {
+    let mut lines = Lines {
+        text: String::with_capacity(page.text.len() + page.glyphs.len() / 8),
+        owner: Vec::with_capacity(page.text.len() + 16),
+        line_of: Vec::with_capacity(page.text.len() + 16),
+        unmapped: vec![false],
+    };
+    let mut line: u32 = 0;
+    let mut cur: Option<LineState> = None;
+    let push = |lines: &mut Lines, s: &str, owner: u32, line: u32| {
+        lines.text.push_str(s);
+        lines.owner.extend(std::iter::repeat_n(owner, s.len()));
+        lines.line_of.extend(std::iter::repeat_n(line, s.len()));
+    };
+    for (i, g) in page.glyphs.iter().enumerate() {
+        let text = page.glyph_text(g);
+        let dir = direction(g);
+        let size = f64::from(g.size).max(0.1);
+        let is_space = text.chars().all(char::is_whitespace) && !text.is_empty();
+        let mut gap_space = false;
+        let same_line = match cur {
+            None => true,
+            Some(LineState {
+                dir: d,
+                base,
+                end,
+                prev_space,
+            }) => {
+                let parallel = d.0 * dir.0 + d.1 * dir.1 > 0.995;
+                // Perpendicular distance of this origin from the line's baseline.
+                let (ox, oy) = (g.origin.0 - base.0, g.origin.1 - base.1);
+                let perp = (ox * d.1 - oy * d.0).abs();
+                // Distance along the line from the previous glyph's end.
+                let along = (g.origin.0 - end.0) * d.0 + (g.origin.1 - end.1) * d.1;
+                let ok = parallel && perp < 0.35 * size && along > -0.5 * size;
+                if ok && along > 0.25 * size && !prev_space && !is_space {
+                    gap_space = true;
+                }
+                ok
+            }
+        };
+        if !same_line {
+            line += 1;
+            lines.unmapped.push(false);
+            push(&mut lines, "\n", NO_GLYPH, line);
+            cur = None;
+        }
+        if gap_space {
+            push(&mut lines, " ", NO_GLYPH, line);
+        }
+        if !g.mapped
+            && let Some(u) = lines.unmapped.last_mut()
+        {
+            *u = true;
+        }
+        push(&mut lines, text, i as u32, line);
+        cur = Some(match cur {
+            Some(l) => LineState {
+                end: g.end,
+                prev_space: is_space,
+                ..l
+            },
+            None => LineState {
+                dir,
+                base: g.origin,
+                end: g.end,
+                prev_space: is_space,
+            },
+        });
+    }
+    lines
+}
+
+/// Finds the tags of one page; wrapped and unterminated tags become diagnostics.
+pub(crate) fn find_page_tags(
+    page_index: usize,
+    page: &PageText,
+) -> (Vec<FoundTag>, Vec<Diagnostic>) {
+    let lines = build_lines(page);
+    let scan = find_matches(&lines.text);
+    let mut tags = Vec::new();
+    let mut diags = Vec::new();
+    let p = page_index + 1;
+    for m in &scan.matches {
+        let raw = &lines.text[m.start..m.end];
+        let glyphs: Vec<u32> = lines.owner[m.start..m.end]
+            .iter()
+            .copied()
+            .filter(|&o| o != NO_GLYPH)
+            .collect();
+        let first_line = lines.line_of.get(m.start).copied().unwrap_or(0);
+        let last_line = lines
+            .line_of
+            .get(m.end.saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
+        if first_line != last_line {
+            let (head, tail) = raw.split_once('\n').unwrap_or((raw, ""));
+            let tail = tail.rsplit('\n').next().unwrap_or(tail);
+            diags.push(
+                Diagnostic::new(
+                    Code::TagUnterminated,
+                    format!(
+                        "page {p}: tag `{}` is broken across lines: `{}` ends one line and `{}` starts the next; the service ignores it",
+                        raw.split_whitespace().collect::<Vec<_>>().join(" "),
+                        head.trim(),
+                        tail.trim()
+                    ),
+                )
+                .page(page_index)
+                .tag(m.id(&lines.text).split_whitespace().collect::<Vec<_>>().join(" "))
+                .hint("keep the whole tag on one line: shorten it, widen the column or use a smaller font"),
+            );
+            continue;
+        }
+        let Some(&first) = glyphs.first() else {
+            continue;
+        };
+        let Some(first_glyph) = page.glyphs.get(first as usize) else {
+            continue;
+        };
+        let mut bbox = first_glyph.bbox;
+        let mut hidden = true;
+        let mut widths = Vec::with_capacity(glyphs.len());
+        for &gi in &glyphs {
+            if let Some(g) = page.glyphs.get(gi as usize) {
+                bbox = bbox.union(&g.bbox);
+                hidden &= g.hidden;
+                widths.push(g.width);
+            }
+        }
+        let font = page.font(first_glyph);
+        let dir = direction(first_glyph);
+        let max_w = widths.iter().copied().fold(0.0f32, f32::max);
+        let min_w = widths.iter().copied().fold(f32::INFINITY, f32::min);
+        let proportional = max_w > 0.0 && (max_w - min_w) > 0.01 * max_w;
+        tags.push(FoundTag {
+            raw: raw.to_string(),
+            tag_id: m.id(&lines.text).to_string(),
+            bbox,
+            font: font.map(|f| f.name.clone()).unwrap_or_default(),
+            font_size: f64::from(first_glyph.size),
+            hidden,
+            vertical: dir.1.abs() > dir.0.abs(),
+            proportional,
+            line_unmappable: lines
+                .unmapped
+                .get(first_line as usize)
+                .copied()
+                .unwrap_or(false),
+        });
+    }
+    for &start in &scan.unterminated {
+        let line = lines.line_of.get(start).copied().unwrap_or(0);
+        let rest: String = lines.text[start..]
+            .chars()
+            .take_while(|&c| c != '\n')
+            .take(40)
+            .collect();
+        let next: String = lines.text[start..]
+            .split('\n')
+            .nth(1)
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect();
+        let continues = next.contains("#>");
+        let mut msg = format!(
+            "page {p}: `{}` opens a tag that is not closed by `#>` on its line",
+            rest.trim_end()
+        );
+        if continues {
+            msg.push_str(&format!(
+                "; the next line holds `{}`, so the tag was probably wrapped",
+                next.trim()
+            ));
+        }
+        let id = rest.trim_start_matches("<#").trim().to_string();
+        let _ = line;
+        diags.push(
+            Diagnostic::new(Code::TagUnterminated, msg)
+                .page(page_index)
+                .tag(id)
+                .hint("close the tag with `#>` on the same line"),
+        );
+    }
+    (tags, diags)
+}

@@ -1,0 +1,134 @@
+//! Deterministic generator of small fixture PDFs for signprep.
+//!
+//! Every fixture is a PDF written by hand with lopdf (no embedded font
+//! programs) plus an expectation computed from the generator's own layout
+//! knowledge — the [`content::ContentWriter`] simulates the text state
+//! while it writes each operator — never by parsing the PDF back.
+//!
+//! Regenerate the checked-in copies with
+//! `cargo run -p signprep-testgen -- testdata/fixtures`
+//! (`-- --check testdata/fixtures` only compares). Output is byte-identical
+//! from run to run: no dates, no /ID, no /Info.
+//!
+//! # Fixtures
+//! `base14_courier`, `truetype_widths`, `type0_identity_h`, `type3_font`,
+//! `split_tj_kerning`, `form_xobject`, `rotated_pages`, `cropbox_offset`,
+//! `user_unit`, `hidden_tags`, `wrapped_tag`, `invalid_ids`,
+//! `mixed_page_sizes`, `scaled_text`, `multi_tags_one_line`, `no_tags`,
+//! `image_only`; each fixture's `description` says what it covers.
+//!
+//! # Expectation conventions (`NAME.expect.json`, see [`Expect`])
+//! * PDF points; origin at the top-left of the page as displayed: CropBox
+//!   clipped to MediaBox, then /Rotate applied clockwise; /UserUnit ignored.
+//!   `pages[].width/height` are the displayed size, `rotation` is /Rotate
+//!   normalised to 0/90/180/270.
+//! * A tag's box runs from the origin of its `<` to origin + advance of its
+//!   `>` (Tc, Tw on single-byte code 32, Tz and TJ kerning move the glyphs
+//!   in between; the Tc after the final `>` is not part of the box, as in
+//!   pdfminer, whose convention the corpus oracle follows); bottom = baseline + descent × size / 1000 (font
+//!   descriptor /Descent; base-14 AFM descents, Courier −194, Helvetica
+//!   −207; Type3 without descriptor 0); top = bottom + size. The rectangle
+//!   is mapped through Tm × CTM (× form matrices) and the page rotation, and
+//!   `x,y,width,height` is its axis-aligned bounding box.
+//! * `font_size` is the Tf size times the length of the text-space y unit
+//!   vector in user space (so `1.5 0 0 2 x y Tm` with 12 pt gives 24).
+//! * `font` is the BaseFont without a subset prefix; the Type3 font, which
+//!   has none, is reported by its /Name `T3Sig` (also its resource name).
+//! * `tag_id` is the text between `<#` and `#>`, trimmed; `valid` iff it
+//!   matches `^[A-Z0-9_]+$`. `hidden` iff render mode 3/7 or white fill.
+//! * Every number is rounded to 0.01; compare with a small tolerance
+//!   (widths are rounded independently of `x`).
+//! * `tags` are listed page by page in content-stream order.
+
+pub mod content;
+pub mod expect;
+mod fixtures;
+pub mod fonts;
+pub mod geom;
+pub mod pdfbuild;
+
+use std::fmt;
+
+pub use expect::{Expect, ExpectPage, ExpectTag, ExpectUnterminated};
+
+/// One generated fixture.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    /// File stem: the fixture is `NAME.pdf` plus `NAME.expect.json`.
+    pub name: &'static str,
+    pub pdf: Vec<u8>,
+    /// The [`Expect`] as JSON.
+    pub expect: serde_json::Value,
+}
+
+impl Fixture {
+    /// The expectation as a typed value.
+    pub fn expect_typed(&self) -> Result<Expect, Error> {
+        Ok(serde_json::from_value(self.expect.clone())?)
+    }
+
+    /// The bytes of `NAME.expect.json` (pretty JSON, trailing newline).
+    pub fn expect_json(&self) -> Result<Vec<u8>, Error> {
+        let mut v = serde_json::to_vec_pretty(&self.expect)?;
+        v.push(b'\n');
+        Ok(v)
+    }
+}
+
+/// A generation error (always a bug in a fixture definition).
+#[derive(Debug)]
+pub struct Error(String);
+
+impl Error {
+    pub fn new(msg: impl Into<String>) -> Self {
+        Error(msg.into())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<lopdf::Error> for Error {
+    fn from(e: lopdf::Error) -> Self {
+        Error(format!("lopdf: {e}"))
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error(format!("io: {e}"))
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error(format!("json: {e}"))
+    }
+}
+
+/// Every fixture, or the first generation error.
+pub fn try_fixtures() -> Result<Vec<Fixture>, Error> {
+    fixtures::all()
+}
+
+/// Every fixture, built in memory.
+///
+/// # Panics
+/// Only if a fixture definition is internally inconsistent, which the
+/// crate's own tests rule out.
+pub fn fixtures() -> Vec<Fixture> {
+    match try_fixtures() {
+        Ok(f) => f,
+        Err(e) => panic!("signprep-testgen: {e}"),
+    }
+}
+
+/// One fixture by name.
+pub fn fixture(name: &str) -> Option<Fixture> {
+    fixtures().into_iter().find(|f| f.name == name)
+}

@@ -1,0 +1,86 @@
+//! `signprep-testgen [--check] [DIR]`: write every fixture (`NAME.pdf`,
+//! `NAME.expect.json`) into DIR (default `testdata/fixtures`), each file
+//! atomically (temp file + rename). With `--check`, write nothing and exit
+//! with status 1 if any file in DIR is missing or differs.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use signprep_testgen::{Error, try_fixtures};
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path)?;
+    Ok(())
+}
+
+fn run() -> Result<ExitCode, Error> {
+    let mut check = false;
+    let mut dir = PathBuf::from("testdata/fixtures");
+    for arg in std::env::args_os().skip(1) {
+        if arg == "--check" {
+            check = true;
+        } else if arg == "-h" || arg == "--help" {
+            return Err(Error::new("usage: signprep-testgen [--check] [DIR]"));
+        } else {
+            dir = PathBuf::from(arg);
+        }
+    }
+    if !check {
+        fs::create_dir_all(&dir)?;
+    }
+    let mut stale = Vec::new();
+    let mut count = 0;
+    for fx in try_fixtures()? {
+        let files = [
+            (format!("{}.pdf", fx.name), fx.pdf.clone()),
+            (format!("{}.expect.json", fx.name), fx.expect_json()?),
+        ];
+        for (file, bytes) in files {
+            let path = dir.join(file);
+            if check {
+                if fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
+                    stale.push(path);
+                }
+            } else {
+                write_atomic(&path, &bytes)?;
+            }
+            count += 1;
+        }
+    }
+    report(check, count, &dir, &stale);
+    Ok(if stale.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+#[allow(clippy::print_stderr)]
+fn report(check: bool, count: usize, dir: &Path, stale: &[PathBuf]) {
+    for p in stale {
+        eprintln!("stale or missing: {}", p.display());
+    }
+    let verb = if check { "checked" } else { "wrote" };
+    eprintln!("{verb} {count} files in {}", dir.display());
+}
+
+#[allow(clippy::print_stderr)]
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("signprep-testgen: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
