@@ -136,7 +136,11 @@ impl Writer {
             writeln!(
                 o,
                 "  {:<24} {:>4} {:>9.2} {:>9.2} {:>8.2} {:>7.2}  {:<5} {} {}pt{}",
-                t.tag_id,
+                if t.tag_id.is_empty() {
+                    &t.raw
+                } else {
+                    &t.tag_id
+                },
                 t.page,
                 t.x,
                 t.y,

@@ -1,0 +1,154 @@
+//! The `signprep` binary as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_signprep"))
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures")
+}
+
+fn run(args: &[&str]) -> Output {
+    bin()
+        .args(args)
+        .current_dir(fixtures())
+        .output()
+        .expect("signprep runs")
+}
+
+fn records(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+#[test]
+fn output_is_identical_whatever_the_thread_count() {
+    let one = run(&["scan", "--format", "ndjson", "--jobs", "1", "."]);
+    let four = run(&["scan", "--format", "ndjson", "--jobs", "4", "."]);
+    assert!(!one.stdout.is_empty());
+    assert_eq!(one.stdout, four.stdout);
+    let json1 = run(&["scan", "--format", "json", "--jobs", "1", "."]);
+    let json4 = run(&["scan", "--format", "json", "--jobs", "3", "."]);
+    assert_eq!(json1.stdout, json4.stdout);
+}
+
+#[test]
+fn folders_are_walked_in_sorted_order() {
+    let out = run(&["scan", "--format", "ndjson", "."]);
+    let paths: Vec<String> = records(&out)
+        .iter()
+        .map(|r| r["path"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(paths.len() >= 17, "{paths:?}");
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    assert!(paths.iter().all(|p| p.ends_with(".pdf")));
+}
+
+#[test]
+fn exit_codes_follow_findings() {
+    // Clean file: 0.
+    let clean = run(&["scan", "--format", "ndjson", "base14_courier.pdf"]);
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stdout)
+    );
+    // Error-level findings (lower-case id...): 1.
+    let bad = run(&["scan", "--format", "ndjson", "invalid_ids.pdf"]);
+    assert_eq!(bad.status.code(), Some(1));
+    let rec = &records(&bad)[0];
+    assert_eq!(rec["status"], "ok");
+    let codes: Vec<&str> = rec["diagnostics"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|d| d["code"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(codes.contains(&"tag_id_not_uppercase"), "{codes:?}");
+    // A path that does not exist: a record naming it, the others still scanned, exit 2.
+    let missing = run(&[
+        "scan",
+        "--format",
+        "ndjson",
+        "no_such.pdf",
+        "base14_courier.pdf",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    let recs = records(&missing);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[0]["path"], "no_such.pdf");
+    assert_eq!(recs[0]["error"]["code"], "io_error");
+    assert_eq!(recs[1]["status"], "ok");
+    // Usage error: 2.
+    let usage = run(&["scan", "--dpi", "-3", "base14_courier.pdf"]);
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn a_broken_file_gets_an_error_record_and_the_batch_goes_on() {
+    let dir = std::env::temp_dir().join(format!("signprep-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = std::fs::read(fixtures().join("base14_courier.pdf")).expect("fixture");
+    std::fs::write(
+        dir.join("a_garbage.pdf"),
+        b"\x89PNG\r\n\x1a\nnot a pdf at all",
+    )
+    .expect("write");
+    std::fs::write(dir.join("b_empty.pdf"), b"").expect("write");
+    std::fs::write(dir.join("c_truncated.pdf"), &good[..good.len() / 3]).expect("write");
+    std::fs::write(dir.join("d_good.pdf"), &good).expect("write");
+    let out = bin()
+        .args(["scan", "--format", "ndjson"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    let recs = records(&out);
+    assert_eq!(recs.len(), 4, "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(recs[0]["status"], "error");
+    assert_eq!(recs[0]["error"]["code"], "pdf_unreadable");
+    assert!(
+        recs[0]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("not a PDF"))
+    );
+    assert_eq!(recs[1]["status"], "error");
+    assert_eq!(recs[3]["status"], "ok");
+    assert_eq!(out.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn table_output_snapshot() {
+    let out = run(&[
+        "scan",
+        "--format",
+        "table",
+        "invalid_ids.pdf",
+        "wrapped_tag.pdf",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The summary line carries a wall time; keep it out of the snapshot.
+    let stable: Vec<&str> = text.lines().filter(|l| !l.contains("pages/s")).collect();
+    insta::assert_snapshot!(stable.join("\n"));
+}
+
+#[test]
+fn json_wraps_documents_and_summary() {
+    let out = run(&[
+        "scan",
+        "--format",
+        "json",
+        "base14_courier.pdf",
+        "wrapped_tag.pdf",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(v["documents"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["summary"]["files"], 2);
+    assert!(v["summary"]["tags"].as_u64().is_some_and(|n| n > 0));
+}
