@@ -1,5 +1,7 @@
 //! The `signprep` binary as a user runs it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

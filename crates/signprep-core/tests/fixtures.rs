@@ -2,6 +2,8 @@
 //! generator computed from its own layout (an oracle independent of our parser),
 //! and the JSON record is snapshotted.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use signprep_core::{Code, Document, LoadOptions, Scan, Scanner};
 use signprep_testgen::{Expect, fixtures};
 

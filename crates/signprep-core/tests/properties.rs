@@ -1,6 +1,8 @@
 //! Property tests: how a producer splits text into show operators never changes
 //! the tags found, and no mutation of a valid file makes the scanner panic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use lopdf::{Object, Stream, dictionary};
 use proptest::prelude::*;
 use signprep_core::{Document, LoadOptions, Scanner, Tag};
