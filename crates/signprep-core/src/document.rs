@@ -347,6 +347,13 @@ impl Document {
             Err(lopdf::Error::Decompress(lopdf::DecompressError::TooManyFilters { .. })) => {
                 return Err(StreamError::Limit("a stream names too many filters".into()));
             }
+            Err(lopdf::Error::Unimplemented(_)) => {
+                let filters = stream
+                    .filters()
+                    .map(|f| f.iter().map(|n| String::from_utf8_lossy(n).into_owned()).collect::<Vec<_>>().join(", "))
+                    .unwrap_or_default();
+                return Err(StreamError::Corrupt(format!("it uses a filter signprep cannot decode: {filters}")));
+            }
             Err(e) => return Err(StreamError::Corrupt(e.to_string())),
         };
         let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();

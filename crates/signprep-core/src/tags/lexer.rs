@@ -17,11 +17,21 @@ impl Match {
     }
 }
 
-/// Matches and the `<#` that opened no match.
+/// Why a `<#` that looks like the start of a tag opened no match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unclosed {
+    /// The line ends before any `#>`.
+    LineEnds,
+    /// A `#` not followed by `>` (such as `# >`) where the close should be.
+    BadClose,
+}
+
+/// Matches, and the `<#` that opened no match although text follows them on
+/// their line (`<#>`, `<#<` or a bare `<#` are not tag attempts).
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
     pub(crate) matches: Vec<Match>,
-    pub(crate) unterminated: Vec<usize>,
+    pub(crate) unterminated: Vec<(usize, Unclosed)>,
 }
 
 /// Finds every non-overlapping match, left to right, as a regex engine would.
@@ -37,12 +47,31 @@ pub(crate) fn find_matches(text: &str) -> Scan {
                 i = m.end;
             }
             None => {
-                scan.unterminated.push(start);
+                if let Some(why) = classify_failure(text, start) {
+                    scan.unterminated.push((start, why));
+                }
                 i = start + 1;
             }
         }
     }
     scan
+}
+
+/// Decides whether a failed `<#` was meant as a tag, looking at its own line.
+fn classify_failure(text: &str, start: usize) -> Option<Unclosed> {
+    let rest = text.get(start + 2..)?;
+    let line = rest.split('\n').next().unwrap_or_default();
+    let special = line.find(['#', '<', '>']);
+    let content = &line[..special.unwrap_or(line.len())];
+    if content.trim().is_empty() {
+        return None;
+    }
+    match special {
+        None => Some(Unclosed::LineEnds),
+        Some(i) if line[i..].starts_with('#') => Some(Unclosed::BadClose),
+        // Another `<` or a stray `>` before any close.
+        Some(_) => Some(Unclosed::LineEnds),
+    }
 }
 
 fn find2(hay: &[u8], a: u8, b: u8) -> Option<usize> {
@@ -102,8 +131,12 @@ mod tests {
     fn failed_open_is_reported_and_next_tag_found() {
         let text = "<# OPEN then <# NEXT #>";
         let scan = find_matches(text);
-        assert_eq!(scan.unterminated, [0]);
+        assert_eq!(scan.unterminated, [(0, Unclosed::LineEnds)]);
         assert_eq!(ids(text), ["NEXT"]);
+        let bad = find_matches("<# SIG_1 # > and <# A\nB");
+        assert_eq!(bad.unterminated, [(0, Unclosed::BadClose), (17, Unclosed::LineEnds)]);
+        // Not tag attempts: nothing follows the `<#` on its line.
+        assert!(find_matches("<#> <#< <#\nx <##").unterminated.is_empty());
     }
 
     #[test]

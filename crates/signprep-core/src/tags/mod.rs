@@ -11,7 +11,7 @@ mod lexer;
 use crate::content::{GlyphRec, PageText};
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
-use lexer::find_matches;
+use lexer::{Unclosed, find_matches};
 
 /// Sentinel in the owner map: a character that no glyph drew (gap, line break).
 const NO_GLYPH: u32 = u32::MAX;
@@ -216,8 +216,7 @@ pub(crate) fn find_page_tags(
                 .unwrap_or(false),
         });
     }
-    for &start in &scan.unterminated {
-        let line = lines.line_of.get(start).copied().unwrap_or(0);
+    for &(start, why) in &scan.unterminated {
         let rest: String = lines.text[start..]
             .chars()
             .take_while(|&c| c != '\n')
@@ -230,11 +229,20 @@ pub(crate) fn find_page_tags(
             .chars()
             .take(40)
             .collect();
-        let continues = next.contains("#>");
-        let mut msg = format!(
-            "page {p}: `{}` opens a tag that is not closed by `#>` on its line",
-            rest.trim_end()
-        );
+        // Wrapped: the next line closes the tag before anything else could open one.
+        let continues = next
+            .find(['#', '<', '>'])
+            .is_some_and(|i| next[i..].starts_with("#>"));
+        let mut msg = match why {
+            Unclosed::LineEnds => format!(
+                "page {p}: `{}` opens a tag that is not closed by `#>` on its line",
+                rest.trim_end()
+            ),
+            Unclosed::BadClose => format!(
+                "page {p}: `{}` opens a tag whose close is not `#>` (a `#` not directly followed by `>`)",
+                rest.trim_end()
+            ),
+        };
         if continues {
             msg.push_str(&format!(
                 "; the next line holds `{}`, so the tag was probably wrapped",
@@ -242,7 +250,6 @@ pub(crate) fn find_page_tags(
             ));
         }
         let id = rest.trim_start_matches("<#").trim().to_string();
-        let _ = line;
         diags.push(
             Diagnostic::new(Code::TagUnterminated, msg)
                 .page(page_index)
