@@ -8,6 +8,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
 /// Resource limits applied while loading and scanning a document. The defaults
 /// are generous for real documents and stop decompression bombs and deep nesting.
@@ -26,6 +27,15 @@ pub struct LoadOptions {
     pub max_xobject_depth: usize,
     /// Most pages walked in the page tree.
     pub max_pages: usize,
+    /// Most content operators interpreted on one page (Form XObjects included);
+    /// past it the rest of the page is skipped with a warning.
+    pub max_operators_per_page: usize,
+    /// Most glyphs recorded on one page; past it the rest of the page is skipped
+    /// with a warning.
+    pub max_glyphs_per_page: usize,
+    /// Time allowed for loading and scanning one file (checked cooperatively);
+    /// `None` for no limit.
+    pub time_budget: Option<std::time::Duration>,
 }
 
 impl Default for LoadOptions {
@@ -37,6 +47,9 @@ impl Default for LoadOptions {
             max_nesting_depth: 256,
             max_xobject_depth: 16,
             max_pages: 100_000,
+            max_operators_per_page: 20_000_000,
+            max_glyphs_per_page: 4_000_000,
+            time_budget: Some(std::time::Duration::from_secs(60)),
         }
     }
 }
@@ -59,6 +72,9 @@ pub enum ErrorKind {
     /// A resource limit of [`LoadOptions`] was hit (a decompression bomb, say).
     #[error("resource limit exceeded: {0}")]
     LimitExceeded(String),
+    /// A bug: signprep (or a library it uses) panicked on this file.
+    #[error("internal error (please report it with the file): {0}")]
+    Internal(String),
 }
 
 /// A fatal error for one document, naming the file when there is one.
@@ -79,6 +95,11 @@ impl Error {
 
     pub(crate) fn limit(msg: impl Into<String>) -> Self {
         Error::new(ErrorKind::LimitExceeded(msg.into()))
+    }
+
+    /// An internal error (a caught panic).
+    pub fn internal(msg: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Internal(msg.into()))
     }
 
     /// The same error, naming a file.
@@ -105,6 +126,7 @@ impl Error {
             ErrorKind::Encrypted => "pdf_encrypted",
             ErrorKind::Unreadable(_) => "pdf_unreadable",
             ErrorKind::LimitExceeded(_) => "pdf_limit_exceeded",
+            ErrorKind::Internal(_) => "internal_error",
         }
     }
 
@@ -163,6 +185,8 @@ pub struct Document {
     /// Fonts read so far, by object id, shared by the threads scanning pages.
     fonts: Mutex<HashMap<ObjectId, Arc<Font>>>,
     fallback: OnceLock<Arc<Font>>,
+    /// When loading started, for the time budget.
+    started: Instant,
 }
 
 impl fmt::Debug for Document {
@@ -211,6 +235,7 @@ impl Document {
                 "no %PDF- header in the first 1024 bytes: this is not a PDF file",
             ));
         }
+        let started = Instant::now();
         check_nesting(bytes, options.max_nesting_depth)?;
         let lopts = lopdf::LoadOptions {
             max_decompressed_size: Some(options.max_stream_bytes),
@@ -233,7 +258,19 @@ impl Document {
             repaired,
             fonts: Mutex::new(HashMap::new()),
             fallback: OnceLock::new(),
+            started,
         })
+    }
+
+    /// Fails once the file has used up its time budget.
+    pub(crate) fn check_time(&self) -> Result<(), Error> {
+        match self.options.time_budget {
+            Some(budget) if self.started.elapsed() > budget => Err(Error::limit(format!(
+                "the file took longer than {:.1} s to scan (time_budget)",
+                budget.as_secs_f64()
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// Number of pages.
@@ -350,9 +387,16 @@ impl Document {
             Err(lopdf::Error::Unimplemented(_)) => {
                 let filters = stream
                     .filters()
-                    .map(|f| f.iter().map(|n| String::from_utf8_lossy(n).into_owned()).collect::<Vec<_>>().join(", "))
+                    .map(|f| {
+                        f.iter()
+                            .map(|n| String::from_utf8_lossy(n).into_owned())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
                     .unwrap_or_default();
-                return Err(StreamError::Corrupt(format!("it uses a filter signprep cannot decode: {filters}")));
+                return Err(StreamError::Corrupt(format!(
+                    "it uses a filter signprep cannot decode: {filters}"
+                )));
             }
             Err(e) => return Err(StreamError::Corrupt(e.to_string())),
         };
@@ -398,44 +442,82 @@ fn map_load_error(e: lopdf::Error) -> Error {
 }
 
 /// Rejects files whose arrays/dictionaries nest deeper than the limit, before the
-/// recursive parser sees them. Counts `[`/`<<` outside strings and streams well
-/// enough for a bound: it may overcount inside binary streams, so it only fails
-/// when the depth is far beyond anything a real file holds.
+/// recursive parser sees them (lopdf's parser recurses once per level).
 fn check_nesting(bytes: &[u8], max_depth: usize) -> Result<(), Error> {
+    if nesting_exceeds(bytes, max_depth, true) {
+        return Err(Error::limit(format!(
+            "objects nest more than {max_depth} levels deep (max_nesting_depth)"
+        )));
+    }
+    Ok(())
+}
+
+/// True when `[`/`<<` nest deeper than `max_depth` anywhere in `bytes`. Strings,
+/// hex strings and comments are skipped; with `skip_streams`, so is stream data
+/// that has an `endstream` (without one, the bytes are scanned, which can only
+/// over-count).
+pub(crate) fn nesting_exceeds(bytes: &[u8], max_depth: usize, skip_streams: bool) -> bool {
     let mut depth: usize = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'[' => depth += 1,
-            b']' => depth = depth.saturating_sub(1),
+    while let Some(&c) = bytes.get(i) {
+        match c {
+            b'%' => {
+                while bytes.get(i).is_some_and(|&b| b != b'\n' && b != b'\r') {
+                    i += 1;
+                }
+            }
+            b'(' => i = skip_literal_string(bytes, i),
             b'<' if bytes.get(i + 1) == Some(&b'<') => {
                 depth += 1;
                 i += 1;
+            }
+            b'<' => {
+                while bytes.get(i).is_some_and(|&b| b != b'>') {
+                    i += 1;
+                }
             }
             b'>' if bytes.get(i + 1) == Some(&b'>') => {
                 depth = depth.saturating_sub(1);
                 i += 1;
             }
-            b's' if bytes[i..].starts_with(b"stream") => {
-                // Skip stream data up to the next endstream.
-                match find(&bytes[i + 6..], b"endstream") {
-                    Some(end) => i += 6 + end + 9,
-                    None => return Ok(()),
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            b's' if skip_streams && bytes[i..].starts_with(b"stream") => {
+                if let Some(end) = find(&bytes[i + 6..], b"endstream") {
+                    i += 6 + end + 8;
                 }
                 depth = 0;
-                continue;
             }
             b'e' if bytes[i..].starts_with(b"endobj") => depth = 0,
             _ => {}
         }
         if depth > max_depth {
-            return Err(Error::limit(format!(
-                "objects nest more than {max_depth} levels deep"
-            )));
+            return true;
         }
         i += 1;
     }
-    Ok(())
+    false
+}
+
+/// The index of the `)` closing the literal string opened at `start`.
+fn skip_literal_string(bytes: &[u8], start: usize) -> usize {
+    let mut level = 0usize;
+    let mut i = start;
+    while let Some(&c) = bytes.get(i) {
+        match c {
+            b'\\' => i += 1,
+            b'(' => level += 1,
+            b')' => {
+                level = level.saturating_sub(1);
+                if level == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    i
 }
 
 /// A repaired file whose last written trailer names a `/Root` that does not

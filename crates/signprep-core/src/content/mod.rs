@@ -17,8 +17,6 @@ pub use state::Fill;
 use state::GState;
 use std::sync::Arc;
 
-/// Most glyphs recorded for one page; past it the rest of the page is skipped.
-const MAX_GLYPHS_PER_PAGE: usize = 4_000_000;
 /// Deepest `q` nesting honoured.
 const MAX_GSTATE_DEPTH: usize = 1024;
 
@@ -90,6 +88,7 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
         forms: Vec::new(),
         warned_font: false,
         full: false,
+        operators: 0,
     };
     let content = page_content(doc, page.id, index, &mut it.out.diagnostics)?;
     let resources = page
@@ -98,6 +97,21 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
         .and_then(|r| doc.resolve(r))
         .and_then(|r| r.as_dict().ok());
     it.run(&content, resources)?;
+    if it.full {
+        let o = &doc.options;
+        it.out.diagnostics.push(
+            Diagnostic::new(
+                Code::ContentUnreadable,
+                format!(
+                    "page {}: the page has more than {} operators or {} glyphs (max_operators_per_page, max_glyphs_per_page); the rest of it was skipped",
+                    index + 1,
+                    o.max_operators_per_page,
+                    o.max_glyphs_per_page
+                ),
+            )
+            .page(index),
+        );
+    }
     Ok(it.out)
 }
 
@@ -154,7 +168,9 @@ struct Interp<'a> {
     /// Form XObjects being run (cycle guard).
     forms: Vec<ObjectId>,
     warned_font: bool,
+    /// Set when a per-page limit stopped the page.
     full: bool,
+    operators: usize,
 }
 
 fn op_num(ops: &[Object], i: usize) -> Option<f64> {
@@ -182,6 +198,18 @@ fn op_matrix(ops: &[Object]) -> Option<Matrix> {
 
 impl<'a> Interp<'a> {
     fn run(&mut self, content: &[u8], resources: Option<&'a Dictionary>) -> Result<(), Error> {
+        // lopdf's content parser recurses once per array level: refuse deep nesting first.
+        let max_depth = self.doc.options.max_nesting_depth;
+        if crate::document::nesting_exceeds(content, max_depth, false) {
+            self.out.diagnostics.push(
+                Diagnostic::new(
+                    Code::ContentUnreadable,
+                    format!("page {}: a content stream nests arrays more than {max_depth} levels deep; it was skipped", self.page + 1),
+                )
+                .page(self.page),
+            );
+            return Ok(());
+        }
         for op in lopdf::content::Content::decode_iter(content) {
             let Ok(op) = op else {
                 self.out.diagnostics.push(
@@ -195,6 +223,13 @@ impl<'a> Interp<'a> {
             };
             if self.full {
                 break;
+            }
+            self.operators += 1;
+            if self.operators % 4096 == 0 {
+                self.doc.check_time()?;
+            }
+            if self.operators > self.doc.options.max_operators_per_page {
+                self.full = true;
             }
             self.op(&op.operator, &op.operands, resources)?;
         }
@@ -410,8 +445,9 @@ impl<'a> Interp<'a> {
         let out = &mut self.out;
         let mut text = std::mem::take(&mut out.text);
         let fill = self.gs.fill;
+        let max_glyphs = self.doc.options.max_glyphs_per_page;
         font.decode(bytes, &mut text, |code, start, end| {
-            if out.glyphs.len() >= MAX_GLYPHS_PER_PAGE {
+            if out.glyphs.len() >= max_glyphs {
                 full = true;
                 return;
             }
