@@ -16,6 +16,16 @@ pub struct Cli {
 pub enum Command {
     /// Find every `<# TAG_ID #>` and form field in PDFs (files or folders).
     Scan(ScanArgs),
+    /// Build a v1 pack body (or v0 or populate requests) from a manifest and its PDFs.
+    Pack(crate::pack_cmd::PackArgs),
+    /// Print the JSON Schema of a body, the manifest or the scan record.
+    Schema(crate::schema_cmd::SchemaArgs),
+    /// Draw each page of a PDF with its tags and form fields boxed and labelled: one PNG per page.
+    #[cfg(feature = "render")]
+    Preview(PreviewArgs),
+    /// Write one self-contained HTML report for PDFs (files or folders), with page previews.
+    #[cfg(feature = "render")]
+    Report(ReportArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,6 +58,20 @@ pub struct ScanArgs {
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Add `data_fields` to each record: the tags and form fields as the service's Data field objects.
+    #[arg(long)]
+    pub data_fields: bool,
+    /// Override the service type of the data fields whose name or tag id matches
+    /// (`*` and `?` globs; the last matching rule wins; TYPE `none` leaves them out). Repeatable.
+    #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule, requires = "data_fields")]
+    pub type_map: Vec<String>,
+}
+
+fn type_rule(s: &str) -> Result<String, String> {
+    signprep_core::TypeMap::new()
+        .rule(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 fn positive_f64(s: &str) -> Result<f64, String> {
@@ -56,5 +80,102 @@ fn positive_f64(s: &str) -> Result<f64, String> {
         Ok(v)
     } else {
         Err(format!("`{s}` must be a positive number"))
+    }
+}
+
+#[cfg(feature = "render")]
+#[derive(Debug, Args)]
+pub struct PreviewArgs {
+    /// The PDF to draw.
+    pub file: PathBuf,
+    /// Folder for the PNGs, `NAME-pN.png` (created when missing).
+    #[arg(long, short = 'o', default_value = ".")]
+    pub out_dir: PathBuf,
+    /// Resolution: pixels per inch (the scan's pixels, so boxes land where `scan --dpi` puts them).
+    #[arg(long, default_value_t = 96.0, value_parser = preview_dpi)]
+    pub dpi: f64,
+    /// Pages to draw, 1-based: `1,3-5`, `4-` [default: all].
+    #[arg(long, value_name = "LIST", value_parser = page_list, default_value = "")]
+    pub pages: PageList,
+    /// Name the signer of a tag id or full field name (colours and labels the box). Repeatable.
+    #[arg(long, value_name = "NAME=SIGNER")]
+    pub signer: Vec<String>,
+    /// Override the service type shown in labels, as `scan --type-map`. Repeatable.
+    #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule)]
+    pub type_map: Vec<String>,
+    /// Leave out the labels above the boxes.
+    #[arg(long)]
+    pub no_labels: bool,
+    /// Leave out the legend band below each page.
+    #[arg(long)]
+    pub no_legend: bool,
+    /// Worker threads [default: all cores].
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+#[cfg(feature = "render")]
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// PDF files, or folders to search recursively for `*.pdf` (sorted).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The HTML file to write (page images are embedded in it).
+    #[arg(long, short = 'o', default_value = "report.html")]
+    pub output: PathBuf,
+    /// Resolution of the page images, pixels per inch.
+    #[arg(long, default_value_t = 72.0, value_parser = preview_dpi)]
+    pub dpi: f64,
+    /// Draw at most this many pages of each file (0: none, tables only).
+    #[arg(long, default_value_t = 20)]
+    pub max_pages: usize,
+    /// Name the signer of a tag id or full field name. Repeatable.
+    #[arg(long, value_name = "NAME=SIGNER")]
+    pub signer: Vec<String>,
+    /// Override the service type shown in labels, as `scan --type-map`. Repeatable.
+    #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule)]
+    pub type_map: Vec<String>,
+    /// Worker threads [default: all cores].
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+/// 1-based page ranges: `(first, last)`, `last` open when `None`.
+#[cfg(feature = "render")]
+pub type PageList = Vec<(usize, Option<usize>)>;
+
+#[cfg(feature = "render")]
+fn page_list(s: &str) -> Result<PageList, String> {
+    let page = |t: &str| -> Result<usize, String> {
+        match t.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("`{t}` is not a page number (pages count from 1)")),
+        }
+    };
+    s.split(',')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(|part| match part.split_once('-') {
+            None => page(part).map(|n| (n, Some(n))),
+            Some((a, b)) if b.trim().is_empty() => page(a).map(|a| (a, None)),
+            Some((a, b)) => {
+                let (a, b) = (page(a)?, page(b)?);
+                if a <= b {
+                    Ok((a, Some(b)))
+                } else {
+                    Err(format!("`{part}` runs backwards"))
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(feature = "render")]
+fn preview_dpi(s: &str) -> Result<f64, String> {
+    let v = positive_f64(s)?;
+    if v <= 1200.0 {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is more than 1200 dpi"))
     }
 }

@@ -6,7 +6,15 @@
 mod args;
 mod inputs;
 mod output;
+mod pack_cmd;
+#[cfg(feature = "render")]
+mod preview_cmd;
+#[cfg(feature = "render")]
+mod report_cmd;
+#[cfg(feature = "render")]
+mod report_html;
 mod scan_cmd;
+mod schema_cmd;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -15,6 +23,12 @@ fn main() -> ExitCode {
     let cli = args::Cli::parse();
     let code = match cli.command {
         args::Command::Scan(a) => scan_cmd::run(&a),
+        args::Command::Pack(a) => pack_cmd::run(&a),
+        args::Command::Schema(a) => schema_cmd::run(&a),
+        #[cfg(feature = "render")]
+        args::Command::Preview(a) => preview_cmd::run(&a),
+        #[cfg(feature = "render")]
+        args::Command::Report(a) => report_cmd::run(&a),
     };
     ExitCode::from(code)
 }

@@ -2,7 +2,7 @@
 
 use crate::args::Format;
 use serde::Serialize;
-use signprep_core::{Record, Severity, Status};
+use signprep_core::{DataField, Record, Severity, Status};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
@@ -76,6 +76,15 @@ impl Summary {
     }
 }
 
+/// A record as written: the record, plus `data_fields` with `--data-fields`.
+#[derive(Serialize)]
+struct WithDataFields<'a> {
+    #[serde(flatten)]
+    record: &'a Record,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data_fields: Option<&'a [DataField]>,
+}
+
 pub struct Writer {
     format: Format,
     out: BufWriter<io::Stdout>,
@@ -91,7 +100,12 @@ impl Writer {
         }
     }
 
-    pub fn record(&mut self, r: &Record) -> io::Result<()> {
+    /// Writes one record; `data_fields` (with `--data-fields`) is added to it.
+    pub fn record(&mut self, r: &Record, data_fields: Option<&[DataField]>) -> io::Result<()> {
+        let r = &WithDataFields {
+            record: r,
+            data_fields,
+        };
         match self.format {
             Format::Ndjson => {
                 serde_json::to_writer(&mut self.out, r)?;
@@ -108,11 +122,11 @@ impl Writer {
                 serde_json::to_writer(&mut self.out, r)?;
                 Ok(())
             }
-            Format::Table => self.table(r),
+            Format::Table => self.table(r.record, r.data_fields),
         }
     }
 
-    fn table(&mut self, r: &Record) -> io::Result<()> {
+    fn table(&mut self, r: &Record, data_fields: Option<&[DataField]>) -> io::Result<()> {
         let o = &mut self.out;
         match &r.error {
             Some(e) => writeln!(o, "{}: error [{}] {}", r.path, e.code, e.message)?,
@@ -150,6 +164,42 @@ impl Writer {
                 t.font,
                 t.font_size,
                 if t.hidden { " (hidden)" } else { "" }
+            )?;
+        }
+        if !r.scan.fields.is_empty() {
+            writeln!(
+                o,
+                "  {:<24} {:>4} {:>9} {:>9} {:>8} {:>7}  {:<10} value",
+                "field", "page", "x", "y", "width", "height", "type"
+            )?;
+        }
+        for f in &r.scan.fields {
+            let page = f.page.map_or_else(|| "-".to_string(), |p| p.to_string());
+            let value = f
+                .value
+                .as_ref()
+                .and_then(|v| serde_json::to_string(v).ok())
+                .unwrap_or_default();
+            writeln!(
+                o,
+                "  {:<24} {:>4} {:>9.2} {:>9.2} {:>8.2} {:>7.2}  {:<10} {}{}",
+                f.name,
+                page,
+                f.x,
+                f.y,
+                f.width,
+                f.height,
+                f.kind.map_or("?", |k| k.as_str()),
+                value,
+                if f.required { " (required)" } else { "" }
+            )?;
+        }
+        for d in data_fields.unwrap_or_default() {
+            let id = d.custom_id.as_deref().or(d.tag_id.as_deref()).unwrap_or("");
+            writeln!(
+                o,
+                "  data field {id}: {} at {:.2}, {:.2} ({:.2} x {:.2})",
+                d.kind, d.x, d.y, d.width, d.height
             )?;
         }
         for d in &r.scan.diagnostics {

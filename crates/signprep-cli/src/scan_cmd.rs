@@ -4,7 +4,7 @@ use crate::args::{Format, ScanArgs};
 use crate::inputs::{Input, expand};
 use crate::output::{Summary, Writer};
 use rayon::prelude::*;
-use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status};
+use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status, TypeMap};
 use std::io::IsTerminal;
 
 /// Files scanned together before their records are written (bounds memory while
@@ -24,6 +24,14 @@ pub fn run(args: &ScanArgs) -> u8 {
         scanner = scanner.page_width(w);
     }
     let options = LoadOptions::default();
+    let mut type_map = TypeMap::new();
+    for rule in &args.type_map {
+        if let Err(e) = type_map.add(rule) {
+            eprintln!("signprep: --type-map: {e}");
+            return 2;
+        }
+    }
+    let type_map = args.data_fields.then_some(type_map);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
@@ -59,7 +67,8 @@ pub fn run(args: &ScanArgs) -> u8 {
         });
         for r in &records {
             summary.add(r);
-            if let Err(e) = writer.record(r) {
+            let data_fields = type_map.as_ref().map(|m| r.scan.data_fields(m));
+            if let Err(e) = writer.record(r, data_fields.as_deref()) {
                 if e.kind() == std::io::ErrorKind::BrokenPipe {
                     return 0;
                 }

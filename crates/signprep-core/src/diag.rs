@@ -117,6 +117,32 @@ codes! {
     /// The file was damaged (cross-reference data rebuilt by scanning); what could be
     /// recovered was scanned.
     PdfRepaired => "pdf_repaired", Info;
+    /// A Widget annotation on a page is not reachable from `/AcroForm /Fields`
+    /// (neither the widget nor any `/Parent` of it). It is still reported, but
+    /// the service and many viewers only see fields listed in the form, so it
+    /// may be ignored.
+    WidgetNotInAcroform => "widget_not_in_acroform", Warning;
+    /// The form carries an XFA description (`/AcroForm /XFA`). The service
+    /// reads AcroForm fields only; XFA-only content is lost. Reported as an
+    /// error (not the default warning) when the file has no AcroForm widget
+    /// at all: an XFA-only form has nothing to extract.
+    XfaForm => "xfa_form", Warning;
+    /// A terminal field has no widget (no `/Rect`, no Widget annotation): it
+    /// has no place on any page, so it cannot become a positioned data field.
+    FieldWithoutWidget => "field_without_widget", Warning;
+    /// A widget's rectangle has zero width or height (an invisible signature,
+    /// say): a data field made from it has no area to click.
+    FieldZeroSize => "field_zero_size", Warning;
+    /// One full field name is used with two different field types. A pack
+    /// that references the name by `custom_id` cannot tell which is meant.
+    FieldNameConflict => "field_name_conflict", Error;
+    /// A field's full name is empty or holds non-printable characters
+    /// (control or zero-width characters, undecodable bytes); a pack cannot
+    /// reference it by `custom_id`.
+    FieldNameUnaddressable => "field_name_unaddressable", Warning;
+    /// A widget's rectangle is partly or entirely outside the visible page
+    /// (CropBox): its data field will be clipped or invisible.
+    FieldOffPage => "field_off_page", Warning;
 }
 
 impl fmt::Display for Code {

@@ -264,12 +264,18 @@ impl Document {
 
     /// Fails once the file has used up its time budget.
     pub(crate) fn check_time(&self) -> Result<(), Error> {
+        self.over_time()
+            .map_or(Ok(()), |msg| Err(Error::limit(msg)))
+    }
+
+    /// What to say when the file has used up its time budget.
+    fn over_time(&self) -> Option<String> {
         match self.options.time_budget {
-            Some(budget) if self.started.elapsed() > budget => Err(Error::limit(format!(
+            Some(budget) if self.started.elapsed() > budget => Some(format!(
                 "the file took longer than {:.1} s to scan (time_budget)",
                 budget.as_secs_f64()
-            ))),
-            _ => Ok(()),
+            )),
+            _ => None,
         }
     }
 
@@ -371,6 +377,11 @@ impl Document {
 
     /// Decodes a stream, charging its size to the document's budget.
     pub(crate) fn stream_bytes(&self, stream: &lopdf::Stream) -> Result<Vec<u8>, StreamError> {
+        // Inflating is the costly step, and a stream that fails in a later
+        // filter is not charged to the byte budget: check the clock first.
+        if let Some(msg) = self.over_time() {
+            return Err(StreamError::Limit(msg));
+        }
         let data = match stream.decompressed_content_with_limit(self.options.max_stream_bytes) {
             Ok(d) => d,
             Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {

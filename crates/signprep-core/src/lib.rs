@@ -25,19 +25,31 @@
 #![forbid(unsafe_code)]
 
 mod content;
+mod datafields;
 mod diag;
 mod document;
 mod fonts;
 mod forms;
+#[doc(hidden)]
+pub mod fuzzing;
 mod geometry;
 mod record;
+#[cfg(feature = "render")]
+mod render;
 mod scan;
 mod tags;
 
 pub use content::{Fill, Glyph};
+pub use datafields::{DataField, TypeMap, TypeMapError};
 pub use diag::{Code, Diagnostic, Severity};
 pub use document::{Document, Error, ErrorKind, LoadOptions};
-pub use forms::Field;
+pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
 pub use record::{ErrorInfo, Record, Status};
+#[cfg(feature = "render")]
+pub use render::{
+    BoxKind, Colour, MAX_PIXELS, Overlay, OverlayBox, PageFinding, PageRenderer, RenderError,
+    RgbaImage, SignerColour, Style, draw_overlay, encode_png, render_page,
+    render_page_with_overlay,
+};
 pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};

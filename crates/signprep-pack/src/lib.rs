@@ -1,8 +1,92 @@
-//! Request JSON model, builder and validation rules for the e-signature service.
+//! signprep-pack: the e-signature service's request bodies as types, a builder
+//! that makes the right body easy to write, and the structural rules that catch
+//! a wrong one before upload.
 //!
-//! This crate is a placeholder for now: the typed request model and the `PackBuilder`
-//! arrive with their own issue. It already depends on [`signprep_core`] so that the
-//! crate graph is the one the project will keep.
+//! ```
+//! use signprep_pack::{ChildSpec, FieldSpec, PackBuilder, SeededIds, SignerSpec};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let built = PackBuilder::new("NDA 2025")
+//!     .ids(SeededIds::new(42)) // reproducible signer UUIDs; random v4 by default
+//!     .signer(SignerSpec::new("client").name("Ann Client").email("ann@example.com"))
+//!     .document(
+//!         // kind detected from the scan: tags, so a tag-syntax child
+//!         ChildSpec::pdf("../../testdata/fixtures/base14_courier.pdf")
+//!             .field(FieldSpec::matching("SIG_*").signer("client"))
+//!             .field(FieldSpec::new("DATE_1").data("2025-01-31").signer("client")),
+//!     )
+//!     .document(ChildSpec::template("Schedule", "TEMPLATE_KEY"))
+//!     .build()?; // every problem at once, or the body
+//!
+//! let json = serde_json::to_value(&built.output)?;
+//! let child = &json["documents"][0];
+//! assert_eq!(child["document_creation_settings"]["extract_fields_by_tag"], true);
+//! assert_eq!(child["data_fields"][0]["custom_id"], "SIG_1");
+//! assert_eq!(child["data_fields"][0]["signatory_uuid"], json["signatories"][0]["uuid"]);
+//! // a template child never carries extraction flags
+//! assert_eq!(
+//!     json["documents"][1]["document_creation_settings"],
+//!     serde_json::json!({"create_from_template_key": "TEMPLATE_KEY"})
+//! );
+//! # Ok(()) }
+//! ```
+//!
+//! # What is here
+//! - **Types** for the v1 pack ([`DocumentPack`] and its parts), the v0
+//!   [`V0Document`] (with [`V0Signatory`], [`V0CcRecipient`], [`V0DataField`]) and
+//!   the [`PopulateBody`]. Optional fields are omitted when unset; fields the
+//!   specification types "or null" are [`Nullable`]. Unknown keys are kept in
+//!   `extra` and reported by [`UnknownKeys`].
+//! - [`CreationSettings`]: one variant per kind of child (template, tag-syntax,
+//!   form-field), each serialising to exactly its flags. It cannot be built with
+//!   a forbidden combination; [`read_pack`] reads any combination leniently and
+//!   reports it ([`RawCreationSettings::check`]).
+//! - [`PackBuilder`]: signers by handle (UUIDs generated, [`IdGenerator`]),
+//!   children from PDFs (kind detected from a scan), templates or URLs, fields
+//!   by `custom_id` or glob; [`PackBuilder::build`] returns the body or every
+//!   finding ([`BuildError`]); also [`PackBuilder::build_v0`] and
+//!   [`PackBuilder::build_populate`].
+//! - [`Manifest`]: the TOML (or JSON) file `signprep pack` reads.
+//! - [`SchemaName`]: JSON Schemas of the pack, the manifest, the scan record and
+//!   the v0 and populate outputs.
+//!
+//! Findings ([`Finding`]) have stable codes ([`PackCode`], or a scan
+//! [`signprep_core::Code`] for a child's PDF) and a JSON pointer
+//! (`/documents/1/data_fields/3/custom_id`).
+//!
+//! Memory: PDF children are read, scanned and Base64-encoded one at a time, so
+//! building holds one PDF plus the pack (whose size is that of the output).
 #![forbid(unsafe_code)]
 
+mod builder;
+mod codes;
+mod error;
+mod ids;
+mod manifest;
+mod model;
+mod nullable;
+mod read;
+mod schema;
+
+pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};
+pub use codes::{Finding, FindingCode, PackCode, pointer};
+pub use error::Error;
+pub use ids::{IdGenerator, RandomIds, SeededIds};
+pub use manifest::{
+    Manifest, ManifestCc, ManifestDocument, ManifestField, ManifestSigner, TagTypes,
+};
+pub use model::pack::{
+    Channel, ChildDocument, DocumentPack, LenientPack, MailSettings, PackCcRecipient,
+    PackDataField, PackSignatory, SigningSettings,
+};
+pub use model::plan::{Request, Requests};
+pub use model::populate::{Party, PopulateBody, PopulateKey};
+pub use model::settings::{
+    Base64Pdf, ChildKind, CreationSettings, RawCreationSettings, SettingsError,
+};
+pub use model::v0::{V0CcRecipient, V0DataField, V0Document, V0Signatory};
+pub use model::{Extra, UnknownKeys};
+pub use nullable::Nullable;
+pub use read::{Read, read_pack, read_populate, read_v0_document};
+pub use schema::{ScanRecord, SchemaName};
 pub use signprep_core;

@@ -11,6 +11,59 @@ pub struct Expect {
     pub tags: Vec<ExpectTag>,
     /// One entry per `<#` left without a `#>` on the same line.
     pub unterminated: Vec<ExpectUnterminated>,
+    /// Form-field widgets (form fixtures only), in the scanner's output order:
+    /// `/AcroForm /Fields` depth-first, then widgets only pages list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<ExpectField>>,
+    /// Field findings (form fixtures only), in any order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field_findings: Option<Vec<ExpectFinding>>,
+    /// The error code the scan must fail with (e.g. `pdf_unreadable`), when
+    /// the fixture is meant to be refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One form-field widget. The box is in displayed-page coordinates like a
+/// tag's (origin top-left, y down); a widget without a page keeps its raw
+/// `/Rect` (`x`, `y` = lower-left corner).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectField {
+    pub name: String,
+    /// `text`, `checkbox`, `radio`, `combo`, `list`, `signature`, `pushbutton`.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub page: Option<usize>,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub required: bool,
+    pub read_only: bool,
+    pub multiline: bool,
+    pub password: bool,
+    pub comb: bool,
+    pub multi_select: bool,
+    /// Display strings of a choice field's /Opt.
+    pub options: Vec<String>,
+    /// Export values, when some differ from the display strings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option_values: Option<Vec<String>>,
+    /// A string, a list of strings, or null.
+    pub value: serde_json::Value,
+    pub default_value: serde_json::Value,
+    pub tooltip: Option<String>,
+    pub max_len: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub widget_index: Option<usize>,
+}
+
+/// A finding about a field: its code, severity and field name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ExpectFinding {
+    pub code: String,
+    pub severity: String,
+    pub field: Option<String>,
 }
 
 /// A page as displayed: CropBox ∩ MediaBox, then /Rotate (clockwise).

@@ -10,12 +10,21 @@
 //! (`-- --check testdata/fixtures` only compares). Output is byte-identical
 //! from run to run: no dates, no /ID, no /Info.
 //!
+//! Hostile inputs (cycles, bombs, deep nesting, lying lengths, garbage; see
+//! [`hostile`]) are written apart, never among the fixtures:
+//! `cargo run -p signprep-testgen -- --hostile testdata/hostile`.
+//!
 //! # Fixtures
 //! `base14_courier`, `truetype_widths`, `type0_identity_h`, `type3_font`,
 //! `split_tj_kerning`, `form_xobject`, `rotated_pages`, `cropbox_offset`,
 //! `user_unit`, `hidden_tags`, `wrapped_tag`, `invalid_ids`,
 //! `mixed_page_sizes`, `scaled_text`, `multi_tags_one_line`, `no_tags`,
-//! `image_only`; each fixture's `description` says what it covers.
+//! `image_only`; form fixtures `form_hierarchy`, `form_inheritance`,
+//! `form_choices`, `form_two_widgets`, `form_geometry`,
+//! `form_widget_placement`, `form_xfa_hybrid`, `form_xfa_only`,
+//! `form_signature`, `form_names`; and `form_kids_cycle`, which a scanner
+//! must refuse ([`refused_fixtures`]). Each fixture's `description` says
+//! what it covers.
 //!
 //! # Expectation conventions (`NAME.expect.json`, see [`Expect`])
 //! * PDF points; origin at the top-left of the page as displayed: CropBox
@@ -39,17 +48,24 @@
 //! * Every number is rounded to 0.01; compare with a small tolerance
 //!   (widths are rounded independently of `x`).
 //! * `tags` are listed page by page in content-stream order.
+//! * Form fixtures add `fields` (one per widget, in field-tree order, then
+//!   widgets only the pages list; boxes like tags, from the widget /Rect; a
+//!   widget without a page keeps its raw /Rect), `field_findings` (code,
+//!   severity, field) and, for a file the scan must refuse, `error` (the
+//!   error code). Other fixtures leave these keys out.
 
 pub mod content;
+pub mod example;
 pub mod expect;
 mod fixtures;
 pub mod fonts;
 pub mod geom;
+pub mod hostile;
 pub mod pdfbuild;
 
 use std::fmt;
 
-pub use expect::{Expect, ExpectPage, ExpectTag, ExpectUnterminated};
+pub use expect::{Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated};
 
 /// One generated fixture.
 #[derive(Debug, Clone)]
@@ -111,12 +127,30 @@ impl From<serde_json::Error> for Error {
     }
 }
 
-/// Every fixture, or the first generation error.
+/// Every fixture that scans, or the first generation error.
 pub fn try_fixtures() -> Result<Vec<Fixture>, Error> {
     fixtures::all()
 }
 
-/// Every fixture, built in memory.
+/// The fixtures a scanner must refuse (`form_kids_cycle`): their
+/// expectation's `error` names the error code. Kept apart from
+/// [`fixtures`], whose every file scans.
+pub fn try_refused_fixtures() -> Result<Vec<Fixture>, Error> {
+    fixtures::refused()
+}
+
+/// The fixtures a scanner must refuse; see [`try_refused_fixtures`].
+///
+/// # Panics
+/// Only if a fixture definition is internally inconsistent.
+pub fn refused_fixtures() -> Vec<Fixture> {
+    match try_refused_fixtures() {
+        Ok(f) => f,
+        Err(e) => panic!("signprep-testgen: {e}"),
+    }
+}
+
+/// Every fixture that scans, built in memory.
 ///
 /// # Panics
 /// Only if a fixture definition is internally inconsistent, which the

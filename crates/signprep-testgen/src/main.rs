@@ -1,14 +1,17 @@
-//! `signprep-testgen [--check] [DIR]`: write every fixture (`NAME.pdf`,
-//! `NAME.expect.json`) into DIR (default `testdata/fixtures`), each file
-//! atomically (temp file + rename). With `--check`, write nothing and exit
-//! with status 1 if any file in DIR is missing or differs.
+//! `signprep-testgen [--check] [--example] [DIR]`: write every fixture
+//! (`NAME.pdf`, `NAME.expect.json`) into DIR (default `testdata/fixtures`), each
+//! file atomically (temp file + rename). With `--example`, write the PDFs of the
+//! worked example instead (DIR defaults to `testdata/example`). With `--check`,
+//! write nothing and exit with status 1 if any file in DIR is missing or differs.
+//! With `--hostile`, write the hostile inputs (`signprep_testgen::hostile`)
+//! instead (DIR defaults to `testdata/hostile`).
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use signprep_testgen::{Error, try_fixtures};
+use signprep_testgen::{Error, try_fixtures, try_refused_fixtures};
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let mut tmp = path.as_os_str().to_owned();
@@ -25,28 +28,59 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 
 fn run() -> Result<ExitCode, Error> {
     let mut check = false;
-    let mut dir = PathBuf::from("testdata/fixtures");
+    let mut example = false;
+    let mut hostile = false;
+    let mut dir = None;
     for arg in std::env::args_os().skip(1) {
         if arg == "--check" {
             check = true;
+        } else if arg == "--example" {
+            example = true;
+        } else if arg == "--hostile" {
+            hostile = true;
         } else if arg == "-h" || arg == "--help" {
-            return Err(Error::new("usage: signprep-testgen [--check] [DIR]"));
+            return Err(Error::new(
+                "usage: signprep-testgen [--check] [--example | --hostile] [DIR]",
+            ));
         } else {
-            dir = PathBuf::from(arg);
+            dir = Some(PathBuf::from(arg));
         }
     }
+    let default = if example {
+        "testdata/example"
+    } else if hostile {
+        "testdata/hostile"
+    } else {
+        "testdata/fixtures"
+    };
+    let dir = dir.unwrap_or_else(|| PathBuf::from(default));
     if !check {
         fs::create_dir_all(&dir)?;
     }
     let mut stale = Vec::new();
     let mut count = 0;
-    for fx in try_fixtures()? {
-        let files = [
-            (format!("{}.pdf", fx.name), fx.pdf.clone()),
-            (format!("{}.expect.json", fx.name), fx.expect_json()?),
-        ];
+    let mut files = Vec::new();
+    if example {
+        for f in signprep_testgen::example::files()? {
+            files.push((f.path.to_string(), f.bytes));
+        }
+    } else if hostile {
+        for fx in signprep_testgen::hostile::all()? {
+            files.push((format!("{}.expect.json", fx.name), fx.expect_json()?));
+            files.push((format!("{}.pdf", fx.name), fx.pdf));
+        }
+    } else {
+        for fx in try_fixtures()?.into_iter().chain(try_refused_fixtures()?) {
+            files.push((format!("{}.expect.json", fx.name), fx.expect_json()?));
+            files.push((format!("{}.pdf", fx.name), fx.pdf));
+        }
+    }
+    {
         for (file, bytes) in files {
             let path = dir.join(file);
+            if let Some(parent) = path.parent().filter(|_| !check) {
+                fs::create_dir_all(parent)?;
+            }
             if check {
                 if fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
                     stale.push(path);

@@ -5,7 +5,9 @@ use lopdf::xref::XrefType;
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
 use crate::content::{Drawn, PlacedTag};
-use crate::expect::{Expect, ExpectPage, ExpectTag, ExpectUnterminated, is_valid_id};
+use crate::expect::{
+    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated, is_valid_id,
+};
 use crate::geom::{PageGeom, real, round2};
 use crate::{Error, Fixture};
 
@@ -47,6 +49,14 @@ pub struct DocBuilder {
     pages_id: ObjectId,
     /// Extra entries for the page tree root (inheritable attributes).
     pub root_extra: Dictionary,
+    /// Extra entries for the document catalog (`/AcroForm`).
+    pub catalog_extra: Dictionary,
+    /// Expected form-field widgets (form fixtures).
+    pub fields: Option<Vec<ExpectField>>,
+    /// Expected field findings (form fixtures).
+    pub field_findings: Option<Vec<ExpectFinding>>,
+    /// The error code the scan must fail with.
+    pub error: Option<String>,
     kids: Vec<Object>,
     expect_pages: Vec<ExpectPage>,
     tags: Vec<ExpectTag>,
@@ -68,6 +78,10 @@ impl DocBuilder {
             doc,
             pages_id,
             root_extra: Dictionary::new(),
+            catalog_extra: Dictionary::new(),
+            fields: None,
+            field_findings: None,
+            error: None,
             kids: Vec::new(),
             expect_pages: Vec::new(),
             tags: Vec::new(),
@@ -93,7 +107,7 @@ impl DocBuilder {
     ) -> Result<ObjectId, Error> {
         let mut s = Stream::new(dict, bytes);
         if compress {
-            s.compress()?;
+            deflate_stream(&mut s);
         }
         Ok(self.doc.add_object(s))
     }
@@ -117,7 +131,8 @@ impl DocBuilder {
         self.add_stream(dict, drawn.streams.concat(), compress)
     }
 
-    pub fn add_page(&mut self, spec: PageSpec) -> Result<(), Error> {
+    /// Adds a page; returns its object id.
+    pub fn add_page(&mut self, spec: PageSpec) -> Result<ObjectId, Error> {
         let index = self.kids.len();
         let mut contents = Vec::new();
         for bytes in &spec.content.streams {
@@ -164,7 +179,7 @@ impl DocBuilder {
         for _ in 0..spec.content.unterminated {
             self.unterminated.push(ExpectUnterminated { page: index });
         }
-        Ok(())
+        Ok(id)
     }
 
     /// Write the page tree and catalog, and serialise.
@@ -181,10 +196,14 @@ impl DocBuilder {
         self.doc
             .objects
             .insert(self.pages_id, Object::Dictionary(pages));
-        let catalog = self.doc.add_object(dictionary! {
+        let mut catalog = dictionary! {
             "Type" => "Catalog",
             "Pages" => self.pages_id,
-        });
+        };
+        for (k, v) in std::mem::take(&mut self.catalog_extra) {
+            catalog.set(k, v);
+        }
+        let catalog = self.doc.add_object(catalog);
         self.doc.trailer.set("Root", catalog);
         let mut pdf = Vec::new();
         self.doc.save_to(&mut pdf)?;
@@ -193,6 +212,9 @@ impl DocBuilder {
             pages: self.expect_pages,
             tags: self.tags,
             unterminated: self.unterminated,
+            fields: self.fields,
+            field_findings: self.field_findings,
+            error: self.error,
         };
         Ok(Fixture {
             name,
@@ -241,4 +263,12 @@ fn expect_tag(page: usize, geom: &PageGeom, t: &PlacedTag) -> Result<ExpectTag, 
         font_size: round2(size),
         hidden: first.hidden,
     })
+}
+
+/// Flate-compresses a stream in place with a fixed encoder (miniz_oxide, level 6),
+/// so fixture bytes are the same whatever flate2 backend the build selects.
+pub fn deflate_stream(s: &mut Stream) {
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(&s.content, 6);
+    s.dict.set("Filter", "FlateDecode");
+    s.set_content(packed);
 }

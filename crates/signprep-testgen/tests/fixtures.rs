@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use signprep_testgen::{Expect, fixtures};
+use signprep_testgen::{Expect, fixtures, refused_fixtures};
 
 #[test]
 fn generation_is_deterministic() {
@@ -18,9 +18,63 @@ fn generation_is_deterministic() {
 }
 
 #[test]
-fn seventeen_uniquely_named_fixtures() {
-    let names: BTreeSet<_> = fixtures().iter().map(|f| f.name).collect();
-    assert_eq!(names.len(), 17);
+fn uniquely_named_fixtures() {
+    let all = fixtures();
+    let names: BTreeSet<_> = all.iter().map(|f| f.name).collect();
+    assert_eq!(names.len(), all.len());
+    // At least the 17 tag fixtures and 10 form fixtures; one more form
+    // fixture is refused.
+    assert!(names.len() >= 27, "{names:?}");
+    let forms = all
+        .iter()
+        .filter(|f| f.expect_typed().unwrap().fields.is_some())
+        .count();
+    assert_eq!(forms, 10);
+    assert!(
+        all.iter()
+            .all(|f| f.expect_typed().unwrap().error.is_none())
+    );
+    let refused = refused_fixtures();
+    assert_eq!(refused.len(), 1);
+    for f in &refused {
+        assert!(!names.contains(f.name), "{}", f.name);
+        assert!(f.expect_typed().unwrap().error.is_some(), "{}", f.name);
+    }
+}
+
+#[test]
+fn form_expectations_are_consistent() {
+    for f in fixtures().into_iter().chain(refused_fixtures()) {
+        let e = f.expect_typed().unwrap();
+        let Some(fields) = &e.fields else { continue };
+        if e.error.is_some() {
+            assert!(
+                fields.is_empty(),
+                "{}: an error fixture lists fields",
+                f.name
+            );
+        }
+        for fd in fields {
+            assert!(fd.page.is_none_or(|p| p < e.pages.len()), "{}", f.name);
+            assert!(fd.width >= 0.0 && fd.height >= 0.0, "{}", f.name);
+            if fd.option_values.is_some() {
+                assert!(!fd.options.is_empty(), "{}: {}", f.name, fd.name);
+            }
+        }
+    }
+    // The radio group of form_inheritance: three widgets, one value.
+    let e = signprep_testgen::fixture("form_inheritance")
+        .unwrap()
+        .expect_typed()
+        .unwrap();
+    let radios: Vec<_> = e
+        .fields
+        .unwrap()
+        .into_iter()
+        .filter(|f| f.name == "choice")
+        .collect();
+    assert_eq!(radios.len(), 3);
+    assert!(radios.iter().all(|r| r.value == "B"));
 }
 
 #[test]
@@ -103,7 +157,7 @@ fn spot_values() {
 #[test]
 fn checked_in_fixtures_are_current() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");
-    for f in fixtures() {
+    for f in fixtures().into_iter().chain(refused_fixtures()) {
         let pdf = std::fs::read(dir.join(format!("{}.pdf", f.name)));
         let json = std::fs::read(dir.join(format!("{}.expect.json", f.name)));
         assert!(

@@ -75,6 +75,8 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
     let Some(page) = doc.pages.get(index) else {
         return Ok(PageText::default());
     };
+    // Also on pages without operators, where the interpreter never checks.
+    doc.check_time()?;
     let display = page.geometry.display_matrix();
     let mut it = Interp {
         doc,
@@ -225,7 +227,7 @@ impl<'a> Interp<'a> {
                 break;
             }
             self.operators += 1;
-            if self.operators % 4096 == 0 {
+            if self.operators.is_multiple_of(4096) {
                 self.doc.check_time()?;
             }
             if self.operators > self.doc.options.max_operators_per_page {

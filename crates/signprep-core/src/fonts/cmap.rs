@@ -124,7 +124,7 @@ impl CMap {
                                 let dst = match &triple[2] {
                                     Tok::Array(items) => {
                                         let start = cmap.arrays.len() as u32;
-                                        let n = (hi - lo + 1).min(items.len() as u32);
+                                        let n = (hi - lo).saturating_add(1).min(items.len() as u32);
                                         for item in items.iter().take(n as usize) {
                                             let s = cmap.units.len() as u32;
                                             let l = cmap.push_units(item);
@@ -309,7 +309,8 @@ impl CMap {
         let Some((&last, init)) = units.split_last() else {
             return false;
         };
-        let last = (u32::from(last) + bump) as u16;
+        // The low 16 bits of the incremented unit, as a wrapping add gives.
+        let last = u32::from(last).wrapping_add(bump) as u16;
         let before = out.len();
         for ch in char::decode_utf16(init.iter().copied().chain(std::iter::once(last))) {
             out.push(ch.unwrap_or(char::REPLACEMENT_CHARACTER));
@@ -319,7 +320,8 @@ impl CMap {
 
     /// The CID of a code, from `cidrange`/`cidchar`.
     pub(crate) fn cid(&self, code: u32, len: u8) -> Option<u32> {
-        find_range(&self.cids, code, len, |r| (r.len, r.lo, r.hi)).map(|r| r.cid + (code - r.lo))
+        find_range(&self.cids, code, len, |r| (r.len, r.lo, r.hi))
+            .and_then(|r| r.cid.checked_add(code - r.lo))
     }
 }
 

@@ -68,7 +68,12 @@ impl Font {
     pub(crate) fn fallback() -> Font {
         let mut font = Font::simple_from(None, "Helvetica".into(), Kind::simple_empty());
         font.damaged = true;
-        font.fill_simple(standard14("Helvetica"), None, &[], Matrix::IDENTITY, None);
+        let std = standard14("Helvetica");
+        // Glyph space is 1/1000 of text space, as in `load_simple`.
+        let font_matrix = Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0);
+        let descent = std.map_or(0.0, |s| -f64::from(s.descent).abs());
+        font.descent = font_matrix.apply_vector(0.0, descent).1;
+        font.fill_simple(std, None, &[], font_matrix, None);
         font
     }
 

@@ -134,7 +134,10 @@ mod tests {
         assert_eq!(scan.unterminated, [(0, Unclosed::LineEnds)]);
         assert_eq!(ids(text), ["NEXT"]);
         let bad = find_matches("<# SIG_1 # > and <# A\nB");
-        assert_eq!(bad.unterminated, [(0, Unclosed::BadClose), (17, Unclosed::LineEnds)]);
+        assert_eq!(
+            bad.unterminated,
+            [(0, Unclosed::BadClose), (17, Unclosed::LineEnds)]
+        );
         // Not tag attempts: nothing follows the `<#` on its line.
         assert!(find_matches("<#> <#< <#\nx <##").unterminated.is_empty());
     }

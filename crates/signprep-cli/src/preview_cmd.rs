@@ -1,0 +1,232 @@
+//! `signprep preview`: one PNG per page with the tags and form fields drawn.
+
+use crate::args::PreviewArgs;
+use rayon::prelude::*;
+use signprep_core::{
+    Document, LoadOptions, PageRenderer, Scan, Scanner, Style, TypeMap, encode_png,
+    render_page_with_overlay,
+};
+use std::path::{Path, PathBuf};
+
+/// A document loaded once for scanning and drawing.
+pub struct Loaded {
+    pub doc: Document,
+    pub pdf: PageRenderer,
+    pub scan: Scan,
+}
+
+/// Why a file could not be previewed.
+pub enum LoadError {
+    /// The file could not be read (exit 2).
+    Io(String),
+    /// The file is not a PDF that can be scanned or drawn (exit 1, like a scan error record).
+    Pdf { code: String, message: String },
+}
+
+impl LoadError {
+    pub fn message(&self) -> String {
+        match self {
+            LoadError::Io(m) => m.clone(),
+            LoadError::Pdf { code, message } => format!("{message} [{code}]"),
+        }
+    }
+}
+
+/// Reads a file once; scans it and parses it for drawing from the same bytes.
+pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
+    let options = LoadOptions::default();
+    let len = std::fs::metadata(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?
+        .len();
+    if len > options.max_file_bytes {
+        return Err(LoadError::Pdf {
+            code: "pdf_limit_exceeded".into(),
+            message: format!(
+                "{}: the file is {len} bytes, over the limit",
+                path.display()
+            ),
+        });
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let pdf_err = |code: &str, message: String| LoadError::Pdf {
+        code: code.to_string(),
+        message: format!("{}: {message}", path.display()),
+    };
+    let doc = Document::from_bytes(&bytes, &options).map_err(|e| pdf_err(e.code(), e.message()))?;
+    let scan = scanner
+        .scan(&doc)
+        .map_err(|e| pdf_err(e.code(), e.message()))?;
+    let pdf = PageRenderer::new(bytes).map_err(|e| pdf_err(e.code(), e.to_string()))?;
+    Ok(Loaded { doc, pdf, scan })
+}
+
+/// The style from the command line's `--signer`, `--type-map` and switches.
+pub fn style(
+    signers: &[String],
+    type_map: &[String],
+    labels: bool,
+    legend: bool,
+) -> Result<Style, String> {
+    let mut map = TypeMap::new();
+    for rule in type_map {
+        map.add(rule).map_err(|e| format!("--type-map: {e}"))?;
+    }
+    let mut style = Style::new().type_map(map).labels(labels).legend(legend);
+    for s in signers {
+        let (name, signer) = s
+            .rsplit_once('=')
+            .ok_or_else(|| format!("--signer: `{s}` is not NAME=SIGNER"))?;
+        style = style.signer(name, signer);
+    }
+    Ok(style)
+}
+
+/// Renders and encodes pages in parallel, in page order.
+pub fn render_pngs(
+    loaded: &Loaded,
+    pages: &[usize],
+    style: &Style,
+) -> Vec<Result<Vec<u8>, String>> {
+    pages
+        .par_iter()
+        .map(|&p| {
+            render_page_with_overlay(&loaded.doc, &loaded.pdf, p, &loaded.scan, style)
+                .and_then(|img| encode_png(&img))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Writes a file atomically: a temporary file beside it, then a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Pages chosen by `--pages` (1-based ranges), 0-based and checked against the count.
+fn chosen_pages(spec: &[(usize, Option<usize>)], count: usize) -> Result<Vec<usize>, String> {
+    if spec.is_empty() {
+        return Ok((0..count).collect());
+    }
+    let mut out = Vec::new();
+    for &(a, b) in spec {
+        let b = b.unwrap_or(count);
+        if a > count || b > count {
+            return Err(format!(
+                "--pages: page {} is past the end (the document has {count} page{})",
+                a.max(b),
+                if count == 1 { "" } else { "s" }
+            ));
+        }
+        out.extend((a..=b).map(|p| p - 1));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// `NAME-pNN.png`, the page number 1-based and padded to the page count's width.
+fn png_name(stem: &str, page: usize, count: usize) -> String {
+    let digits = count.max(1).to_string().len();
+    format!("{stem}-p{:0digits$}.png", page + 1)
+}
+
+pub fn run(args: &PreviewArgs) -> u8 {
+    let style = match style(
+        &args.signer,
+        &args.type_map,
+        !args.no_labels,
+        !args.no_legend,
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("signprep: {e}");
+            return 2;
+        }
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("signprep: cannot start worker threads: {e}");
+            return 2;
+        }
+    };
+    let scanner = Scanner::new().dpi(args.dpi);
+    let loaded = match pool.install(|| load(&args.file, &scanner)) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("signprep: {}", e.message());
+            return if matches!(e, LoadError::Io(_)) { 2 } else { 1 };
+        }
+    };
+    let count = loaded.doc.page_count();
+    let pages = match chosen_pages(&args.pages, count) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("signprep: {e}");
+            return 2;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+        eprintln!("signprep: cannot create {}: {e}", args.out_dir.display());
+        return 2;
+    }
+    let stem = args
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "page".into());
+    let pngs = pool.install(|| render_pngs(&loaded, &pages, &style));
+    let mut status = if loaded.scan.has_errors() { 1 } else { 0 };
+    for (&page, png) in pages.iter().zip(pngs) {
+        let path: PathBuf = args.out_dir.join(png_name(&stem, page, count));
+        match png {
+            Ok(bytes) => match write_atomic(&path, &bytes) {
+                Ok(()) => println!("{}", path.display()),
+                Err(e) => {
+                    eprintln!("signprep: cannot write {}: {e}", path.display());
+                    status = 2;
+                }
+            },
+            Err(e) => {
+                eprintln!("signprep: {}: page {}: {e}", args.file.display(), page + 1);
+                status = status.max(1);
+            }
+        }
+    }
+    status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_choice() {
+        assert_eq!(chosen_pages(&[], 3), Ok(vec![0, 1, 2]));
+        assert_eq!(
+            chosen_pages(&[(3, None), (1, Some(1)), (2, Some(3))], 4),
+            Ok(vec![0, 1, 2, 3])
+        );
+        assert!(chosen_pages(&[(5, Some(5))], 3).is_err());
+    }
+
+    #[test]
+    fn names_sort_by_page() {
+        assert_eq!(png_name("a", 0, 12), "a-p01.png");
+        assert_eq!(png_name("a", 11, 12), "a-p12.png");
+        assert_eq!(png_name("a", 0, 1), "a-p1.png");
+    }
+}

@@ -1,0 +1,246 @@
+//! `signprep report`: one self-contained HTML file for a batch.
+//!
+//! Files are scanned and drawn in parallel, a chunk at a time; each file's
+//! section is written to a scratch file as soon as its chunk is done (so
+//! memory holds one chunk's images, not the batch's), then the report is
+//! assembled — head and files table, then the sections — into a temporary
+//! file beside the output and renamed over it.
+
+use crate::args::ReportArgs;
+use crate::inputs::{Input, expand};
+use crate::preview_cmd::{LoadError, Loaded, load, render_pngs, style};
+use crate::report_html::{Detail, PageImage, Row, head, section, tail};
+use base64::Engine as _;
+use rayon::prelude::*;
+use signprep_core::{Overlay, Scanner, Severity, Style};
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Files processed together.
+const CHUNK: usize = 16;
+
+/// One file done: its table row, its section's HTML, and whether it counts as a failure.
+struct Done {
+    row: Row,
+    html: String,
+    failure: bool,
+    io_error: bool,
+}
+
+pub fn run(args: &ReportArgs) -> u8 {
+    let style = match style(&args.signer, &args.type_map, true, true) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("signprep: {e}");
+            return 2;
+        }
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("signprep: cannot start worker threads: {e}");
+            return 2;
+        }
+    };
+    let scanner = Scanner::new().dpi(args.dpi);
+    let inputs = expand(&args.paths);
+    let scratch = tmp_beside(&args.output, "sections");
+    let result = (|| -> io::Result<(Vec<Row>, bool, bool)> {
+        let mut sections = BufWriter::new(File::create(&scratch)?);
+        let mut rows = Vec::with_capacity(inputs.len());
+        let (mut failure, mut io_error) = (false, false);
+        for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
+            let done: Vec<Done> = pool.install(|| {
+                chunk
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, input)| one(n * CHUNK + i, input, &scanner, &style, args.max_pages))
+                    .collect()
+            });
+            for d in done {
+                sections.write_all(d.html.as_bytes())?;
+                failure |= d.failure;
+                io_error |= d.io_error;
+                rows.push(d.row);
+            }
+        }
+        sections.flush()?;
+        Ok((rows, failure, io_error))
+    })();
+    let (rows, failure, io_error) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = std::fs::remove_file(&scratch);
+            eprintln!("signprep: cannot write {}: {e}", scratch.display());
+            return 2;
+        }
+    };
+    let written = assemble(&args.output, &rows, &scratch, args.dpi);
+    let _ = std::fs::remove_file(&scratch);
+    if let Err(e) = written {
+        eprintln!("signprep: cannot write {}: {e}", args.output.display());
+        return 2;
+    }
+    println!("{}", args.output.display());
+    if io_error {
+        2
+    } else if failure {
+        1
+    } else {
+        0
+    }
+}
+
+/// Writes head, table, sections and tail to a temporary file, then renames it.
+fn assemble(output: &Path, rows: &[Row], scratch: &Path, dpi: f64) -> io::Result<()> {
+    let tmp = tmp_beside(output, "tmp");
+    let write = || -> io::Result<()> {
+        let mut out = BufWriter::new(File::create(&tmp)?);
+        out.write_all(head(rows, dpi).as_bytes())?;
+        io::copy(&mut File::open(scratch)?, &mut out)?;
+        out.write_all(tail().as_bytes())?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, output)
+    };
+    let result = write();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// `.NAME.PID.SUFFIX` beside `path`.
+fn tmp_beside(path: &Path, suffix: &str) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "report.html".into());
+    path.with_file_name(format!(".{name}.{}.{suffix}", std::process::id()))
+}
+
+/// Scans and draws one file.
+fn one(id: usize, input: &Input, scanner: &Scanner, style: &Style, max_pages: usize) -> Done {
+    let (path, loaded) = match input {
+        Input::File(p) => (p, load(p, scanner)),
+        Input::Missing(p, e) => (p, Err(LoadError::Io(format!("cannot read: {e}")))),
+    };
+    let path_s = path.display().to_string();
+    let loaded = match loaded {
+        Ok(l) => l,
+        Err(e) => {
+            let (code, message, io_error) = match e {
+                LoadError::Io(m) => ("io_error".to_string(), m, true),
+                LoadError::Pdf { code, message } => (code, message, false),
+            };
+            let row = Row {
+                id,
+                search: format!("{} {code}", path_s.to_lowercase()),
+                path: path_s,
+                status: code.clone(),
+                pages: 0,
+                tags: 0,
+                fields: 0,
+                errors: 0,
+                warnings: 0,
+                infos: 0,
+                codes: vec![code],
+            };
+            let html = section(&row, &Detail::Failed { message: &message });
+            return Done {
+                row,
+                html,
+                failure: true,
+                io_error,
+            };
+        }
+    };
+    scanned(id, path_s, &loaded, style, max_pages)
+}
+
+fn scanned(id: usize, path: String, loaded: &Loaded, style: &Style, max_pages: usize) -> Done {
+    let scan = &loaded.scan;
+    let overlays: Vec<Overlay> = (0..scan.pages.len())
+        .filter_map(|p| Overlay::for_page(scan, p, style))
+        .collect();
+    let pages: Vec<usize> = (0..scan.pages.len().min(max_pages)).collect();
+    let engine = base64::engine::general_purpose::STANDARD;
+    let images: Vec<(usize, PageImage)> = pages
+        .iter()
+        .zip(render_pngs(loaded, &pages, style))
+        .map(|(&p, png)| {
+            let img = match png {
+                Ok(bytes) => match png_size(&bytes) {
+                    Some((width, height)) => PageImage::Png {
+                        base64: engine.encode(&bytes),
+                        width,
+                        height,
+                    },
+                    None => PageImage::Failed("the PNG has no size".into()),
+                },
+                Err(e) => PageImage::Failed(e),
+            };
+            (p, img)
+        })
+        .collect();
+    let count = |s: Severity| scan.diagnostics.iter().filter(|d| d.severity == s).count();
+    let codes: BTreeSet<String> = scan
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str().to_string())
+        .collect();
+    let mut search = path.to_lowercase();
+    for t in &scan.tags {
+        search.push(' ');
+        search.push_str(&t.tag_id.to_lowercase());
+    }
+    for f in &scan.fields {
+        search.push(' ');
+        search.push_str(&f.name.to_lowercase());
+    }
+    for c in &codes {
+        search.push(' ');
+        search.push_str(c);
+    }
+    let row = Row {
+        id,
+        path,
+        status: "ok".into(),
+        pages: scan.pages.len(),
+        tags: scan.tags.len(),
+        fields: scan.fields.len(),
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
+        infos: count(Severity::Info),
+        codes: codes.into_iter().collect(),
+        search,
+    };
+    let html = section(
+        &row,
+        &Detail::Scanned {
+            scan,
+            overlays: &overlays,
+            images: &images,
+        },
+    );
+    Done {
+        failure: scan.has_errors(),
+        row,
+        html,
+        io_error: false,
+    }
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    let be = |r: std::ops::Range<usize>| {
+        png.get(r)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_be_bytes)
+    };
+    Some((be(16..20)?, be(20..24)?))
+}

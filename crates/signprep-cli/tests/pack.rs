@@ -1,0 +1,168 @@
+//! `signprep pack` and `signprep schema` as a user runs them, on the worked
+//! example in `testdata/example/`.
+//!
+//! Regenerate the example's expected outputs with
+//! `UPDATE_EXAMPLE=1 cargo test -p signprep-cli --test pack` (and read the diff).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("signprep runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn example_pdfs_are_current() {
+    for f in signprep_testgen::example::files().unwrap() {
+        let path = root().join("testdata/example").join(f.path);
+        assert!(
+            std::fs::read(&path).ok().as_deref() == Some(f.bytes.as_slice()),
+            "{} is stale: run `cargo run -p signprep-testgen -- --example testdata/example`",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn example_outputs_are_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let update = std::env::var_os("UPDATE_EXAMPLE").is_some();
+    let cases: [(&str, &[&str]); 3] = [
+        ("pack.json", &[]),
+        ("v0.json", &["--v0"]),
+        ("populate.json", &["--populate", "TPL_PRICING"]),
+    ];
+    for (name, extra) in cases {
+        let out_path = dir.path().join(name);
+        let mut args = vec![
+            "pack",
+            "testdata/example/pack.toml",
+            "-o",
+            out_path.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        let got = std::fs::read_to_string(&out_path).unwrap();
+        let expected_path = root().join("testdata/example/expected").join(name);
+        if update {
+            std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
+            std::fs::write(&expected_path, &got).unwrap();
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        assert!(
+            got == expected,
+            "{name} differs from {}",
+            expected_path.display()
+        );
+        insta::assert_snapshot!(format!("stderr_{name}"), stderr(&out));
+    }
+    // No temporary file is left behind.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 3, "{left:?}");
+}
+
+#[test]
+fn the_pack_goes_to_stdout_without_o() {
+    let out = run(&["pack", "testdata/example/pack.toml", "--compact"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["documents"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn errors_write_nothing_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("bad.toml");
+    std::fs::write(
+        &manifest,
+        "name = \"P\"\n[[documents]]\npath = \"nothing/*.pdf\"\n[[fields]]\ncustom_id = \"A\"\nsigner = \"ghost\"\n",
+    )
+    .unwrap();
+    let target = dir.path().join("pack.json");
+    std::fs::write(&target, "previous").unwrap();
+    let out = run(&[
+        "pack",
+        manifest.to_str().unwrap(),
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error[manifest_no_match]: `nothing/*.pdf` matches no file"),
+        "{err}"
+    );
+    assert!(err.contains("  --> /documents/0/path, in "), "{err}");
+    assert!(err.contains("nothing written"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "previous");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        2,
+        "a temporary file was left"
+    );
+}
+
+#[test]
+fn usage_and_io_failures_exit_2() {
+    let out = run(&["pack", "no/such/manifest.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no/such/manifest.toml"));
+    let out = run(&[
+        "pack",
+        "testdata/example/pack.toml",
+        "--v0",
+        "--populate",
+        "K",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&[
+        "pack",
+        "testdata/example/pack.toml",
+        "-o",
+        "/nonexistent-dir/x.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["schema", "nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn schema_prints_the_committed_schemas() {
+    for name in ["pack", "manifest", "scan", "v0", "populate"] {
+        let out = run(&["schema", name]);
+        assert_eq!(out.status.code(), Some(0));
+        let committed =
+            std::fs::read(root().join(format!("docs/schema/{name}.schema.json"))).unwrap();
+        assert!(
+            out.stdout == committed,
+            "signprep schema {name} differs from docs/schema"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["schema", "--write", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 5);
+}

@@ -1,0 +1,262 @@
+//! `signprep preview` and `signprep report` as a user runs them.
+#![cfg(feature = "render")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures")
+}
+
+/// A fresh, empty folder for one test, removed when dropped (named after the
+/// process too: two test runs may share the target folder).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("preview-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(args)
+        .current_dir(fixtures())
+        .output()
+        .expect("signprep runs")
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Width and height from a PNG's header.
+fn png_size(path: &Path) -> (u32, u32) {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n", "{} is a PNG", path.display());
+    let be = |i: usize| u32::from_be_bytes(b[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+#[test]
+fn preview_writes_one_png_per_page() {
+    let dir = scratch("all");
+    let out = run(&["preview", "rotated_pages.pdf", "-o", dir.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names = listing(&dir);
+    assert_eq!(
+        names,
+        [1, 2, 3, 4, 5].map(|p| format!("rotated_pages-p{p}.png")),
+        "one PNG per page and no temporary file left"
+    );
+    // Printed paths, one per line, in page order.
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(printed.lines().count(), 5);
+    assert!(
+        printed
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("rotated_pages-p1.png")
+    );
+    // Page 2 is a letter page turned by /Rotate 90: 1056 x 816 px at 96 dpi, plus the legend.
+    let (w, h) = png_size(&dir.join("rotated_pages-p2.png"));
+    assert_eq!(w, 1056);
+    assert!(h > 816 && h < 816 + 80, "{h}");
+}
+
+#[test]
+fn preview_pages_dpi_and_no_legend() {
+    let dir = scratch("some");
+    let out = run(&[
+        "preview",
+        "rotated_pages.pdf",
+        "-o",
+        dir.to_str().unwrap(),
+        "--pages",
+        "4-,2",
+        "--dpi",
+        "72",
+        "--no-legend",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        listing(&dir),
+        [
+            "rotated_pages-p2.png",
+            "rotated_pages-p4.png",
+            "rotated_pages-p5.png"
+        ]
+    );
+    // Exactly the displayed page at 72 dpi.
+    assert_eq!(png_size(&dir.join("rotated_pages-p4.png")), (792, 612));
+}
+
+#[test]
+fn preview_exit_codes() {
+    let dir = scratch("codes");
+    let d = dir.to_str().unwrap();
+    // Error-level findings: the images are written, the exit status says 1.
+    let out = run(&["preview", "invalid_ids.pdf", "-o", d]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(dir.join("invalid_ids-p1.png").exists());
+    // A file that is not there, a page past the end, a malformed list: 2.
+    assert_eq!(
+        run(&["preview", "missing.pdf", "-o", d]).status.code(),
+        Some(2)
+    );
+    let past = run(&["preview", "base14_courier.pdf", "-o", d, "--pages", "3"]);
+    assert_eq!(past.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&past.stderr).contains("past the end"));
+    assert_eq!(
+        run(&["preview", "base14_courier.pdf", "--pages", "3-1"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["preview", "base14_courier.pdf", "--signer", "nosigner"])
+            .status
+            .code(),
+        Some(2)
+    );
+    // A PDF the scanner refuses: 1, with the error code.
+    let refused = run(&["preview", "form_kids_cycle.pdf", "-o", d]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("[pdf_"));
+}
+
+#[test]
+fn report_is_one_self_contained_deterministic_file() {
+    let dir = scratch("report");
+    let one = dir.join("one.html");
+    let three = dir.join("three.html");
+    let a = run(&[
+        "report",
+        ".",
+        "-o",
+        one.to_str().unwrap(),
+        "--jobs",
+        "1",
+        "--dpi",
+        "36",
+    ]);
+    let b = run(&[
+        "report",
+        ".",
+        "-o",
+        three.to_str().unwrap(),
+        "--jobs",
+        "3",
+        "--dpi",
+        "36",
+    ]);
+    // The sample folder has error-level findings on purpose.
+    assert_eq!(
+        a.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&a.stderr)
+    );
+    assert_eq!(b.status.code(), Some(1));
+    let html = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(html, std::fs::read_to_string(&three).unwrap());
+    assert_eq!(
+        listing(&dir),
+        ["one.html", "three.html"],
+        "no scratch file left"
+    );
+
+    let pdfs = std::fs::read_dir(fixtures())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "pdf")
+        })
+        .count();
+    assert_eq!(html.matches("<tr data-key=").count(), pdfs);
+    assert_eq!(html.matches("<section id=").count(), pdfs);
+    assert!(html.contains("Content-Security-Policy"));
+    assert!(html.contains("<img src=\"data:image/png;base64,"));
+    for external in ["src=\"http", "href=\"http", "src=\"//", "url(", "@import"] {
+        assert!(
+            !html.contains(external),
+            "report refers to something outside: {external}"
+        );
+    }
+    // Findings and the unscannable file are there.
+    assert!(html.contains("tag_id_not_uppercase"));
+    assert!(html.contains("form_kids_cycle.pdf"));
+}
+
+#[test]
+fn report_of_a_clean_file_exits_0_and_can_skip_images() {
+    let dir = scratch("clean");
+    let out_path = dir.join("r.html");
+    let out = run(&[
+        "report",
+        "base14_courier.pdf",
+        "-o",
+        out_path.to_str().unwrap(),
+        "--max-pages",
+        "0",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&out_path).unwrap();
+    assert!(!html.contains("<img"));
+    assert!(html.contains("First 0 of 2 pages drawn"));
+    assert!(html.contains("SIG_1"));
+    // A missing input is an I/O failure: 2, and the report is still written.
+    let out = run(&[
+        "report",
+        "nope.pdf",
+        "base14_courier.pdf",
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        std::fs::read_to_string(&out_path)
+            .unwrap()
+            .contains("io_error")
+    );
+}

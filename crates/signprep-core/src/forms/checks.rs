@@ -1,0 +1,190 @@
+//! Findings about fields: orphans, missing widgets, sizes, names, placement.
+
+use super::Field;
+use crate::diag::{Code, Diagnostic};
+use crate::document::Document;
+use crate::geometry::Rect;
+use std::collections::BTreeMap;
+
+/// Where an entry was found, beside its output record.
+pub(super) struct Placed {
+    pub(super) page: Option<usize>,
+    /// The widget rectangle in displayed user-space units of its page.
+    pub(super) rect: Option<Rect>,
+    pub(super) orphan: bool,
+    pub(super) no_widget: bool,
+}
+
+/// Per-entry findings in entry order, then per-name findings in name order.
+pub(super) fn check(doc: &Document, fields: &[Field], placed: &[Placed]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (f, p) in fields.iter().zip(placed) {
+        let on = |d: Diagnostic| match p.page {
+            Some(page) => d.page(page),
+            None => d,
+        };
+        let name = shown(&f.name);
+        let at = match p.page {
+            Some(page) => format!("page {}: ", page + 1),
+            None => String::new(),
+        };
+        if p.orphan {
+            out.push(on(Diagnostic::new(
+                Code::WidgetNotInAcroform,
+                format!("{at}widget of `{name}` is not reachable from /AcroForm /Fields; the service and some viewers may ignore it"),
+            )
+            .field(&f.name)
+            .hint("re-save the form in a form editor so that every widget belongs to a field of the form")));
+        }
+        if p.no_widget {
+            out.push(without_widget(&f.name, p.page));
+            continue;
+        }
+        if f.width == 0.0 || f.height == 0.0 {
+            out.push(on(Diagnostic::new(
+                Code::FieldZeroSize,
+                format!(
+                    "{at}field `{name}` has a {} x {} box{}",
+                    f.width,
+                    f.height,
+                    if f.kind == Some(super::FieldType::Signature) {
+                        " (an invisible signature)"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .field(&f.name)));
+        }
+        if let (Some(page), Some(rect)) = (p.page, p.rect)
+            && let Some(pr) = doc.pages.get(page)
+        {
+            let (w, h) = pr.geometry.displayed_size();
+            let visible = Rect::new(0.0, 0.0, w, h);
+            if rect.width() > 0.0 && rect.height() > 0.0 && !visible.contains(&rect) {
+                let whole = visible.intersect(&rect).is_none();
+                out.push(
+                    Diagnostic::new(
+                        Code::FieldOffPage,
+                        format!(
+                            "{at}field `{name}` is {} outside the visible page (CropBox)",
+                            if whole { "entirely" } else { "partly" }
+                        ),
+                    )
+                    .page(page)
+                    .field(&f.name),
+                );
+            }
+        }
+    }
+    out.extend(name_findings(fields));
+    out
+}
+
+/// A terminal field without any widget.
+pub(super) fn without_widget(name: &str, page: Option<usize>) -> Diagnostic {
+    let d = Diagnostic::new(
+        Code::FieldWithoutWidget,
+        format!(
+            "field `{}` has no widget: it is shown on no page and cannot be placed",
+            shown(name)
+        ),
+    )
+    .field(name)
+    .hint("give the field a widget (a box on a page) or remove it");
+    match page {
+        Some(p) => d.page(p),
+        None => d,
+    }
+}
+
+/// Conflicting types per name, and names a pack cannot reference.
+fn name_findings(fields: &[Field]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    // name -> (first page, types in order of appearance)
+    let mut by_name: BTreeMap<&str, (Option<usize>, Vec<&'static str>)> = BTreeMap::new();
+    for f in fields {
+        let e = by_name.entry(&f.name).or_insert((f.page, Vec::new()));
+        let t = f.kind.map_or("unknown", super::FieldType::as_str);
+        if !e.1.contains(&t) {
+            e.1.push(t);
+        }
+    }
+    for (name, (page, types)) in &by_name {
+        let on = |d: Diagnostic| match page {
+            Some(p) => d.page(*p),
+            None => d,
+        };
+        if !name.is_empty() && types.len() > 1 {
+            out.push(on(Diagnostic::new(
+                Code::FieldNameConflict,
+                format!(
+                    "field name `{}` is used with {} types ({}); a pack cannot tell which one `custom_id` means",
+                    shown(name),
+                    types.len(),
+                    types.join(", ")
+                ),
+            )
+            .field(*name)
+            .hint("rename one of the fields")));
+        }
+        if let Some(why) = unaddressable(name) {
+            let what = if name.is_empty() {
+                "a field has no name".to_string()
+            } else {
+                format!("field name `{}` {why}", shown(name))
+            };
+            out.push(on(Diagnostic::new(
+                Code::FieldNameUnaddressable,
+                format!("{what}; a pack cannot reference it by `custom_id`"),
+            )
+            .field(*name)
+            .hint("give the field a printable name (/T)")));
+        }
+    }
+    out
+}
+
+/// Why a name cannot be referenced, if it cannot.
+fn unaddressable(name: &str) -> Option<&'static str> {
+    if name.trim().is_empty() {
+        return Some("is empty");
+    }
+    if name.contains('\u{FFFD}') {
+        return Some("holds bytes that do not decode as text");
+    }
+    if name.chars().any(invisible) {
+        return Some("holds control or invisible characters");
+    }
+    None
+}
+
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// A name as shown in a message: control characters escaped.
+fn shown(name: &str) -> String {
+    name.chars()
+        .flat_map(char::escape_debug)
+        .collect::<String>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addressable_names() {
+        assert_eq!(unaddressable("client.name"), None);
+        assert_eq!(unaddressable("topmostSubform[0].f1_1[0]"), None);
+        assert_eq!(unaddressable("Prénom"), None);
+        assert!(unaddressable("").is_some());
+        assert!(unaddressable("  ").is_some());
+        assert!(unaddressable("a\u{0}b").is_some());
+        assert!(unaddressable("a\u{200B}b").is_some());
+        assert!(unaddressable("x\u{FFFD}").is_some());
+        assert_eq!(shown("a\tb"), "a\\tb");
+    }
+}

@@ -1,0 +1,431 @@
+//! AcroForm fields and their widgets.
+//!
+//! One [`Field`] per *widget* (the box a user fills in): a field with two
+//! widgets, on one page or two, gives two entries with the same name.
+//!
+//! * **Finding widgets.** The `/AcroForm /Fields` tree is walked depth-first
+//!   through `/Kids` (a node without `/Kids` is a widget, possibly merged
+//!   with its field). A widget is placed on the page whose `/Annots` lists
+//!   it, so widgets without `/P` are placed too. Widget annotations that the
+//!   tree does not list come after, in page and `/Annots` order; when neither
+//!   they nor any `/Parent` of theirs is in the tree they are orphans
+//!   ([`Code::WidgetNotInAcroform`]). A terminal field of the tree that no
+//!   page lists (an invisible signature, say) gets an entry with its `/P`
+//!   page, or page `None`.
+//! * **Names and attributes.** The full name joins the non-empty `/T` of the
+//!   widget's `/Parent` chain with `.`. `/FT`, `/Ff` and `/Opt` are inherited
+//!   along the whole chain (widget first); `/V`, `/DV` and `/MaxLen` from the
+//!   terminal field (the first node of the chain with a `/T`) upwards;
+//!   `/TU` is the terminal field's own.
+//! * **Geometry.** The widget's `/Rect`, normalised, in displayed
+//!   coordinates of its page (CropBox origin, `/Rotate`), then in the scan's
+//!   page-stacked pixels. An entry without a page keeps its `/Rect` as is,
+//!   in user-space units.
+//! * **Limits.** A `/Kids` cycle is a fatal error (the corpus and qpdf treat
+//!   such a form as broken); so is a tree deeper than 64 levels. `/Parent`
+//!   chains stop at the first repeated object.
+
+mod checks;
+mod text;
+mod walk;
+
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::document::{Document, Error, number};
+use crate::geometry::{Rect, round2};
+use lopdf::{Dictionary, Object, ObjectId};
+use serde::Serialize;
+use std::collections::HashMap;
+use walk::{Entry, Found, Node};
+
+/// A field's type, from `/FT` and `/Ff` (inherited).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldType {
+    /// `/FT /Tx`.
+    Text,
+    /// `/FT /Btn`, neither radio nor pushbutton.
+    Checkbox,
+    /// `/FT /Btn` with Ff bit 16 (radio).
+    Radio,
+    /// `/FT /Ch` with Ff bit 18 (combo).
+    Combo,
+    /// `/FT /Ch` without the combo bit.
+    List,
+    /// `/FT /Sig`.
+    Signature,
+    /// `/FT /Btn` with Ff bit 17 (pushbutton).
+    Pushbutton,
+}
+
+impl FieldType {
+    /// The lower-case name, as in the JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldType::Text => "text",
+            FieldType::Checkbox => "checkbox",
+            FieldType::Radio => "radio",
+            FieldType::Combo => "combo",
+            FieldType::List => "list",
+            FieldType::Signature => "signature",
+            FieldType::Pushbutton => "pushbutton",
+        }
+    }
+
+    /// The type a `/FT` name and `/Ff` flags give; `None` without a known `/FT`.
+    pub fn from_pdf(ft: &[u8], ff: i64) -> Option<FieldType> {
+        Some(match ft {
+            b"Tx" => FieldType::Text,
+            b"Sig" => FieldType::Signature,
+            b"Ch" if ff & FF_COMBO != 0 => FieldType::Combo,
+            b"Ch" => FieldType::List,
+            b"Btn" if ff & FF_PUSHBUTTON != 0 => FieldType::Pushbutton,
+            b"Btn" if ff & FF_RADIO != 0 => FieldType::Radio,
+            b"Btn" => FieldType::Checkbox,
+            _ => return None,
+        })
+    }
+
+    /// True for combo boxes and list boxes.
+    pub fn is_choice(self) -> bool {
+        matches!(self, FieldType::Combo | FieldType::List)
+    }
+}
+
+// Field flags (PDF 2.0, 12.7.4): bit n is `1 << (n - 1)`.
+const FF_READ_ONLY: i64 = 1 << 0;
+const FF_REQUIRED: i64 = 1 << 1;
+const FF_MULTILINE: i64 = 1 << 12;
+const FF_PASSWORD: i64 = 1 << 13;
+const FF_RADIO: i64 = 1 << 15;
+const FF_PUSHBUTTON: i64 = 1 << 16;
+const FF_COMBO: i64 = 1 << 17;
+const FF_MULTI_SELECT: i64 = 1 << 21;
+const FF_COMB: i64 = 1 << 24;
+
+/// A field value: one string, or a list (a multi-select list box).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum FieldValue {
+    /// Text, a chosen option, a button state name without `/`, or `"signed"`.
+    Text(String),
+    /// Several chosen options.
+    List(Vec<String>),
+}
+
+/// One form-field widget (a field with two widgets gives two entries).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Field {
+    /// Fully qualified name: the `/T` of the field and its ancestors, joined with `.`.
+    pub name: String,
+    /// Field type; `null` when no `/FT` is found on the widget or its parents.
+    #[serde(rename = "type")]
+    pub kind: Option<FieldType>,
+    /// 0-based page; `None` for a field that no page shows and whose `/P` names no page.
+    pub page: Option<usize>,
+    /// Left edge, pixels (user-space units when `page` is `None`).
+    pub x: f64,
+    /// Top edge, page-stacked pixels (the `/Rect` bottom when `page` is `None`).
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+    /// Ff bit 2.
+    pub required: bool,
+    /// Ff bit 1.
+    pub read_only: bool,
+    /// Ff bit 13, text fields only.
+    pub multiline: bool,
+    /// Ff bit 14, text fields only.
+    pub password: bool,
+    /// Ff bit 25, text fields only.
+    pub comb: bool,
+    /// Ff bit 22, combo and list boxes only.
+    pub multi_select: bool,
+    /// Display strings of `/Opt` (combo and list boxes; empty otherwise).
+    pub options: Vec<String>,
+    /// Export values of `/Opt`, when some differ from the display strings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub option_values: Option<Vec<String>>,
+    /// `/V`: text, chosen option(s), the state name of a button (`"Off"` when
+    /// off), `"signed"` for a signed signature field.
+    pub value: Option<FieldValue>,
+    /// `/DV`, read like `value`.
+    pub default_value: Option<FieldValue>,
+    /// `/TU` of the field.
+    pub tooltip: Option<String>,
+    /// `/MaxLen` (text fields).
+    pub max_len: Option<u32>,
+    /// 0-based position among the widgets of the same field, when it has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub widget_index: Option<usize>,
+}
+
+/// Maps a displayed rectangle on a page to output `(x, y, width, height)`.
+pub(crate) type ToPixels<'a> = dyn Fn(usize, &Rect) -> (f64, f64, f64, f64) + 'a;
+
+/// Extracts every field widget, in field-tree order, then the widgets that
+/// only the pages list. Fails on a `/Kids` cycle or an absurdly deep tree.
+pub(crate) fn extract(
+    doc: &Document,
+    to_px: &ToPixels<'_>,
+) -> Result<(Vec<Field>, Vec<Diagnostic>), Error> {
+    let walked = walk::walk(doc)?;
+    let mut fields = Vec::with_capacity(walked.entries.len());
+    let mut placed = Vec::with_capacity(walked.entries.len());
+    let mut terms = Vec::with_capacity(walked.entries.len());
+    for entry in &walked.entries {
+        let (field, term) = read_field(doc, entry, to_px);
+        placed.push(checks::Placed {
+            page: field.page,
+            rect: displayed_rect(doc, entry),
+            orphan: entry.orphan,
+            no_widget: entry.no_widget,
+        });
+        fields.push(field);
+        terms.push(term);
+    }
+    number_widgets(&mut fields, &terms);
+
+    let mut diags = checks::check(doc, &fields, &placed);
+    for n in &walked.empty_fields {
+        let name = full_name(&walk::chain(doc, *n));
+        diags.push(checks::without_widget(&name, None));
+    }
+    if walked.xfa {
+        let widgets = placed.iter().filter(|p| !p.no_widget).count();
+        let mut d = Diagnostic::new(
+            Code::XfaForm,
+            if widgets == 0 {
+                "the form is XFA-only: it has an /XFA description and no AcroForm widget, so there are no fields to extract".to_string()
+            } else {
+                format!(
+                    "the form also carries an XFA description; the {widgets} AcroForm widget(s) are reported, XFA-only content is not"
+                )
+            },
+        )
+        .hint("export the form as a static AcroForm (e.g. \"Save as Static PDF Form\" in LiveCycle / Acrobat)");
+        if widgets == 0 {
+            // The code's default is a warning; an XFA-only form has nothing to extract.
+            d.severity = Severity::Error;
+        }
+        diags.push(d);
+    }
+    Ok((fields, diags))
+}
+
+/// Identity of a terminal field, to number the widgets it has.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum TermKey {
+    Id(ObjectId),
+    /// A direct dictionary: its entry index.
+    Entry(usize),
+}
+
+/// Sets `widget_index` on the entries of fields with more than one widget.
+fn number_widgets(fields: &mut [Field], terms: &[Option<ObjectId>]) {
+    let keys: Vec<TermKey> = terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| t.map_or(TermKey::Entry(i), TermKey::Id))
+        .collect();
+    let mut count: HashMap<TermKey, usize> = HashMap::new();
+    for k in &keys {
+        *count.entry(*k).or_default() += 1;
+    }
+    let mut next: HashMap<TermKey, usize> = HashMap::new();
+    for (f, k) in fields.iter_mut().zip(&keys) {
+        if count.get(k).copied().unwrap_or(0) > 1 {
+            let n = next.entry(*k).or_default();
+            f.widget_index = Some(*n);
+            *n += 1;
+        }
+    }
+}
+
+/// The widget's rectangle in displayed user-space units of its page.
+fn displayed_rect(doc: &Document, entry: &Entry<'_>) -> Option<Rect> {
+    let page = match entry.found {
+        Found::OnPage(p) | Found::OffPages(Some(p)) => p,
+        Found::OffPages(None) => return None,
+    };
+    let g = &doc.pages.get(page)?.geometry;
+    Some(g.to_displayed(&widget_rect(doc, entry.node.dict)))
+}
+
+/// `/Rect`, normalised; an empty rectangle at the origin when missing or broken.
+fn widget_rect(doc: &Document, dict: &Dictionary) -> Rect {
+    let read = || {
+        let arr = doc.get_array(dict, b"Rect")?;
+        let mut v = [0.0; 4];
+        if arr.len() < 4 {
+            return None;
+        }
+        for (slot, o) in v.iter_mut().zip(arr) {
+            *slot = doc.resolve(o).and_then(number)?;
+        }
+        Some(Rect::new(v[0], v[1], v[2], v[3]))
+    };
+    read().unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0))
+}
+
+/// The full name: non-empty `/T` of the chain, outermost first, joined with `.`.
+fn full_name(chain: &[Node<'_>]) -> String {
+    let parts: Vec<String> = chain
+        .iter()
+        .rev()
+        .filter_map(|n| n.dict.get(b"T").ok())
+        .filter_map(text::object_text)
+        .filter(|t| !t.is_empty())
+        .collect();
+    parts.join(".")
+}
+
+/// Reads one entry: name, type, flags, values, box. Also returns the
+/// terminal field's object id (to number widgets of one field).
+fn read_field<'a>(
+    doc: &'a Document,
+    entry: &Entry<'a>,
+    to_px: &ToPixels<'_>,
+) -> (Field, Option<ObjectId>) {
+    let chain = walk::chain(doc, entry.node);
+    let term_at = chain
+        .iter()
+        .position(|n| n.dict.has(b"T"))
+        .unwrap_or_default();
+    let term = chain.get(term_at).copied().unwrap_or(entry.node);
+    let term_chain = chain.get(term_at..).unwrap_or_default();
+    let inherited = |nodes: &[Node<'a>], key: &[u8]| -> Option<&'a Object> {
+        nodes
+            .iter()
+            .find_map(|n| n.dict.get(key).ok())
+            .and_then(|o| doc.resolve(o))
+    };
+
+    let ff = inherited(&chain, b"Ff")
+        .and_then(number)
+        .map_or(0, |v| v as i64);
+    let kind = match inherited(&chain, b"FT") {
+        Some(Object::Name(ft)) => FieldType::from_pdf(ft, ff),
+        _ => None,
+    };
+    let is = |t: FieldType| kind == Some(t);
+    let text_flag = |bit: i64| is(FieldType::Text) && ff & bit != 0;
+
+    let value_of = |key: &[u8]| -> Option<FieldValue> {
+        let v = inherited(term_chain, key)?;
+        if is(FieldType::Signature) {
+            return matches!(v, Object::Dictionary(_)).then(|| FieldValue::Text("signed".into()));
+        }
+        field_value(doc, v)
+    };
+
+    let (options, option_values) = match kind {
+        Some(k) if k.is_choice() => read_options(doc, inherited(&chain, b"Opt")),
+        _ => (Vec::new(), None),
+    };
+    let max_len = if is(FieldType::Text) {
+        inherited(term_chain, b"MaxLen")
+            .and_then(number)
+            .filter(|v| *v >= 0.0 && *v <= f64::from(u32::MAX))
+            .map(|v| v as u32)
+    } else {
+        None
+    };
+
+    let rect = widget_rect(doc, entry.node.dict);
+    let (page, (x, y, width, height)) = match entry.found {
+        Found::OnPage(p) | Found::OffPages(Some(p)) => match doc.pages.get(p) {
+            Some(pr) => (Some(p), to_px(p, &pr.geometry.to_displayed(&rect))),
+            None => (None, (rect.x0, rect.y0, rect.width(), rect.height())),
+        },
+        Found::OffPages(None) => (None, (rect.x0, rect.y0, rect.width(), rect.height())),
+    };
+
+    let field = Field {
+        name: full_name(&chain),
+        kind,
+        page,
+        x: round2(x),
+        y: round2(y),
+        width: round2(width),
+        height: round2(height),
+        required: ff & FF_REQUIRED != 0,
+        read_only: ff & FF_READ_ONLY != 0,
+        multiline: text_flag(FF_MULTILINE),
+        password: text_flag(FF_PASSWORD),
+        comb: text_flag(FF_COMB),
+        multi_select: kind.is_some_and(FieldType::is_choice) && ff & FF_MULTI_SELECT != 0,
+        options,
+        option_values,
+        value: value_of(b"V"),
+        default_value: value_of(b"DV"),
+        tooltip: term
+            .dict
+            .get(b"TU")
+            .ok()
+            .and_then(|o| doc.resolve(o))
+            .and_then(text::object_text),
+        max_len,
+        widget_index: None,
+    };
+    (field, term.id)
+}
+
+/// A `/V` or `/DV` object as a value: strings and names as text, arrays as
+/// lists, numbers and booleans as their text; `None` for anything else (a
+/// rich-text stream, a dictionary).
+fn field_value(doc: &Document, v: &Object) -> Option<FieldValue> {
+    match v {
+        Object::Array(items) => Some(FieldValue::List(
+            items
+                .iter()
+                .filter_map(|o| doc.resolve(o).and_then(scalar_text))
+                .collect(),
+        )),
+        other => scalar_text(other).map(FieldValue::Text),
+    }
+}
+
+fn scalar_text(o: &Object) -> Option<String> {
+    match o {
+        Object::Integer(i) => Some(i.to_string()),
+        Object::Real(r) => Some(r.to_string()),
+        Object::Boolean(b) => Some(b.to_string()),
+        other => text::object_text(other),
+    }
+}
+
+/// `/Opt` of a choice field: display strings, and export values when some
+/// differ. An element is a string, or an `[export display]` pair.
+fn read_options(doc: &Document, opt: Option<&Object>) -> (Vec<String>, Option<Vec<String>>) {
+    let Some(Object::Array(items)) = opt else {
+        return (Vec::new(), None);
+    };
+    let mut display = Vec::with_capacity(items.len());
+    let mut export = Vec::with_capacity(items.len());
+    for item in items {
+        let pair = match doc.resolve(item) {
+            Some(Object::Array(pair)) => {
+                let part = |i: usize| {
+                    pair.get(i)
+                        .and_then(|o| doc.resolve(o))
+                        .and_then(scalar_text)
+                };
+                match (part(0), part(1)) {
+                    (Some(e), Some(d)) => Some((e, d)),
+                    (Some(e), None) => Some((e.clone(), e)),
+                    _ => None,
+                }
+            }
+            Some(o) => scalar_text(o).map(|s| (s.clone(), s)),
+            None => None,
+        };
+        if let Some((e, d)) = pair {
+            export.push(e);
+            display.push(d);
+        }
+    }
+    let differ = export != display;
+    (display, differ.then_some(export))
+}

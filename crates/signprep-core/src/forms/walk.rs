@@ -1,0 +1,274 @@
+//! Finding the widgets: the `/AcroForm /Fields` tree, then every page's
+//! `/Annots`, in the order the output lists them.
+
+use crate::document::{Document, Error};
+use lopdf::{Dictionary, Object, ObjectId};
+use std::collections::{HashMap, HashSet};
+
+/// Deepest `/Kids` nesting accepted in the field tree (real forms use under
+/// ten levels; LiveCycle forms about five).
+pub(super) const MAX_FIELD_DEPTH: usize = 64;
+
+/// A dictionary of the form, with its object id when it is an indirect object.
+#[derive(Clone, Copy)]
+pub(super) struct Node<'a> {
+    pub(super) id: Option<ObjectId>,
+    pub(super) dict: &'a Dictionary,
+}
+
+/// Where a widget entry sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Found {
+    /// In this page's `/Annots`.
+    OnPage(usize),
+    /// A terminal field of the tree in no page's `/Annots`; its `/P` page,
+    /// when that names a page of the document.
+    OffPages(Option<usize>),
+}
+
+/// One entry of the output, before its attributes are read.
+pub(super) struct Entry<'a> {
+    pub(super) node: Node<'a>,
+    pub(super) found: Found,
+    /// Not reachable from `/AcroForm /Fields`.
+    pub(super) orphan: bool,
+    /// A terminal field without `/Rect` and not a Widget annotation.
+    pub(super) no_widget: bool,
+}
+
+/// What the walk found.
+pub(super) struct Walk<'a> {
+    pub(super) entries: Vec<Entry<'a>>,
+    /// `/AcroForm /XFA` is present.
+    pub(super) xfa: bool,
+    /// Fields whose `/Kids` hold no dictionary at all (dangling references):
+    /// fields without any widget, and without an entry.
+    pub(super) empty_fields: Vec<Node<'a>>,
+}
+
+/// The dictionary an object is or points to, with the id it was reached by.
+pub(super) fn node<'a>(doc: &'a Document, obj: &'a Object) -> Option<Node<'a>> {
+    let mut id = match obj {
+        Object::Dictionary(dict) => return Some(Node { id: None, dict }),
+        Object::Reference(id) => *id,
+        _ => return None,
+    };
+    for _ in 0..32 {
+        match doc.inner.get_object(id).ok()? {
+            Object::Reference(next) => id = *next,
+            Object::Dictionary(dict) => return Some(Node { id: Some(id), dict }),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The `/Parent` chain of a widget, the widget first; stops at a repeated
+/// object or after [`MAX_FIELD_DEPTH`] links.
+pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Vec<Node<'a>> {
+    let mut out = vec![start];
+    let mut seen: HashSet<ObjectId> = start.id.into_iter().collect();
+    let mut cur = start;
+    while out.len() <= MAX_FIELD_DEPTH {
+        let Some(parent) = cur.dict.get(b"Parent").ok().and_then(|p| node(doc, p)) else {
+            break;
+        };
+        if let Some(id) = parent.id
+            && !seen.insert(id)
+        {
+            break;
+        }
+        out.push(parent);
+        cur = parent;
+    }
+    out
+}
+
+pub(super) fn is_widget(doc: &Document, dict: &Dictionary) -> bool {
+    doc.get_name(dict, b"Subtype") == Some(b"Widget")
+}
+
+/// Walks the form and the pages. Fails on a `/Kids` cycle or a tree nested
+/// deeper than [`MAX_FIELD_DEPTH`].
+pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
+    let page_of: HashMap<ObjectId, usize> = doc
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i))
+        .collect();
+
+    // Widgets of each page, in /Annots order (a widget listed twice on one
+    // page counts once), and the pages each widget object is on.
+    let mut annots: Vec<Vec<Node<'_>>> = Vec::with_capacity(doc.pages.len());
+    let mut pages_of: HashMap<ObjectId, Vec<usize>> = HashMap::new();
+    for (i, page) in doc.pages.iter().enumerate() {
+        let mut list = Vec::new();
+        let mut seen = HashSet::new();
+        let arr = doc
+            .inner
+            .get_dictionary(page.id)
+            .ok()
+            .and_then(|d| doc.get_array(d, b"Annots"))
+            .unwrap_or_default();
+        for a in arr {
+            let Some(n) = node(doc, a) else { continue };
+            if !is_widget(doc, n.dict) {
+                continue;
+            }
+            if let Some(id) = n.id {
+                if !seen.insert(id) {
+                    continue;
+                }
+                pages_of.entry(id).or_default().push(i);
+            }
+            list.push(n);
+        }
+        annots.push(list);
+    }
+
+    let acroform = doc
+        .inner
+        .trailer
+        .get(b"Root")
+        .ok()
+        .and_then(|r| doc.resolve(r))
+        .and_then(|c| c.as_dict().ok())
+        .and_then(|c| doc.get_dict(c, b"AcroForm"));
+    let xfa = acroform
+        .and_then(|af| doc.get(af, b"XFA"))
+        .is_some_and(|x| !matches!(x, Object::Null));
+
+    let mut tree = Tree {
+        doc,
+        visited: HashSet::new(),
+        path: Vec::new(),
+        leaves: Vec::new(),
+        empty: Vec::new(),
+    };
+    if let Some(fields) = acroform.and_then(|af| doc.get_array(af, b"Fields")) {
+        for f in fields {
+            if let Some(n) = node(doc, f) {
+                tree.visit(n, 0)?;
+            }
+        }
+    }
+
+    let mut entries = Vec::new();
+    let mut emitted: HashSet<ObjectId> = HashSet::new();
+    for leaf in tree.leaves {
+        let on = leaf.id.and_then(|id| pages_of.get(&id));
+        match on {
+            Some(pages) => {
+                for &p in pages {
+                    entries.push(Entry {
+                        node: leaf,
+                        found: Found::OnPage(p),
+                        orphan: false,
+                        no_widget: false,
+                    });
+                }
+            }
+            None => {
+                let p_page = leaf
+                    .dict
+                    .get(b"P")
+                    .ok()
+                    .and_then(|p| p.as_reference().ok())
+                    .and_then(|id| page_of.get(&id).copied());
+                let widget = is_widget(doc, leaf.dict) || leaf.dict.has(b"Rect");
+                entries.push(Entry {
+                    node: leaf,
+                    found: Found::OffPages(p_page),
+                    orphan: false,
+                    no_widget: !widget,
+                });
+            }
+        }
+        if let Some(id) = leaf.id {
+            emitted.insert(id);
+        }
+    }
+
+    // Widgets on pages that the tree did not list, in page and /Annots order.
+    // One whose /Parent chain meets the tree belongs to the form (its parent
+    // just does not list it in /Kids); the others are orphans.
+    for (p, list) in annots.iter().enumerate() {
+        for n in list {
+            if n.id.is_some_and(|id| emitted.contains(&id)) {
+                continue;
+            }
+            let reachable = chain(doc, *n)
+                .iter()
+                .any(|c| c.id.is_some_and(|id| tree.visited.contains(&id)));
+            entries.push(Entry {
+                node: *n,
+                found: Found::OnPage(p),
+                orphan: !reachable,
+                no_widget: false,
+            });
+        }
+    }
+
+    Ok(Walk {
+        entries,
+        xfa,
+        empty_fields: tree.empty,
+    })
+}
+
+/// Depth-first walk of the field tree.
+struct Tree<'a> {
+    doc: &'a Document,
+    visited: HashSet<ObjectId>,
+    /// Ids of the nodes from the root to the current one: a kid among them
+    /// is a cycle.
+    path: Vec<ObjectId>,
+    leaves: Vec<Node<'a>>,
+    empty: Vec<Node<'a>>,
+}
+
+impl<'a> Tree<'a> {
+    fn visit(&mut self, n: Node<'a>, depth: usize) -> Result<(), Error> {
+        if depth > MAX_FIELD_DEPTH {
+            return Err(Error::limit(format!(
+                "the AcroForm field tree is nested more than {MAX_FIELD_DEPTH} levels deep"
+            )));
+        }
+        if let Some(id) = n.id {
+            if self.path.contains(&id) {
+                return Err(Error::unreadable(format!(
+                    "the AcroForm field tree has a cycle (field object {} {} is its own ancestor through /Kids)",
+                    id.0, id.1
+                )));
+            }
+            // A node listed twice (two parents, or twice in /Fields) is
+            // walked once.
+            if !self.visited.insert(id) {
+                return Ok(());
+            }
+        }
+        let kids = self.doc.get_array(n.dict, b"Kids").unwrap_or_default();
+        if kids.is_empty() {
+            self.leaves.push(n);
+            return Ok(());
+        }
+        if let Some(id) = n.id {
+            self.path.push(id);
+        }
+        let mut any = false;
+        for k in kids {
+            if let Some(kid) = node(self.doc, k) {
+                any = true;
+                self.visit(kid, depth + 1)?;
+            }
+        }
+        if n.id.is_some() {
+            self.path.pop();
+        }
+        if !any {
+            self.empty.push(n);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,378 @@
+//! The overlay as data: which boxes to draw on a page, where, in which colour
+//! and with which label. Computed from a [`Scan`] alone, so it can be tested
+//! (and snapshotted) without rendering anything.
+
+use crate::datafields::{DataField, TypeMap};
+use crate::diag::{Code, Severity};
+use crate::geometry::round2;
+use crate::scan::Scan;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// An RGB colour.
+pub type Colour = [u8; 3];
+
+/// The colour of tags when no signer is known.
+pub const TAG_COLOUR: Colour = [0x00, 0x72, 0xB2];
+/// The colour of form fields when no signer is known.
+pub const FIELD_COLOUR: Colour = [0x00, 0x9E, 0x73];
+/// Outline of a box with an error-level finding.
+pub const ERROR_COLOUR: Colour = [0xD6, 0x27, 0x28];
+/// Outline of a box with a warning-level finding.
+pub const WARNING_COLOUR: Colour = [0xF5, 0xA3, 0x00];
+/// Signer colours, in order of first appearance in [`Style::signers`] (sorted
+/// by signer name); they cycle after the last. None is red, amber, or the tag
+/// or field colour.
+pub const SIGNER_COLOURS: [Colour; 6] = [
+    [0xCC, 0x79, 0xA7],
+    [0x6A, 0x3D, 0x9A],
+    [0x17, 0xBE, 0xCF],
+    [0x8C, 0x56, 0x4B],
+    [0x7F, 0x7F, 0x00],
+    [0x56, 0xB4, 0xE9],
+];
+
+/// How previews are drawn and labelled.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Style {
+    /// Signer of each tag id or full field name (from a pack or manifest).
+    pub signers: BTreeMap<String, String>,
+    /// The type overrides used for the labels' service types (as `scan --type-map`).
+    pub type_map: TypeMap,
+    /// Draw labels above the boxes.
+    pub labels: bool,
+    /// Add a legend band below the page.
+    pub legend: bool,
+    /// Opacity of the boxes' fill, 0 (none) to 255 (opaque).
+    pub fill_alpha: u8,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            signers: BTreeMap::new(),
+            type_map: TypeMap::new(),
+            labels: true,
+            legend: true,
+            fill_alpha: 64,
+        }
+    }
+}
+
+impl Style {
+    /// Labels, a legend, no signers, the default types.
+    pub fn new() -> Self {
+        Style::default()
+    }
+
+    /// Names the signer of a tag id or a full field name.
+    #[must_use]
+    pub fn signer(mut self, name: impl Into<String>, signer: impl Into<String>) -> Self {
+        self.signers.insert(name.into(), signer.into());
+        self
+    }
+
+    /// Uses these type overrides for the labels.
+    #[must_use]
+    pub fn type_map(mut self, map: TypeMap) -> Self {
+        self.type_map = map;
+        self
+    }
+
+    /// Draws labels, or not.
+    #[must_use]
+    pub fn labels(mut self, yes: bool) -> Self {
+        self.labels = yes;
+        self
+    }
+
+    /// Adds the legend band, or not.
+    #[must_use]
+    pub fn legend(mut self, yes: bool) -> Self {
+        self.legend = yes;
+        self
+    }
+
+    /// The colour of a signer: by its rank among the distinct signers.
+    pub fn signer_colour(&self, signer: &str) -> Colour {
+        let mut distinct: Vec<&str> = self.signers.values().map(String::as_str).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let rank = distinct.iter().position(|s| *s == signer).unwrap_or(0);
+        SIGNER_COLOURS
+            .get(rank % SIGNER_COLOURS.len())
+            .copied()
+            .unwrap_or(TAG_COLOUR)
+    }
+}
+
+/// What a box stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoxKind {
+    /// A `<# TAG #>` text tag.
+    Tag,
+    /// A form-field widget.
+    Field,
+}
+
+/// One box of the overlay, in the page's own pixels (top-left of the displayed
+/// page, y down): the scan's box with the page's `y_offset` taken off.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OverlayBox {
+    /// Tag or field.
+    pub kind: BoxKind,
+    /// The tag id (the raw tag when the id is empty) or the full field name.
+    pub label: String,
+    /// The service type (`signature`, `text`, ...); for what the service will
+    /// not see, why: `invalid` (a tag with an invalid id), `left out`, or
+    /// the field type with ` (left out)`.
+    #[serde(rename = "type")]
+    pub kind_label: String,
+    /// The signer, when the style names one.
+    pub signer: Option<String>,
+    /// Left edge, pixels.
+    pub x: f64,
+    /// Top edge, pixels from the top of this page.
+    pub y: f64,
+    /// Width, pixels.
+    pub width: f64,
+    /// Height, pixels.
+    pub height: f64,
+    /// A hidden tag (drawn hatched).
+    pub hidden: bool,
+    /// The worst finding on this box, when it is an error or a warning.
+    pub severity: Option<Severity>,
+    /// Codes of the findings on this box (any severity), in scan order.
+    pub codes: Vec<Code>,
+    /// The severity of each of `codes`.
+    #[serde(skip)]
+    pub severities: Vec<Severity>,
+    /// Fill colour: the signer's, else the tag or field colour.
+    #[serde(serialize_with = "hex")]
+    pub colour: Colour,
+}
+
+impl OverlayBox {
+    /// The outline colour: red for an error, amber for a warning, else the fill colour.
+    pub fn outline(&self) -> Colour {
+        match self.severity {
+            Some(Severity::Error) => ERROR_COLOUR,
+            Some(Severity::Warning) => WARNING_COLOUR,
+            _ => self.colour,
+        }
+    }
+
+    /// The label text, ASCII separators: `LABEL - TYPE[ - SIGNER][ - hidden][ ! CODE]`,
+    /// `CODE` the first finding of the worst severity (errors and warnings only).
+    pub fn caption(&self) -> String {
+        let mut s = format!("{} - {}", self.label, self.kind_label);
+        if let Some(signer) = &self.signer {
+            s.push_str(" - ");
+            s.push_str(signer);
+        }
+        if self.hidden {
+            s.push_str(" - hidden");
+        }
+        if let Some(code) = self.worst_code() {
+            s.push_str(" ! ");
+            s.push_str(code.as_str());
+        }
+        s
+    }
+
+    /// The first finding with the box's worst severity (errors and warnings only).
+    pub fn worst_code(&self) -> Option<Code> {
+        let sev = self.severity?;
+        self.codes
+            .iter()
+            .zip(&self.severities)
+            .find(|(_, s)| **s == sev)
+            .map(|(c, _)| *c)
+    }
+}
+
+/// A finding about the page as a whole (no tag or field named).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PageFinding {
+    /// Its severity.
+    pub severity: Severity,
+    /// Its code.
+    pub code: Code,
+}
+
+/// Everything drawn over one page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Overlay {
+    /// 0-based page index.
+    pub page: usize,
+    /// Displayed page width, pixels (as the scan reports it).
+    pub width: f64,
+    /// Displayed page height, pixels.
+    pub height: f64,
+    /// Tags, then form-field widgets, each in scan order.
+    pub boxes: Vec<OverlayBox>,
+    /// Findings about the page that name no tag or field.
+    pub page_findings: Vec<PageFinding>,
+    /// The signers on this page with their colours, sorted by name.
+    pub signers: Vec<SignerColour>,
+}
+
+/// A signer and its colour, for the legend.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct SignerColour {
+    /// The signer's name.
+    pub signer: String,
+    /// Its colour.
+    #[serde(serialize_with = "hex")]
+    pub colour: Colour,
+}
+
+fn hex<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))
+}
+
+impl Overlay {
+    /// The overlay of one page of a scan; `None` when the scan has no such page.
+    pub fn for_page(scan: &Scan, page: usize, style: &Style) -> Option<Overlay> {
+        let info = scan.pages.get(page)?;
+        let data_fields = scan.data_fields(&style.type_map);
+        let service_type = |tag: Option<&str>, name: Option<&str>, x: f64, y: f64| {
+            data_fields
+                .iter()
+                .find(|d: &&DataField| {
+                    d.tag_id.as_deref() == tag
+                        && d.custom_id.as_deref() == name
+                        && d.x == x
+                        && d.y == y
+                })
+                .map(|d| d.kind.clone())
+        };
+        let mut boxes = Vec::new();
+        for t in scan.tags.iter().filter(|t| t.page == page) {
+            let label = if t.tag_id.is_empty() {
+                t.raw.clone()
+            } else {
+                t.tag_id.clone()
+            };
+            let kind_label = match service_type(Some(&t.tag_id), None, t.x, t.y) {
+                Some(k) => k,
+                None if !t.valid => "invalid".to_string(),
+                None => "left out".to_string(),
+            };
+            let findings = scan
+                .diagnostics
+                .iter()
+                .filter(|d| d.page == Some(page) && d.tag.as_deref() == Some(&t.tag_id));
+            boxes.push(make_box(
+                BoxKind::Tag,
+                label,
+                kind_label,
+                style.signers.get(&t.tag_id),
+                [t.x, t.y - info.y_offset, t.width, t.height],
+                t.hidden,
+                findings.map(|d| (d.severity, d.code)),
+                style,
+            ));
+        }
+        for f in scan.fields.iter().filter(|f| f.page == Some(page)) {
+            let kind_label = match service_type(None, Some(&f.name), f.x, f.y) {
+                Some(k) => k,
+                None => match f.kind {
+                    Some(k) => format!("{} (left out)", k.as_str()),
+                    None => "left out".to_string(),
+                },
+            };
+            let findings = scan.diagnostics.iter().filter(|d| {
+                d.field.as_deref() == Some(&f.name) && d.page.is_none_or(|p| p == page)
+            });
+            boxes.push(make_box(
+                BoxKind::Field,
+                f.name.clone(),
+                kind_label,
+                style.signers.get(&f.name),
+                [f.x, f.y - info.y_offset, f.width, f.height],
+                false,
+                findings.map(|d| (d.severity, d.code)),
+                style,
+            ));
+        }
+        let page_findings = scan
+            .diagnostics
+            .iter()
+            .filter(|d| d.page == Some(page) && d.tag.is_none() && d.field.is_none())
+            .map(|d| PageFinding {
+                severity: d.severity,
+                code: d.code,
+            })
+            .collect();
+        let mut signers: Vec<SignerColour> = boxes
+            .iter()
+            .filter_map(|b| {
+                b.signer.as_ref().map(|s| SignerColour {
+                    signer: s.clone(),
+                    colour: b.colour,
+                })
+            })
+            .collect();
+        signers.sort();
+        signers.dedup();
+        Some(Overlay {
+            page,
+            width: info.width,
+            height: info.height,
+            boxes,
+            page_findings,
+            signers,
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn make_box(
+    kind: BoxKind,
+    label: String,
+    kind_label: String,
+    signer: Option<&String>,
+    [x, y, width, height]: [f64; 4],
+    hidden: bool,
+    findings: impl Iterator<Item = (Severity, Code)>,
+    style: &Style,
+) -> OverlayBox {
+    let mut severity: Option<Severity> = None;
+    let mut codes = Vec::new();
+    let mut severities = Vec::new();
+    for (sev, code) in findings {
+        // Two tags with the same id (two empty ones, say) each match both findings.
+        if codes.contains(&code) {
+            continue;
+        }
+        codes.push(code);
+        severities.push(sev);
+        if sev != Severity::Info {
+            // Error < Warning in the enum's order.
+            severity = Some(severity.map_or(sev, |s| s.min(sev)));
+        }
+    }
+    let colour = match (signer, kind) {
+        (Some(s), _) => style.signer_colour(s),
+        (None, BoxKind::Tag) => TAG_COLOUR,
+        (None, BoxKind::Field) => FIELD_COLOUR,
+    };
+    OverlayBox {
+        kind,
+        label,
+        kind_label,
+        signer: signer.cloned(),
+        x: round2(x),
+        y: round2(y),
+        width: round2(width),
+        height: round2(height),
+        hidden,
+        severity,
+        codes,
+        severities,
+        colour,
+    }
+}

@@ -1,0 +1,291 @@
+//! AcroForm fields: the generated form fixtures against the expectations
+//! their generator computed, insta snapshots of the fields, and (when the
+//! shared corpus is next to the repository) the corpus oracle's fields.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use serde_json::Value;
+use signprep_core::{Document, LoadOptions, Record, Scan, Scanner, TypeMap};
+use std::path::{Path, PathBuf};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures")
+}
+
+/// `(name, expectation)` of every fixture whose expectation lists fields or an error.
+fn form_fixtures() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".expect.json"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let v: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        if v.get("fields").is_some() || v.get("error").is_some() {
+            let file = p.file_name().unwrap().to_string_lossy().into_owned();
+            out.push((file.trim_end_matches(".expect.json").to_string(), v));
+        }
+    }
+    out
+}
+
+fn scan(name: &str) -> Result<Scan, signprep_core::Error> {
+    let path = fixtures_dir().join(format!("{name}.pdf"));
+    let doc = Document::open(path, &LoadOptions::default())?;
+    Scanner::new().scan(&doc)
+}
+
+fn is_field_code(code: &str) -> bool {
+    code.starts_with("field_") || code == "widget_not_in_acroform" || code == "xfa_form"
+}
+
+#[test]
+fn there_are_form_fixtures() {
+    let names: Vec<String> = form_fixtures().into_iter().map(|(n, _)| n).collect();
+    for want in [
+        "form_hierarchy",
+        "form_inheritance",
+        "form_choices",
+        "form_two_widgets",
+        "form_geometry",
+        "form_widget_placement",
+        "form_xfa_hybrid",
+        "form_xfa_only",
+        "form_signature",
+        "form_names",
+        "form_kids_cycle",
+    ] {
+        assert!(names.iter().any(|n| n == want), "fixture {want} is missing");
+    }
+}
+
+#[test]
+fn fields_match_the_generator() {
+    for (name, expect) in form_fixtures() {
+        let result = scan(&name);
+        if let Some(code) = expect.get("error").and_then(Value::as_str) {
+            let err = result.expect_err(&format!("{name}: the scan must fail"));
+            assert_eq!(err.code(), code, "{name}: {err}");
+            continue;
+        }
+        let scan = result.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want = expect["fields"].as_array().unwrap();
+        assert_eq!(scan.fields.len(), want.len(), "{name}: number of fields");
+        for (i, (got, want)) in scan.fields.iter().zip(want).enumerate() {
+            let at = format!("{name} field {i} ({})", want["name"]);
+            let got = serde_json::to_value(got).unwrap();
+            for key in [
+                "name",
+                "type",
+                "page",
+                "required",
+                "read_only",
+                "multiline",
+                "password",
+                "comb",
+                "multi_select",
+                "options",
+                "option_values",
+                "value",
+                "default_value",
+                "tooltip",
+                "max_len",
+                "widget_index",
+            ] {
+                assert_eq!(got.get(key), want.get(key), "{at}: {key}");
+            }
+            // Expected boxes are within the page; output y is page-stacked.
+            let offset = match want["page"].as_u64() {
+                Some(p) => scan.pages[p as usize].y_offset,
+                None => 0.0,
+            };
+            for key in ["x", "y", "width", "height"] {
+                let mut g = got[key].as_f64().unwrap();
+                if key == "y" {
+                    g -= offset;
+                }
+                let w = want[key].as_f64().unwrap();
+                assert!((g - w).abs() <= 0.01, "{at}: {key} {g} != {w}");
+            }
+        }
+        let mut got: Vec<(String, String, Option<String>)> = scan
+            .diagnostics
+            .iter()
+            .filter(|d| is_field_code(d.code.as_str()))
+            .map(|d| (d.code.to_string(), d.severity.to_string(), d.field.clone()))
+            .collect();
+        got.sort();
+        let mut want: Vec<(String, String, Option<String>)> = expect["field_findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["code"].as_str().unwrap().to_string(),
+                    f["severity"].as_str().unwrap().to_string(),
+                    f["field"].as_str().map(str::to_string),
+                )
+            })
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{name}: field findings");
+    }
+}
+
+#[test]
+fn field_snapshots() {
+    for (name, expect) in form_fixtures() {
+        match scan(&name) {
+            Ok(scan) => insta::assert_json_snapshot!(format!("fields_{name}"), scan.fields),
+            Err(e) => {
+                assert!(expect.get("error").is_some(), "{name}: {e}");
+                insta::assert_json_snapshot!(
+                    format!("error_{name}"),
+                    serde_json::json!({"code": e.code(), "message": e.message()})
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn data_fields_snapshot() {
+    let scan = scan("form_signature").unwrap();
+    insta::assert_json_snapshot!(
+        "data_fields_form_signature",
+        scan.data_fields(&TypeMap::new())
+    );
+    let map = TypeMap::new()
+        .rule("*=text")
+        .and_then(|m| m.rule("witness=none"))
+        .and_then(|m| m.rule("SIG_?=signature"))
+        .unwrap();
+    let kinds: Vec<(String, String)> = scan
+        .data_fields(&map)
+        .into_iter()
+        .map(|d| (d.custom_id.or(d.tag_id).unwrap(), d.kind))
+        .collect();
+    let want = [
+        ("SIG_1", "signature"),
+        ("DATE", "text"),
+        ("signer.signature", "text"),
+        ("full_name", "text"),
+        ("reset", "text"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(kinds, want);
+    let choices = self::scan("form_choices")
+        .unwrap()
+        .data_fields(&TypeMap::new());
+    insta::assert_json_snapshot!("data_fields_form_choices", choices);
+}
+
+/// The shared corpus (`../shared/corpus` beside the repository, or
+/// `$SIGNPREP_CORPUS`): every oracle field is found, on its page, with its
+/// box (0.5 pt), type, flags, options, value, tooltip and max_len; nothing
+/// extra. Skipped when the corpus is not there (a clean clone).
+#[test]
+fn corpus_fields_match_the_oracle() {
+    let root = std::env::var_os("SIGNPREP_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    if !root.is_dir() {
+        eprintln!("corpus not found at {}: skipped", root.display());
+        return;
+    }
+    let mut checked = 0;
+    for folder in ["forms", "real", "malformed"] {
+        let Ok(dir) = std::fs::read_dir(root.join(folder)) else {
+            continue;
+        };
+        let mut pdfs: Vec<PathBuf> = dir
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+            .collect();
+        pdfs.sort();
+        for pdf in pdfs {
+            let Ok(bytes) = std::fs::read(pdf.with_extension("oracle.json")) else {
+                continue;
+            };
+            let oracle: Value = serde_json::from_slice(&bytes).unwrap();
+            if oracle["expect"] == "error" {
+                continue;
+            }
+            let want = oracle["fields"].as_array().unwrap();
+            let record = Record::scan_file(&pdf, &LoadOptions::default(), &Scanner::new());
+            let name = pdf.display();
+            assert!(record.error.is_none(), "{name}: {:?}", record.error);
+            let got: Vec<Value> = record
+                .scan
+                .fields
+                .iter()
+                .map(|f| serde_json::to_value(f).unwrap())
+                .collect();
+            let mut pool: Vec<Option<&Value>> = got.iter().map(Some).collect();
+            for w in want {
+                let in_page = |g: &Value| -> (f64, f64) {
+                    let off = g["page"]
+                        .as_u64()
+                        .map_or(0.0, |p| record.scan.pages[p as usize].y_offset);
+                    (g["x"].as_f64().unwrap(), g["y"].as_f64().unwrap() - off)
+                };
+                let best = pool
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, g)| g.map(|g| (i, g)))
+                    .filter(|(_, g)| g["name"] == w["name"] && g["page"] == w["page"])
+                    .min_by(|a, b| {
+                        let d = |g: &Value| {
+                            let (x, y) = in_page(g);
+                            (x - w["x"].as_f64().unwrap()).abs()
+                                + (y - w["y"].as_f64().unwrap()).abs()
+                        };
+                        d(a.1).total_cmp(&d(b.1))
+                    });
+                let (i, g) = best.unwrap_or_else(|| panic!("{name}: missed {}", w["name"]));
+                let (x, y) = in_page(g);
+                for (a, b, what) in [
+                    (x, w["x"].as_f64().unwrap(), "x"),
+                    (y, w["y"].as_f64().unwrap(), "y"),
+                    (
+                        g["width"].as_f64().unwrap(),
+                        w["width"].as_f64().unwrap(),
+                        "width",
+                    ),
+                    (
+                        g["height"].as_f64().unwrap(),
+                        w["height"].as_f64().unwrap(),
+                        "height",
+                    ),
+                ] {
+                    assert!(
+                        (a - b).abs() <= 0.5,
+                        "{name} {}: {what} {a} != {b}",
+                        w["name"]
+                    );
+                }
+                for key in [
+                    "type",
+                    "required",
+                    "read_only",
+                    "multiline",
+                    "options",
+                    "value",
+                    "tooltip",
+                    "max_len",
+                ] {
+                    assert_eq!(g[key], w[key], "{name} {}: {key}", w["name"]);
+                }
+                pool[i] = None;
+                checked += 1;
+            }
+            let extra: Vec<&Value> = pool.into_iter().flatten().collect();
+            assert!(extra.is_empty(), "{name}: extra fields {extra:?}");
+        }
+    }
+    eprintln!("{checked} corpus fields checked");
+}

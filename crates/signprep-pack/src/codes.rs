@@ -1,0 +1,335 @@
+//! Pack findings: stable codes, severities and locations.
+
+use serde::{Serialize, Serializer};
+use signprep_core::{Diagnostic, Severity};
+use std::fmt;
+
+macro_rules! pack_codes {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $name:literal, $sev:ident; )*) => {
+        /// A stable code of a pack finding. The snake_case name never changes once
+        /// released; [`PackCode::doc`] says what it means and why it matters.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum PackCode {
+            $( $(#[doc = $doc])* $variant, )*
+        }
+
+        impl PackCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [PackCode] = &[$(PackCode::$variant),*];
+
+            /// The stable snake_case name.
+            pub fn as_str(self) -> &'static str {
+                match self { $(PackCode::$variant => $name,)* }
+            }
+
+            /// The severity this code is reported with.
+            pub fn severity(self) -> Severity {
+                match self { $(PackCode::$variant => Severity::$sev,)* }
+            }
+
+            /// The code's documentation: what it means and why it matters.
+            pub fn doc(self) -> &'static str {
+                match self { $(PackCode::$variant => concat!($($doc, "\n"),*),)* }
+            }
+
+            /// Looks a code up by its snake_case name.
+            pub fn from_name(name: &str) -> Option<PackCode> {
+                match name { $($name => Some(PackCode::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+pack_codes! {
+    /// A key the specification does not list for this object. It is probably a
+    /// typo (`signatory_uid`); it is kept as it is and sent, and the service will
+    /// most likely ignore it.
+    UnknownKey => "unknown_key", Warning;
+    /// A template child carries `apply_extracted_fields`. The specification warns
+    /// that it may stop the document moving from `setup` to `awaiting_signatures`:
+    /// the pack never goes out. Template fields are configured on the template.
+    TemplateWithApplyExtractedFields => "template_with_apply_extracted_fields", Error;
+    /// A child with `base_64_document` and no form-field flags lacks
+    /// `extract_fields_by_tag: true`: a tag-syntax document without it extracts
+    /// nothing, so the signers get a document without fields.
+    SyntaxDocMissingExtractFlag => "syntax_doc_missing_extract_flag", Error;
+    /// A form-field child (a `document_url`, or a form-field flag) lacks one of
+    /// `extract_fields_from_form_fields_with_metadata: true` and
+    /// `apply_extracted_fields: true`; both are required or the form's fields are
+    /// not used.
+    FormDocMissingFlags => "form_doc_missing_flags", Error;
+    /// A child names no document: none of `create_from_template_key`,
+    /// `base_64_document` and `document_url`.
+    DocumentSourceMissing => "document_source_missing", Error;
+    /// A child names more than one document (say a template key and a Base64
+    /// file); which one the service uses is not specified.
+    DocumentSourceAmbiguous => "document_source_ambiguous", Error;
+    /// A creation flag that has no meaning for this kind of child (a tag-syntax
+    /// flag on a template, `false` where the kind needs `true`). The typed model
+    /// cannot hold it, so converting the body drops it.
+    CreationFlagUnexpected => "creation_flag_unexpected", Warning;
+    /// `base_64_document` is not valid standard Base64; the service cannot decode it.
+    Base64Invalid => "base64_invalid", Error;
+    /// `primary_communication_channel` is not one of `email`, `sms`, `whatsapp`.
+    ChannelUnknown => "channel_unknown", Error;
+    /// The pack has no `document_pack_name`; notifications and lists show it.
+    PackNameMissing => "pack_name_missing", Error;
+    /// The pack has no child document: there is nothing to sign.
+    DocumentsMissing => "documents_missing", Error;
+    /// The pack has no signatory. Nobody receives a signature request.
+    SignersMissing => "signers_missing", Warning;
+    /// A signatory `uuid` is not a UUID string; data fields cannot link to it.
+    SignerUuidInvalid => "signer_uuid_invalid", Error;
+    /// Two signatories share a `uuid`: the fields of one go to the other.
+    SignerUuidDuplicate => "signer_uuid_duplicate", Error;
+    /// Two signers share a local handle, so a field naming it is ambiguous.
+    SignerHandleDuplicate => "signer_handle_duplicate", Error;
+    /// A data field's `signatory_uuid` (or signer handle) links to no signatory of
+    /// the pack; the service cannot assign the field.
+    DataFieldSignerUnknown => "data_field_signer_unknown", Error;
+    /// A data field has no `custom_id`, so it matches no field of the document.
+    DataFieldCustomIdMissing => "data_field_custom_id_missing", Error;
+    /// The same `custom_id` appears twice in one child; which value wins is not
+    /// specified.
+    DataFieldDuplicate => "data_field_duplicate", Warning;
+    /// A data field has neither `data` nor a signer, so it changes nothing.
+    DataFieldEmpty => "data_field_empty", Warning;
+    /// A data field names a `custom_id` that the child's PDF does not have (no such
+    /// tag in a tag-syntax child, no such field in a form-field child); the
+    /// service silently ignores it.
+    CustomIdNotInDocument => "custom_id_not_in_document", Warning;
+    /// A pack-wide field (or a field pattern) matched no tag or form field of any
+    /// document, so it is in no child.
+    FieldUnused => "field_unused", Warning;
+    /// A field pattern can only be expanded against a scanned PDF, and this child
+    /// (a template or URL) or this output (populate syntax) has none.
+    FieldPatternNeedsScan => "field_pattern_needs_scan", Error;
+    /// A PDF could not be read from disk.
+    DocumentUnreadable => "document_unreadable", Error;
+    /// The bytes given as a PDF do not start with `%PDF-`.
+    DocumentNotPdf => "document_not_pdf", Error;
+    /// A PDF has neither text tags nor form fields, so its kind (tag-syntax or
+    /// form-field) cannot be detected and the service would extract nothing.
+    /// Set the kind explicitly if this is intended.
+    DocumentKindUnknown => "document_kind_unknown", Error;
+    /// A PDF has both text tags and form fields; it is sent as a form-field child
+    /// and its tags are ignored. Set the kind explicitly to choose.
+    DocumentHasTagsAndFields => "document_has_tags_and_fields", Info;
+    /// A tag-syntax child (or a v0 tag-extraction document) has no valid tag:
+    /// the service creates no field.
+    DocumentWithoutTags => "document_without_tags", Warning;
+    /// A form-field child has no form field: the service creates no field.
+    DocumentWithoutFormFields => "document_without_form_fields", Warning;
+    /// `use_workspace_default_document_settings` is on but the pack has no
+    /// `team_key`: the personal workspace is used, and its defaults overwrite the
+    /// request's explicit values.
+    WorkspaceDefaultsWithoutTeam => "workspace_defaults_without_team", Warning;
+    /// Children disagree on `use_workspace_default_document_settings`. The
+    /// specification says a child cannot opt out individually, so the per-child
+    /// values will not all hold.
+    WorkspaceDefaultsMixed => "workspace_defaults_mixed", Warning;
+    /// The v0 tag-extraction flow uploads a PDF with tags; a template or URL
+    /// child cannot be sent that way and is left out of the v0 output.
+    V0NeedsPdf => "v0_needs_pdf", Warning;
+    /// A setting has no place in this output (a v1-only setting in a v0 or
+    /// populate body) and is left out.
+    SettingDropped => "setting_dropped", Info;
+    /// The populate syntax cannot assign a field to a signer; the assignment
+    /// configured on the template is used.
+    PopulateSignerIgnored => "populate_signer_ignored", Info;
+    /// A document that is not the template being populated, or a pack-wide field
+    /// (those apply to scanned PDFs), has no place in the populate body and is
+    /// left out. Only the fields of the template's own document entry are used.
+    PopulateIgnored => "populate_ignored", Info;
+    /// A manifest document's path or glob matched no file.
+    ManifestNoMatch => "manifest_no_match", Error;
+    /// A glob (a manifest document path, a field pattern) is malformed.
+    PatternInvalid => "pattern_invalid", Error;
+    /// A manifest document gives none or more than one of `path`, `template`, `url`.
+    ManifestDocumentSource => "manifest_document_source", Error;
+    /// A manifest field gives none or both of `custom_id` and `match`.
+    ManifestFieldId => "manifest_field_id", Error;
+    /// A manifest `[tag_types]` rule is malformed (the type must be lower-case
+    /// letters, digits and `_`, or `none`).
+    ManifestTagTypeInvalid => "manifest_tag_type_invalid", Error;
+    /// A key in the manifest's `[mail]` or `[signing]` table is not a setting the
+    /// specification lists (manifests reject unknown keys).
+    ManifestKeyUnknown => "manifest_key_unknown", Error;
+}
+
+impl fmt::Display for PackCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The code of a [`Finding`]: a pack rule, or a scan diagnostic of a child's PDF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingCode {
+    /// A pack rule.
+    Pack(PackCode),
+    /// A diagnostic of the scan of a child's PDF.
+    Scan(signprep_core::Code),
+}
+
+impl FindingCode {
+    /// The stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingCode::Pack(c) => c.as_str(),
+            FindingCode::Scan(c) => c.as_str(),
+        }
+    }
+}
+
+impl fmt::Display for FindingCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FindingCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// One finding about a request body, a manifest or a child's PDF.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// Severity (from the code).
+    pub severity: Severity,
+    /// Stable code.
+    pub code: FindingCode,
+    /// What is wrong, naming the value.
+    pub message: String,
+    /// JSON pointer into the body (`/documents/1/data_fields/3/custom_id`), or
+    /// into the manifest when `file` is the manifest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// The file concerned: a child's PDF, or the manifest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 0-based page of the PDF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<usize>,
+    /// Tag id in the PDF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Form-field name in the PDF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Finding {
+    /// A finding with the code's severity.
+    pub fn new(code: PackCode, message: impl Into<String>) -> Self {
+        Finding {
+            severity: code.severity(),
+            code: FindingCode::Pack(code),
+            message: message.into(),
+            pointer: None,
+            file: None,
+            page: None,
+            tag: None,
+            field: None,
+            hint: None,
+        }
+    }
+
+    /// A scan diagnostic of a child's PDF, located at the child.
+    pub fn from_scan(d: &Diagnostic, pointer: &str, file: &str) -> Self {
+        Finding {
+            severity: d.severity,
+            code: FindingCode::Scan(d.code),
+            message: d.message.clone(),
+            pointer: Some(pointer.to_string()),
+            file: Some(file.to_string()),
+            page: d.page,
+            tag: d.tag.clone(),
+            field: d.field.clone(),
+            hint: d.hint.clone(),
+        }
+    }
+
+    /// At this JSON pointer.
+    #[must_use]
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// About this file.
+    #[must_use]
+    pub fn file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    /// With a hint.
+    #[must_use]
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// True for an error-level finding.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Finding {
+    /// `error[code]: message (at /pointer in file)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]: {}", self.severity, self.code, self.message)?;
+        match (&self.pointer, &self.file) {
+            (Some(p), Some(file)) => write!(f, " (at {p} in {file})")?,
+            (Some(p), None) => write!(f, " (at {p})")?,
+            (None, Some(file)) => write!(f, " (in {file})")?,
+            (None, None) => {}
+        }
+        Ok(())
+    }
+}
+
+/// Appends a reference token to a JSON pointer, escaping `~` and `/` (RFC 6901).
+pub fn pointer(base: &str, token: impl fmt::Display) -> String {
+    let token = token.to_string().replace('~', "~0").replace('/', "~1");
+    format!("{base}/{token}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_documented_snake_case_and_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for &code in PackCode::ALL {
+            let name = code.as_str();
+            assert!(
+                name.chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit()),
+                "{name} is not snake_case"
+            );
+            assert!(seen.insert(name), "{name} twice");
+            assert!(code.doc().trim().len() > 20, "{name} has no documentation");
+            assert_eq!(PackCode::from_name(name), Some(code));
+            assert!(
+                signprep_core::Code::from_name(name).is_none(),
+                "{name} clashes with a scan code"
+            );
+        }
+    }
+
+    #[test]
+    fn pointers_escape() {
+        assert_eq!(pointer("/a", "b/c~d"), "/a/b~1c~0d");
+        assert_eq!(pointer("", 3), "/3");
+    }
+}

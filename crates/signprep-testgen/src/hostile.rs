@@ -1,0 +1,802 @@
+//! Hostile inputs: files built to crash, hang or exhaust a PDF reader.
+//!
+//! Written with `signprep-testgen --hostile testdata/hostile` (never mixed into
+//! the fixtures: these are not documents with an expected layout). Each file
+//! comes with `NAME.expect.json`, a [`HostileExpect`] saying how signprep must
+//! end: a given error code, or `ok` with given tags and diagnostics.
+//!
+//! The PDFs are written byte by byte ([`Raw`]), not through lopdf's writer,
+//! so they can lie: wrong `/Length`, cycles, absurd counts, missing xref.
+//! Output is deterministic (garbage comes from a fixed-seed xorshift).
+
+use miniz_oxide::deflate::core::{
+    CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Fixture};
+
+/// How scanning a hostile file must end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostileExpect {
+    pub description: String,
+    /// `ok` or `error`.
+    pub status: String,
+    /// The error record's code (`status` = `error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
+    /// Page count (`status` = `ok`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<usize>,
+    /// Every tag id found, in order (`status` = `ok`).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The distinct diagnostic codes reported, sorted (`status` = `ok`).
+    #[serde(default)]
+    pub diagnostics: Vec<String>,
+}
+
+impl HostileExpect {
+    fn error(description: &str, code: &str) -> Self {
+        HostileExpect {
+            description: description.to_string(),
+            status: "error".to_string(),
+            error_code: Some(code.to_string()),
+            pages: None,
+            tags: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn ok(description: &str, pages: usize, tags: &[&str], diagnostics: &[&str]) -> Self {
+        let mut diagnostics: Vec<String> = diagnostics.iter().map(|s| s.to_string()).collect();
+        diagnostics.sort();
+        diagnostics.dedup();
+        HostileExpect {
+            description: description.to_string(),
+            status: "ok".to_string(),
+            error_code: None,
+            pages: Some(pages),
+            tags: tags.iter().map(|s| s.to_string()).collect(),
+            diagnostics,
+        }
+    }
+}
+
+const UNREADABLE: &str = "pdf_unreadable";
+const LIMIT: &str = "pdf_limit_exceeded";
+
+/// A PDF written object by object, with a computed cross-reference table.
+#[derive(Debug, Default)]
+pub struct Raw {
+    objects: Vec<(u32, Vec<u8>)>,
+}
+
+impl Raw {
+    /// Object `n` with `body` between `n 0 obj` and `endobj`.
+    pub fn obj(&mut self, n: u32, body: impl AsRef<[u8]>) -> &mut Self {
+        self.objects.push((n, body.as_ref().to_vec()));
+        self
+    }
+
+    /// A stream object whose `/Length` is right.
+    pub fn stream(&mut self, n: u32, dict: &str, data: &[u8]) -> &mut Self {
+        self.stream_with_length(n, dict, data, data.len())
+    }
+
+    /// A stream object claiming `/Length length`, whatever the data's size.
+    pub fn stream_with_length(
+        &mut self,
+        n: u32,
+        dict: &str,
+        data: &[u8],
+        length: usize,
+    ) -> &mut Self {
+        let mut body = format!("<< {dict} /Length {length} >>\nstream\n").into_bytes();
+        body.extend_from_slice(data);
+        body.extend_from_slice(b"\nendstream");
+        self.obj(n, body)
+    }
+
+    /// Header, objects, xref table (free entries for unused numbers) and a
+    /// trailer naming object 1 as the catalog.
+    pub fn finish(&self) -> Vec<u8> {
+        let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
+        let mut offsets = std::collections::BTreeMap::new();
+        for (n, body) in &self.objects {
+            offsets.insert(*n, out.len());
+            out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
+            out.extend_from_slice(body);
+            out.extend_from_slice(b"\nendobj\n");
+        }
+        let size = offsets.keys().max().map_or(1, |m| m + 1);
+        let xref = out.len();
+        out.extend_from_slice(format!("xref\n0 {size}\n").as_bytes());
+        for n in 0..size {
+            match offsets.get(&n) {
+                Some(off) => out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes()),
+                None => out.extend_from_slice(b"0000000000 65535 f \n"),
+            }
+        }
+        out.extend_from_slice(
+            format!("trailer\n<< /Size {size} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n")
+                .as_bytes(),
+        );
+        out
+    }
+}
+
+/// Page content showing one Courier tag.
+const TAG_CONTENT: &[u8] = b"BT /F1 12 Tf 72 700 Td (<# SIG_1 #>) Tj ET";
+const COURIER: &str =
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>";
+const PAGE_RESOURCES: &str = "/Resources << /Font << /F1 5 0 R >> >>";
+
+/// One intact page: catalog 1, page tree 2, page 3, content 4, font 5.
+fn one_page() -> Raw {
+    let mut r = Raw::default();
+    r.obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        .obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        .obj(
+            3,
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] {PAGE_RESOURCES} /Contents 4 0 R >>"
+            ),
+        )
+        .stream(4, "", TAG_CONTENT)
+        .obj(5, COURIER);
+    r
+}
+
+/// Every hostile file, in a fixed order.
+pub fn all() -> Result<Vec<Fixture>, Error> {
+    let list: Vec<(&'static str, Vec<u8>, HostileExpect)> = vec![
+        empty(),
+        garbage(),
+        garbage_after_header(),
+        header_only(),
+        truncated_half(),
+        truncated_before_xref(),
+        pagetree_kids_cycle(),
+        pagetree_parent_cycle(),
+        huge_count(),
+        xobject_self(),
+        xobject_mutual(),
+        xobject_deep_chain(),
+        flate_bomb_300mb()?,
+        flate_bomb_shared_stream()?,
+        deep_array_object(),
+        deep_dict_object(),
+        deep_array_content(),
+        length_too_short(),
+        length_too_long(),
+        acroform_kids_cycle(),
+        tounicode_absurd_ranges()?,
+        reference_loop(),
+    ];
+    list.into_iter()
+        .map(|(name, pdf, expect)| {
+            Ok(Fixture {
+                name,
+                pdf,
+                expect: serde_json::to_value(&expect)?,
+            })
+        })
+        .collect()
+}
+
+type Entry = (&'static str, Vec<u8>, HostileExpect);
+
+fn empty() -> Entry {
+    (
+        "empty",
+        Vec::new(),
+        HostileExpect::error("a file of 0 bytes", UNREADABLE),
+    )
+}
+
+/// Deterministic noise (xorshift64).
+fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn garbage() -> Entry {
+    (
+        "garbage",
+        noise(0x5157_4e50_5245_5031, 4096),
+        HostileExpect::error("4 KiB of random bytes, no PDF header", UNREADABLE),
+    )
+}
+
+fn garbage_after_header() -> Entry {
+    let mut pdf = b"%PDF-1.7\n".to_vec();
+    pdf.extend(noise(0x0bad_5eed, 16384));
+    (
+        "garbage_after_header",
+        pdf,
+        HostileExpect::error(
+            "a %PDF-1.7 header followed by 16 KiB of random bytes",
+            UNREADABLE,
+        ),
+    )
+}
+
+fn header_only() -> Entry {
+    (
+        "header_only",
+        b"%PDF-1.7\n".to_vec(),
+        HostileExpect::error("nothing but the header line", UNREADABLE),
+    )
+}
+
+fn truncated_half() -> Entry {
+    let full = one_page().finish();
+    let cut = full.get(..full.len() / 2).unwrap_or_default().to_vec();
+    (
+        "truncated_half",
+        cut,
+        HostileExpect::ok(
+            "an intact one-page file cut in half, inside its content stream: catalog, page tree and page survive; the content (no endstream), font, xref and trailer are lost, so the page is recovered empty",
+            1,
+            &[],
+            &["pdf_repaired"],
+        ),
+    )
+}
+
+fn truncated_before_xref() -> Entry {
+    let full = one_page().finish();
+    let at = full
+        .windows(5)
+        .rposition(|w| w == b"xref\n")
+        .unwrap_or(full.len());
+    let cut = full.get(..at).unwrap_or_default().to_vec();
+    (
+        "truncated_before_xref",
+        cut,
+        HostileExpect::ok(
+            "an intact one-page file cut just before its xref table (no xref, trailer or %%EOF): rebuilt by scanning",
+            1,
+            &["SIG_1"],
+            &["pdf_repaired"],
+        ),
+    )
+}
+
+fn pagetree_kids_cycle() -> Entry {
+    let mut r = one_page();
+    // Root 2 -> [page 3, node 6]; node 6 -> [root 2].
+    replace(&mut r, 2, "<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>");
+    r.obj(6, "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>");
+    (
+        "pagetree_kids_cycle",
+        r.finish(),
+        HostileExpect::error(
+            "the page tree root's /Kids lists an intermediate node whose /Kids lists the root again",
+            UNREADABLE,
+        ),
+    )
+}
+
+fn pagetree_parent_cycle() -> Entry {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        2,
+        "<< /Type /Pages /Kids [6 0 R] /Count 1 /Parent 6 0 R >>",
+    );
+    r.obj(
+        6,
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 2 0 R /Rotate 0 >>",
+    );
+    replace(
+        &mut r,
+        3,
+        &format!(
+            "<< /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] {PAGE_RESOURCES} /Contents 4 0 R >>"
+        ),
+    );
+    (
+        "pagetree_parent_cycle",
+        r.finish(),
+        HostileExpect::ok(
+            "/Parent links form cycles (root <-> intermediate node, the page its own parent); /Kids are sound",
+            1,
+            &["SIG_1"],
+            &[],
+        ),
+    )
+}
+
+fn huge_count() -> Entry {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        2,
+        "<< /Type /Pages /Kids [3 0 R] /Count 9223372036854775807 >>",
+    );
+    (
+        "huge_count",
+        r.finish(),
+        HostileExpect::ok(
+            "the page tree claims /Count 2^63-1 and holds one page",
+            1,
+            &["SIG_1"],
+            &[],
+        ),
+    )
+}
+
+const FORM_DICT: &str = "/Type /XObject /Subtype /Form /BBox [0 0 612 792]";
+
+fn xobject_self() -> Entry {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        3,
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /X1 6 0 R >> >> /Contents 4 0 R >>",
+    );
+    replace_stream(
+        &mut r,
+        4,
+        "",
+        b"BT /F1 12 Tf 72 700 Td (<# SIG_1 #>) Tj ET /X1 Do",
+    );
+    r.stream(
+        6,
+        &format!("{FORM_DICT} /Resources << /XObject << /X1 6 0 R >> >>"),
+        b"/X1 Do",
+    );
+    (
+        "xobject_self",
+        r.finish(),
+        HostileExpect::ok(
+            "a Form XObject whose own resources name it, and which draws itself",
+            1,
+            &["SIG_1"],
+            &["xobject_depth_exceeded"],
+        ),
+    )
+}
+
+fn xobject_mutual() -> Entry {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        3,
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /A 6 0 R >> >> /Contents 4 0 R >>",
+    );
+    replace_stream(&mut r, 4, "", b"/A Do");
+    r.stream(
+        6,
+        &format!("{FORM_DICT} /Resources << /Font << /F1 5 0 R >> /XObject << /B 7 0 R >> >>"),
+        b"BT /F1 12 Tf 72 700 Td (<# SIG_1 #>) Tj ET /B Do",
+    )
+    .stream(
+        7,
+        &format!("{FORM_DICT} /Resources << /XObject << /A 6 0 R >> >>"),
+        b"/A Do",
+    );
+    (
+        "xobject_mutual",
+        r.finish(),
+        HostileExpect::ok(
+            "Form XObject A draws B, which draws A again",
+            1,
+            &["SIG_1"],
+            &["xobject_depth_exceeded"],
+        ),
+    )
+}
+
+fn xobject_deep_chain() -> Entry {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        3,
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /X 100 0 R >> >> /Contents 4 0 R >>",
+    );
+    replace_stream(&mut r, 4, "", b"/X Do");
+    // 100 -> 101 -> ... -> 139: 40 distinct forms, the last one shows the tag.
+    for n in 100..140u32 {
+        if n == 139 {
+            r.stream(
+                n,
+                &format!("{FORM_DICT} /Resources << /Font << /F1 5 0 R >> >>"),
+                TAG_CONTENT,
+            );
+        } else {
+            r.stream(
+                n,
+                &format!(
+                    "{FORM_DICT} /Resources << /XObject << /X {} 0 R >> >>",
+                    n + 1
+                ),
+                b"/X Do",
+            );
+        }
+    }
+    (
+        "xobject_deep_chain",
+        r.finish(),
+        HostileExpect::ok(
+            "40 distinct Form XObjects, each drawing the next (no cycle); the tag is in the last one, past max_xobject_depth",
+            1,
+            &[],
+            &["xobject_depth_exceeded"],
+        ),
+    )
+}
+
+/// A zlib stream inflating to `mib` MiB of zero bytes; see [`repeated_zlib`].
+pub fn zeros_zlib(mib: usize) -> Result<Vec<u8>, Error> {
+    repeated_zlib(0, mib)
+}
+
+/// A zlib stream inflating to `mib` MiB of `byte`, built by repeating the
+/// sync-flushed deflate blocks of one MiB: about a thousandth of the size.
+/// miniz_oxide is called directly so the bytes do not depend on the flate2
+/// backend that feature unification picks.
+pub fn repeated_zlib(byte: u8, mib: usize) -> Result<Vec<u8>, Error> {
+    const MIB: usize = 1 << 20;
+    const MOD: u64 = 65521;
+    let chunk = vec![byte; MIB];
+    // Raw deflate (negative window bits) at the best level; the zlib header
+    // and checksum are written here.
+    let mut c = CompressorOxide::new(create_comp_flags_from_zip_params(10, -15, 0));
+    let head = sync_flushed(&mut c, &chunk)?;
+    let rest = sync_flushed(&mut c, &chunk)?;
+    let mut out = vec![0x78, 0xda];
+    out.extend_from_slice(&head);
+    for _ in 1..mib {
+        // Blocks of back-references into a window that holds only `byte`:
+        // valid anywhere after the first MiB.
+        out.extend_from_slice(&rest);
+    }
+    // An empty final fixed-Huffman block, then the Adler-32 of n bytes of v:
+    // a = 1 + n v, b = n + v n (n + 1) / 2 (mod 65521).
+    out.extend_from_slice(&[0x03, 0x00]);
+    let n = (mib * MIB) as u64;
+    let v = u64::from(byte);
+    let a = (1 + (n % MOD) * v) % MOD;
+    let (h, k) = if n.is_multiple_of(2) {
+        (n / 2, n + 1)
+    } else {
+        (n, n.div_ceil(2))
+    };
+    let b = (n % MOD + v * ((h % MOD) * (k % MOD) % MOD)) % MOD;
+    out.extend_from_slice(&((b << 16 | a) as u32).to_be_bytes());
+    Ok(out)
+}
+
+/// Compresses `input` and sync-flushes: the output ends on a byte boundary
+/// after complete, non-final blocks.
+fn sync_flushed(c: &mut CompressorOxide, mut input: &[u8]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let (status, read, written) = compress(c, input, &mut buf, TDEFLFlush::Sync);
+        if status != TDEFLStatus::Okay {
+            return Err(Error::new(format!("deflate failed: {status:?}")));
+        }
+        out.extend_from_slice(buf.get(..written).unwrap_or_default());
+        input = input.get(read..).unwrap_or_default();
+        if input.is_empty() && written < buf.len() {
+            return Ok(out);
+        }
+    }
+}
+
+fn flate_bomb_300mb() -> Result<Entry, Error> {
+    let mut r = one_page();
+    replace_stream(&mut r, 4, "/Filter /FlateDecode", &zeros_zlib(300)?);
+    Ok((
+        "flate_bomb_300mb",
+        r.finish(),
+        HostileExpect::error(
+            "the page's content stream inflates to 300 MiB of zero bytes (file ~300 KB); max_stream_bytes is 64 MiB",
+            LIMIT,
+        ),
+    ))
+}
+
+fn flate_bomb_shared_stream() -> Result<Entry, Error> {
+    let mut r = Raw::default();
+    let pages = 10u32;
+    let kids: Vec<String> = (0..pages).map(|i| format!("{} 0 R", 10 + i)).collect();
+    r.obj(1, "<< /Type /Catalog /Pages 2 0 R >>").obj(
+        2,
+        format!(
+            "<< /Type /Pages /Kids [{}] /Count {pages} /MediaBox [0 0 612 792] >>",
+            kids.join(" ")
+        ),
+    );
+    // `[` bytes: each page's content is refused after 257 bytes (nesting), so
+    // the cost is the inflating, not the interpreting.
+    r.stream(4, "/Filter /FlateDecode", &repeated_zlib(b'[', 60)?);
+    for i in 0..pages {
+        r.obj(10 + i, "<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>");
+    }
+    Ok((
+        "flate_bomb_shared_stream",
+        r.finish(),
+        HostileExpect::error(
+            "10 pages share one content stream inflating to 60 MiB of `[` (under max_stream_bytes): 600 MiB in all, over max_document_bytes (512 MiB)",
+            LIMIT,
+        ),
+    ))
+}
+
+const DEEP: usize = 100_000;
+
+fn deep_array_object() -> Entry {
+    let mut r = one_page();
+    let deep = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));
+    replace(
+        &mut r,
+        3,
+        &format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] {PAGE_RESOURCES} /Contents 4 0 R /Deep {deep} >>"
+        ),
+    );
+    (
+        "deep_array_object",
+        r.finish(),
+        HostileExpect::error(
+            "the page dictionary holds an array nested 100,000 levels deep",
+            LIMIT,
+        ),
+    )
+}
+
+fn deep_dict_object() -> Entry {
+    let mut r = one_page();
+    let deep = format!("{}{}", "<</A".repeat(DEEP / 2), ">>".repeat(DEEP / 2));
+    r.obj(6, deep);
+    (
+        "deep_dict_object",
+        r.finish(),
+        HostileExpect::error(
+            "an unreferenced object holds dictionaries nested 50,000 levels deep",
+            LIMIT,
+        ),
+    )
+}
+
+fn deep_array_content() -> Entry {
+    let mut r = one_page();
+    let mut content = TAG_CONTENT.to_vec();
+    content.extend_from_slice(b"\n");
+    content.extend(std::iter::repeat_n(b'[', DEEP));
+    content.extend(std::iter::repeat_n(b']', DEEP));
+    content.extend_from_slice(b" TJ");
+    replace_stream(&mut r, 4, "", &content);
+    (
+        "deep_array_content",
+        r.finish(),
+        HostileExpect::ok(
+            "after a tag, the content stream holds a TJ operand nested 100,000 arrays deep: the stream is skipped",
+            1,
+            &[],
+            &["content_unreadable"],
+        ),
+    )
+}
+
+fn length_too_short() -> Entry {
+    let mut r = one_page();
+    r.objects.retain(|(n, _)| *n != 4);
+    r.stream_with_length(4, "", TAG_CONTENT, 10);
+    (
+        "length_too_short",
+        r.finish(),
+        HostileExpect::ok(
+            "the content stream's /Length says 10; the data runs to 42 bytes before endstream",
+            1,
+            &["SIG_1"],
+            &[],
+        ),
+    )
+}
+
+fn length_too_long() -> Entry {
+    let mut r = one_page();
+    r.objects.retain(|(n, _)| *n != 4);
+    r.stream_with_length(4, "", TAG_CONTENT, 1_000_000);
+    (
+        "length_too_long",
+        r.finish(),
+        HostileExpect::ok(
+            "the content stream's /Length says 1,000,000, past the end of the file",
+            1,
+            &["SIG_1"],
+            &[],
+        ),
+    )
+}
+
+fn acroform_kids_cycle() -> Entry {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        1,
+        "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [10 0 R] >> >>",
+    );
+    replace(
+        &mut r,
+        3,
+        &format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] {PAGE_RESOURCES} /Contents 4 0 R /Annots [12 0 R] >>"
+        ),
+    );
+    r.obj(10, "<< /T (a) /Kids [11 0 R] >>")
+        .obj(11, "<< /T (b) /Parent 10 0 R /Kids [10 0 R 12 0 R] >>")
+        .obj(
+            12,
+            "<< /Type /Annot /Subtype /Widget /FT /Tx /T (c) /Parent 11 0 R /Rect [72 600 272 620] /P 3 0 R >>",
+        );
+    (
+        "acroform_kids_cycle",
+        r.finish(),
+        HostileExpect::error(
+            "the AcroForm field tree has a /Kids cycle: field a -> b -> a",
+            UNREADABLE,
+        ),
+    )
+}
+
+fn tounicode_absurd_ranges() -> Result<Entry, Error> {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        3,
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F2 6 0 R >> >> /Contents 4 0 R >>",
+    );
+    // `<# SIG_1 #>` as two-byte CIDs (Identity-H), CID = Unicode.
+    let hex: String = "<# SIG_1 #>"
+        .bytes()
+        .map(|b| format!("00{b:02X}"))
+        .collect();
+    replace_stream(
+        &mut r,
+        4,
+        "",
+        format!("BT /F2 12 Tf 72 700 Td <{hex}> Tj ET").as_bytes(),
+    );
+    r.obj(
+        6,
+        "<< /Type /Font /Subtype /Type0 /BaseFont /Mono /Encoding /Identity-H /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>",
+    )
+    .obj(
+        7,
+        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Mono /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>",
+    );
+    let mut cmap = String::from(
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n\
+         /CMapName /Absurd def /CMapType 2 def\n\
+         4 begincodespacerange <00> <FF> <0000> <FFFF> <000000> <FFFFFF> <00000000> <FFFFFFFF> endcodespacerange\n\
+         1 beginbfrange <0000> <FFFF> <0000> endbfrange\n\
+         9 beginbfrange\n\
+         <00000000> <FFFFFFFF> <FFFF>\n\
+         <FFFFFFFF> <00000000> <0041>\n\
+         <00> <FFFFFFFF> <0041>\n\
+         <FE00> <FEFF> [<0041> <>]\n\
+         <FFF0> <FFFF> <FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF>\n\
+         <FF00> <FFFF> <DBFF>\n\
+         <00000000> <FFFFFFFF> [<0041> <0042> <0043>]\n\
+         <000000> <FFFFFF> /uniFFFF\n\
+         <0000> <FFFF> 4294967295\n\
+         endbfrange\n\
+         2 begincidrange <00000000> <FFFFFFFF> 4294967295 <0000> <FFFF> 4294967295 endcidrange\n\
+         1 begincidchar <FFFFFFFF> 4294967295 endcidchar\n",
+    );
+    // 150,000 single mappings of high codes (more than the parser keeps), in
+    // sections of 100, repeated (so the stream compresses well).
+    for _ in 0..1500 {
+        cmap.push_str("100 beginbfchar\n");
+        for i in 0..100u32 {
+            let code = 0x8000 + i;
+            cmap.push_str(&format!("<{code:04X}> <{:04X}>\n", 0x4E00 + i));
+        }
+        cmap.push_str("endbfchar\n");
+    }
+    cmap.push_str("endcmap CMapName currentdict /CMap defineresource pop end end\n");
+    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(cmap.as_bytes(), 9);
+    r.stream(8, "/Filter /FlateDecode", &compressed);
+    Ok((
+        "tounicode_absurd_ranges",
+        r.finish(),
+        HostileExpect::ok(
+            "a Type0 font whose ToUnicode CMap has 4-byte ranges over all codes, reversed and mixed-length ranges, a 64-unit destination, cid ranges overflowing u32 and 150,000 bfchar entries",
+            1,
+            &["SIG_1"],
+            &[],
+        ),
+    ))
+}
+
+fn reference_loop() -> Entry {
+    let mut r = one_page();
+    replace(
+        &mut r,
+        3,
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources 6 0 R /Contents 4 0 R /Rotate 8 0 R >>",
+    );
+    r.obj(6, "7 0 R").obj(7, "6 0 R").obj(8, "8 0 R");
+    (
+        "reference_loop",
+        r.finish(),
+        HostileExpect::ok(
+            "the page's /Resources is a reference to a reference back to itself, and /Rotate refers to itself: the tag is read with Helvetica metrics",
+            1,
+            &["SIG_1"],
+            &["font_unreadable", "tag_font_proportional"],
+        ),
+    )
+}
+
+/// Replaces object `n`'s body.
+fn replace(r: &mut Raw, n: u32, body: &str) {
+    r.objects.retain(|(m, _)| *m != n);
+    r.obj(n, body);
+}
+
+/// Replaces object `n` with a stream.
+fn replace_stream(r: &mut Raw, n: u32, dict: &str, data: &[u8]) {
+    r.objects.retain(|(m, _)| *m != n);
+    r.stream(n, dict, data);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    fn inflate(z: &[u8]) -> Result<Vec<u8>, String> {
+        // Checks the Adler-32 at the end too.
+        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(z, 64 << 20)
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    #[test]
+    fn bombs_inflate_to_the_size_they_claim() {
+        for (byte, mib) in [(0u8, 40usize), (b'[', 7), (0xff, 3)] {
+            let z = repeated_zlib(byte, mib).unwrap();
+            assert!(z.len() < mib * 1500, "{} bytes", z.len());
+            let data = inflate(&z).unwrap();
+            assert_eq!(data.len(), mib << 20);
+            assert!(data.iter().all(|&b| b == byte));
+        }
+    }
+
+    #[test]
+    fn a_wrong_checksum_would_be_noticed() {
+        let mut z = repeated_zlib(b'[', 2).unwrap();
+        let last = z.len() - 1;
+        z[last] ^= 1;
+        assert!(inflate(&z).is_err());
+    }
+
+    #[test]
+    fn deterministic_small_and_uniquely_named() {
+        let a = all().unwrap();
+        let b = all().unwrap();
+        let mut names = std::collections::BTreeSet::new();
+        for (x, y) in a.iter().zip(&b) {
+            assert!(x.pdf == y.pdf, "{} differs between runs", x.name);
+            assert!(x.pdf.len() < 1 << 20, "{} is {} bytes", x.name, x.pdf.len());
+            assert!(names.insert(x.name));
+            let e: HostileExpect = serde_json::from_value(x.expect.clone()).unwrap();
+            assert_eq!(e.status == "error", e.error_code.is_some(), "{}", x.name);
+        }
+    }
+}
