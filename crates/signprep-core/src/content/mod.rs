@@ -6,15 +6,18 @@
 //! else is skipped. Glyphs land in a [`PageText`]: one text buffer for the page
 //! and a flat vector of glyph records, so the hot path allocates only to grow them.
 
+mod lexer;
 mod state;
 
 use crate::diag::{Code, Diagnostic};
-use crate::document::{Document, Error, StreamError, matrix_of, number};
+use crate::document::{Document, Error, StreamError, matrix_of};
 use crate::fonts::Font;
 use crate::geometry::{Matrix, Rect};
+use lexer::{Lexer, Operands, Tok};
 use lopdf::{Dictionary, Object, ObjectId};
 pub use state::Fill;
 use state::GState;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Deepest `q` nesting honoured.
@@ -175,54 +178,80 @@ struct Interp<'a> {
     operators: usize,
 }
 
-fn op_num(ops: &[Object], i: usize) -> Option<f64> {
-    ops.get(i).and_then(number)
+/// The operands of one operator, as the lexer left them.
+struct Args<'o> {
+    toks: &'o [Tok],
+    strings: &'o [u8],
+    data: &'o [u8],
 }
 
-fn op_nums<const N: usize>(ops: &[Object]) -> Option<[f64; N]> {
-    let mut v = [0.0; N];
-    if ops.len() < N {
-        return None;
+impl<'o> Args<'o> {
+    fn num(&self, i: usize) -> Option<f64> {
+        match self.toks.get(i)? {
+            Tok::Num(v) if v.is_finite() => Some(*v),
+            _ => None,
+        }
     }
-    // Take the last N operands: extra leading operands are tolerated.
-    let base = ops.len() - N;
-    for (i, slot) in v.iter_mut().enumerate() {
-        *slot = op_num(ops, base + i)?;
-    }
-    Some(v)
-}
 
-fn op_matrix(ops: &[Object]) -> Option<Matrix> {
-    let [a, b, c, d, e, f] = op_nums::<6>(ops)?;
-    let m = Matrix::new(a, b, c, d, e, f);
-    m.is_finite().then_some(m)
+    /// The last `N` operands as numbers (extra leading operands are tolerated).
+    fn nums<const N: usize>(&self) -> Option<[f64; N]> {
+        let base = self.toks.len().checked_sub(N)?;
+        let mut v = [0.0; N];
+        for (k, slot) in v.iter_mut().enumerate() {
+            *slot = self.num(base + k)?;
+        }
+        Some(v)
+    }
+
+    fn matrix(&self) -> Option<Matrix> {
+        let [a, b, c, d, e, f] = self.nums::<6>()?;
+        let m = Matrix::new(a, b, c, d, e, f);
+        m.is_finite().then_some(m)
+    }
+
+    /// A name operand, with `#xx` escapes decoded.
+    fn name(&self, i: usize) -> Option<Cow<'o, [u8]>> {
+        let Tok::Name(a, b) = *self.toks.get(i)? else {
+            return None;
+        };
+        let raw = self.data.get(a as usize..b as usize)?;
+        if !raw.contains(&b'#') {
+            return Some(Cow::Borrowed(raw));
+        }
+        let mut out = Vec::with_capacity(raw.len());
+        let mut k = 0;
+        while let Some(&c) = raw.get(k) {
+            let hex = raw
+                .get(k + 1..k + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            match (c, hex) {
+                (b'#', Some(v)) => {
+                    out.push(v);
+                    k += 3;
+                }
+                _ => {
+                    out.push(c);
+                    k += 1;
+                }
+            }
+        }
+        Some(Cow::Owned(out))
+    }
+
+    fn last_string(&self) -> Option<&'o [u8]> {
+        match *self.toks.last()? {
+            Tok::Str(a, b) => self.strings.get(a as usize..b as usize),
+            _ => None,
+        }
+    }
 }
 
 impl<'a> Interp<'a> {
     fn run(&mut self, content: &[u8], resources: Option<&'a Dictionary>) -> Result<(), Error> {
-        // lopdf's content parser recurses once per array level: refuse deep nesting first.
-        let max_depth = self.doc.options.max_nesting_depth;
-        if crate::document::nesting_exceeds(content, max_depth, false) {
-            self.out.diagnostics.push(
-                Diagnostic::new(
-                    Code::ContentUnreadable,
-                    format!("page {}: a content stream nests arrays more than {max_depth} levels deep; it was skipped", self.page + 1),
-                )
-                .page(self.page),
-            );
-            return Ok(());
-        }
-        for op in lopdf::content::Content::decode_iter(content) {
-            let Ok(op) = op else {
-                self.out.diagnostics.push(
-                    Diagnostic::new(
-                        Code::ContentUnreadable,
-                        format!("page {}: the content stream has a syntax error; the rest of it was skipped", self.page + 1),
-                    )
-                    .page(self.page),
-                );
-                break;
-            };
+        let mut lexer = Lexer::new(content);
+        let mut operands = Operands::default();
+        while let Some(operator) = lexer.next_op(&mut operands) {
             if self.full {
                 break;
             }
@@ -233,142 +262,164 @@ impl<'a> Interp<'a> {
             if self.operators > self.doc.options.max_operators_per_page {
                 self.full = true;
             }
-            self.op(&op.operator, &op.operands, resources)?;
+            let args = Args {
+                toks: &operands.toks,
+                strings: &operands.strings,
+                data: content,
+            };
+            self.op(operator, &args, resources)?;
+        }
+        if lexer.flooded {
+            self.out.diagnostics.push(
+                Diagnostic::new(
+                    Code::ContentUnreadable,
+                    format!(
+                        "page {}: a content stream holds more than 65536 operands without an operator; the rest of it was skipped",
+                        self.page + 1
+                    ),
+                )
+                .page(self.page),
+            );
         }
         Ok(())
     }
 
     fn op(
         &mut self,
-        operator: &str,
-        ops: &[Object],
+        operator: &[u8],
+        args: &Args<'_>,
         resources: Option<&'a Dictionary>,
     ) -> Result<(), Error> {
         let ts = &mut self.gs.text;
         match operator {
-            "q" if self.stack.len() < MAX_GSTATE_DEPTH => self.stack.push(self.gs.clone()),
-            "Q" => {
+            b"q" if self.stack.len() < MAX_GSTATE_DEPTH => self.stack.push(self.gs.clone()),
+            b"Q" => {
                 if let Some(gs) = self.stack.pop() {
                     self.gs = gs;
                 }
             }
-            "cm" => {
-                if let Some(m) = op_matrix(ops) {
+            b"cm" => {
+                if let Some(m) = args.matrix() {
                     self.gs.ctm = m.then(&self.gs.ctm);
                 }
             }
-            "BT" => {
+            b"BT" => {
                 self.tm = Matrix::IDENTITY;
                 self.tlm = Matrix::IDENTITY;
             }
-            "Tf" => {
-                if let Some(size) = op_num(ops, 1) {
+            b"Tf" => {
+                if let Some([size]) = args.nums::<1>() {
                     ts.size = size;
                 }
-                let name = ops.first().and_then(|o| o.as_name().ok());
-                let font = name.and_then(|n| self.lookup_font(resources, n));
+                let font = args.name(0).and_then(|n| self.lookup_font(resources, &n));
                 self.gs.text.font = font;
             }
-            "Tc" => ts.char_space = op_num(ops, 0).unwrap_or(ts.char_space),
-            "Tw" => ts.word_space = op_num(ops, 0).unwrap_or(ts.word_space),
-            "Tz" => ts.h_scale = op_num(ops, 0).map_or(ts.h_scale, |v| v / 100.0),
-            "TL" => ts.leading = op_num(ops, 0).unwrap_or(ts.leading),
-            "Ts" => ts.rise = op_num(ops, 0).unwrap_or(ts.rise),
-            "Tr" => {
-                ts.render_mode = op_num(ops, 0).map_or(ts.render_mode, |v| v.clamp(0.0, 7.0) as u8)
+            b"Tc" => ts.char_space = args.num(0).unwrap_or(ts.char_space),
+            b"Tw" => ts.word_space = args.num(0).unwrap_or(ts.word_space),
+            b"Tz" => ts.h_scale = args.num(0).map_or(ts.h_scale, |v| v / 100.0),
+            b"TL" => ts.leading = args.num(0).unwrap_or(ts.leading),
+            b"Ts" => ts.rise = args.num(0).unwrap_or(ts.rise),
+            b"Tr" => {
+                ts.render_mode = args
+                    .num(0)
+                    .map_or(ts.render_mode, |v| v.clamp(0.0, 7.0) as u8)
             }
-            "Td" => {
-                if let Some([tx, ty]) = op_nums::<2>(ops) {
+            b"Td" => {
+                if let Some([tx, ty]) = args.nums::<2>() {
                     self.next_line(tx, ty);
                 }
             }
-            "TD" => {
-                if let Some([tx, ty]) = op_nums::<2>(ops) {
+            b"TD" => {
+                if let Some([tx, ty]) = args.nums::<2>() {
                     ts.leading = -ty;
                     self.next_line(tx, ty);
                 }
             }
-            "Tm" => {
-                if let Some(m) = op_matrix(ops) {
+            b"Tm" => {
+                if let Some(m) = args.matrix() {
                     self.tm = m;
                     self.tlm = m;
                 }
             }
-            "T*" => {
+            b"T*" => {
                 let l = ts.leading;
                 self.next_line(0.0, -l);
             }
-            "Tj" => {
-                if let Some(Object::String(s, _)) = ops.first() {
+            b"Tj" => {
+                if let Some(s) = args.last_string() {
                     self.show(s);
                 }
             }
-            "'" => {
+            b"'" => {
                 let l = ts.leading;
                 self.next_line(0.0, -l);
-                if let Some(Object::String(s, _)) = ops.last() {
+                if let Some(s) = args.last_string() {
                     self.show(s);
                 }
             }
-            "\"" => {
-                if let Some([aw, ac]) = ops.get(..2).and_then(op_nums::<2>) {
+            b"\"" => {
+                if let (Some(aw), Some(ac)) = (args.num(0), args.num(1)) {
                     ts.word_space = aw;
                     ts.char_space = ac;
                 }
                 let l = self.gs.text.leading;
                 self.next_line(0.0, -l);
-                if let Some(Object::String(s, _)) = ops.last() {
+                if let Some(s) = args.last_string() {
                     self.show(s);
                 }
             }
-            "TJ" => {
-                if let Some(Object::Array(items)) = ops.first() {
-                    for item in items {
-                        match item {
-                            Object::String(s, _) => self.show(s),
-                            other => {
-                                if let Some(n) = number(other) {
-                                    self.kern(n);
-                                }
+            b"TJ" => {
+                for tok in args.toks {
+                    match *tok {
+                        Tok::Str(a, b) => {
+                            if let Some(s) = args.strings.get(a as usize..b as usize) {
+                                self.show(s);
                             }
                         }
+                        Tok::Num(n) => self.kern(n),
+                        _ => {}
                     }
                 }
             }
-            "g" => self.gs.fill = op_num(ops, 0).map_or(Fill::Other, Fill::Gray),
-            "rg" => self.gs.fill = op_nums::<3>(ops).map_or(Fill::Other, Fill::Rgb),
-            "k" => self.gs.fill = op_nums::<4>(ops).map_or(Fill::Other, Fill::Cmyk),
-            "cs" => {
-                self.gs.fill = match ops.first().and_then(|o| o.as_name().ok()) {
+            b"g" => self.gs.fill = args.nums::<1>().map_or(Fill::Other, |[g]| Fill::Gray(g)),
+            b"rg" => self.gs.fill = args.nums::<3>().map_or(Fill::Other, Fill::Rgb),
+            b"k" => self.gs.fill = args.nums::<4>().map_or(Fill::Other, Fill::Cmyk),
+            b"cs" => {
+                self.gs.fill = match args.name(0).as_deref() {
                     Some(b"DeviceGray" | b"G") => Fill::Gray(0.0),
                     Some(b"DeviceRGB" | b"RGB") => Fill::Rgb([0.0; 3]),
                     Some(b"DeviceCMYK" | b"CMYK") => Fill::Cmyk([0.0, 0.0, 0.0, 1.0]),
                     _ => Fill::Other,
                 }
             }
-            "sc" | "scn" => {
-                let n = ops.iter().filter(|o| number(o).is_some()).count();
-                self.gs.fill = match (n, ops.last().is_some_and(|o| o.as_name().is_ok())) {
+            b"sc" | b"scn" => {
+                let n = args
+                    .toks
+                    .iter()
+                    .filter(|t| matches!(t, Tok::Num(_)))
+                    .count();
+                let pattern = matches!(args.toks.last(), Some(Tok::Name(..)));
+                self.gs.fill = match (n, pattern) {
                     (_, true) => Fill::Other,
-                    (1, _) => op_nums::<1>(ops).map_or(Fill::Other, |[g]| Fill::Gray(g)),
-                    (3, _) => op_nums::<3>(ops).map_or(Fill::Other, Fill::Rgb),
-                    (4, _) => op_nums::<4>(ops).map_or(Fill::Other, Fill::Cmyk),
+                    (1, _) => args.nums::<1>().map_or(Fill::Other, |[g]| Fill::Gray(g)),
+                    (3, _) => args.nums::<3>().map_or(Fill::Other, Fill::Rgb),
+                    (4, _) => args.nums::<4>().map_or(Fill::Other, Fill::Cmyk),
                     _ => Fill::Other,
                 };
             }
-            "gs" => {
-                if let Some(name) = ops.first().and_then(|o| o.as_name().ok())
-                    && let Some(ca) = self.ext_gstate_alpha(resources, name)
+            b"gs" => {
+                if let Some(name) = args.name(0)
+                    && let Some(ca) = self.ext_gstate_alpha(resources, &name)
                 {
                     self.gs.fill_alpha = ca;
                 }
             }
-            "Do" => {
-                if let Some(name) = ops.first().and_then(|o| o.as_name().ok()) {
-                    self.do_xobject(resources, name)?;
+            b"Do" => {
+                if let Some(name) = args.name(0) {
+                    self.do_xobject(resources, &name)?;
                 }
             }
-            "BI" | "EI" => self.out.images += 1,
+            b"EI" => self.out.images += 1,
             _ => {}
         }
         Ok(())
