@@ -499,23 +499,29 @@ impl<'a> Interp<'a> {
         let mut text = std::mem::take(&mut out.text);
         let fill = self.gs.fill;
         let max_glyphs = self.doc.options.max_glyphs_per_page;
+        // Within one string only the translation of Tm changes, so the full
+        // text-to-display matrix is built once and moved along with it.
+        let mut m = tm.then(&ctm_display);
+        let size = {
+            let (vx, vy) = m.apply_vector(0.0, 1.0);
+            (ts.size.abs() * (vx * vx + vy * vy).sqrt()) as f32
+        };
         font.decode(bytes, &mut text, |code, start, end| {
             if out.glyphs.len() >= max_glyphs {
                 full = true;
                 return;
             }
-            let m = tm.then(&ctm_display);
             let w = f64::from(code.width);
             let spacing = ts.char_space + if code.word_space { ts.word_space } else { 0.0 };
-            let (bbox, origin, endp, advance) = if font.vertical {
+            let (bbox, origin, endp, (dx, dy)) = if font.vertical {
                 // Vertical writing: glyphs advance downwards, centred on the origin.
-                let adv = -(1.0 * ts.size);
+                let adv = -ts.size;
                 let r = Rect::new(-ts.size / 2.0, adv + ts.rise, ts.size / 2.0, ts.rise);
                 (
                     m.apply_rect(&r),
                     m.apply(0.0, 0.0),
                     m.apply(0.0, adv),
-                    Matrix::translate(0.0, adv - spacing),
+                    (0.0, adv - spacing),
                 )
             } else {
                 let adv = w * ts.size * ts.h_scale;
@@ -524,11 +530,9 @@ impl<'a> Interp<'a> {
                     m.apply_rect(&r),
                     m.apply(0.0, 0.0),
                     m.apply(adv, 0.0),
-                    Matrix::translate((w * ts.size + spacing) * ts.h_scale, 0.0),
+                    ((w * ts.size + spacing) * ts.h_scale, 0.0),
                 )
             };
-            let (vx, vy) = m.apply_vector(0.0, 1.0);
-            let size = (ts.size.abs() * (vx * vx + vy * vy).sqrt()) as f32;
             out.glyphs.push(GlyphRec {
                 text: (start as u32, end as u32),
                 bbox,
@@ -542,7 +546,10 @@ impl<'a> Interp<'a> {
                 hidden,
                 mapped: code.mapped,
             });
-            tm = advance.then(&tm);
+            tm.e += dx * tm.a + dy * tm.c;
+            tm.f += dx * tm.b + dy * tm.d;
+            m.e += dx * m.a + dy * m.c;
+            m.f += dx * m.b + dy * m.d;
         });
         out.text = text;
         self.tm = tm;

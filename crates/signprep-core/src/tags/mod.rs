@@ -142,6 +142,11 @@ pub(crate) fn find_page_tags(
     page_index: usize,
     page: &PageText,
 ) -> (Vec<FoundTag>, Vec<Diagnostic>) {
+    // Lines only add spaces and breaks between glyphs, so a page whose raw text
+    // has no `<#` has none in its lines either: most pages stop here.
+    if !page.text.contains("<#") {
+        return (Vec::new(), Vec::new());
+    }
     let lines = build_lines(page);
     let scan = find_matches(&lines.text);
     let mut tags = Vec::new();
