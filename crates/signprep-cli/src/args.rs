@@ -20,6 +20,10 @@ pub enum Command {
     Pack(crate::pack_cmd::PackArgs),
     /// Print the JSON Schema of a body, the manifest or the scan record.
     Schema(crate::schema_cmd::SchemaArgs),
+    /// Pre-flight: check PDFs, request bodies and manifests against every rule of the service.
+    Check(crate::check_cmd::CheckArgs),
+    /// Print the documentation of a finding's code.
+    Explain(crate::explain_cmd::ExplainArgs),
     /// Draw each page of a PDF with its tags and form fields boxed and labelled: one PNG per page.
     #[cfg(feature = "render")]
     Preview(PreviewArgs),
@@ -41,7 +45,7 @@ pub enum Format {
 #[derive(Debug, Args)]
 pub struct ScanArgs {
     /// PDF files, or folders to search recursively for `*.pdf` (sorted).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "files_from")]
     pub paths: Vec<PathBuf>,
     /// Output format [default: table on a terminal, ndjson otherwise].
     #[arg(long, value_enum)]
@@ -65,6 +69,9 @@ pub struct ScanArgs {
     /// (`*` and `?` globs; the last matching rule wins; TYPE `none` leaves them out). Repeatable.
     #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule, requires = "data_fields")]
     pub type_map: Vec<String>,
+    /// Walking, file lists, sharding, resuming, limits and progress.
+    #[command(flatten)]
+    pub batch: crate::batch::BatchArgs,
 }
 
 fn type_rule(s: &str) -> Result<String, String> {

@@ -4,6 +4,10 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
+mod batch;
+mod check;
+mod check_cmd;
+mod explain_cmd;
 mod inputs;
 mod output;
 mod pack_cmd;
@@ -25,6 +29,8 @@ fn main() -> ExitCode {
         args::Command::Scan(a) => scan_cmd::run(&a),
         args::Command::Pack(a) => pack_cmd::run(&a),
         args::Command::Schema(a) => schema_cmd::run(&a),
+        args::Command::Check(a) => check_cmd::run(&a),
+        args::Command::Explain(a) => explain_cmd::run(&a),
         #[cfg(feature = "render")]
         args::Command::Preview(a) => preview_cmd::run(&a),
         #[cfg(feature = "render")]

@@ -1,80 +1,10 @@
 //! Writing records: ndjson, json and a human table.
 
 use crate::args::Format;
+pub use crate::batch::Summary;
 use serde::Serialize;
-use signprep_core::{DataField, Record, Severity, Status};
-use std::collections::BTreeMap;
-use std::io::{self, BufWriter, IsTerminal, Write};
-
-/// Totals over a run.
-#[derive(Debug, Default, Serialize)]
-pub struct Summary {
-    pub files: usize,
-    pub ok: usize,
-    pub errors: usize,
-    pub pages: usize,
-    pub tags: usize,
-    pub fields: usize,
-    /// Files with an error record or an error-level finding.
-    pub failures: usize,
-    /// Findings by severity.
-    pub findings: BTreeMap<&'static str, usize>,
-    /// Error records by code.
-    pub errors_by_code: BTreeMap<String, usize>,
-    /// Wall time, seconds (left out of json output to keep it deterministic).
-    #[serde(skip)]
-    pub wall_seconds: f64,
-}
-
-impl Summary {
-    pub fn add(&mut self, r: &Record) {
-        self.files += 1;
-        match r.status {
-            Status::Ok => self.ok += 1,
-            Status::Error => {
-                self.errors += 1;
-                if let Some(e) = &r.error {
-                    *self.errors_by_code.entry(e.code.clone()).or_default() += 1;
-                }
-            }
-        }
-        if r.is_failure() {
-            self.failures += 1;
-        }
-        self.pages += r.scan.pages.len();
-        self.tags += r.scan.tags.len();
-        self.fields += r.scan.fields.len();
-        for d in &r.scan.diagnostics {
-            *self.findings.entry(d.severity.as_str()).or_default() += 1;
-        }
-    }
-
-    fn line(&self) -> String {
-        let rate = if self.wall_seconds > 0.0 {
-            self.pages as f64 / self.wall_seconds
-        } else {
-            0.0
-        };
-        format!(
-            "{} files ({} ok, {} errors), {} pages, {} tags, {} fields, {} findings; {:.2}s, {:.0} pages/s",
-            self.files,
-            self.ok,
-            self.errors,
-            self.pages,
-            self.tags,
-            self.fields,
-            self.findings.values().sum::<usize>(),
-            self.wall_seconds,
-            rate
-        )
-    }
-
-    pub fn print_stderr_if_terminal(&self) {
-        if io::stderr().is_terminal() {
-            eprintln!("{}", self.line());
-        }
-    }
-}
+use signprep_core::{DataField, Record, Severity};
+use std::io::{self, BufWriter, Write};
 
 /// A record as written: the record, plus `data_fields` with `--data-fields`.
 #[derive(Serialize)]
@@ -89,6 +19,7 @@ pub struct Writer {
     format: Format,
     out: BufWriter<io::Stdout>,
     first: bool,
+    summary_record: bool,
 }
 
 impl Writer {
@@ -97,7 +28,14 @@ impl Writer {
             format,
             out: BufWriter::new(io::stdout()),
             first: true,
+            summary_record: true,
         }
+    }
+
+    /// Whether [`Writer::finish`] writes the summary (json/ndjson; on by default).
+    pub fn summary_record(mut self, yes: bool) -> Self {
+        self.summary_record = yes;
+        self
     }
 
     /// Writes one record; `data_fields` (with `--data-fields`) is added to it.
@@ -216,22 +154,33 @@ impl Writer {
         o.flush()
     }
 
+    /// Ends the output: ndjson gets `{"summary": {...}}` as its last line, json
+    /// closes `{"documents": [...], "summary": {...}}`; the table gets nothing
+    /// (its summary goes to stderr).
     pub fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         match self.format {
-            Format::Ndjson => Ok(()),
+            Format::Ndjson => {
+                if self.summary_record {
+                    self.out.write_all(b"{\"summary\":")?;
+                    serde_json::to_writer(&mut self.out, summary)?;
+                    self.out.write_all(b"}\n")?;
+                }
+                self.out.flush()
+            }
             Format::Json => {
                 if self.first {
                     self.out.write_all(b"{\"documents\": [\n")?;
                 }
-                self.out.write_all(b"\n], \"summary\": ")?;
-                serde_json::to_writer(&mut self.out, summary)?;
-                self.out.write_all(b"}\n")?;
+                if self.summary_record {
+                    self.out.write_all(b"\n], \"summary\": ")?;
+                    serde_json::to_writer(&mut self.out, summary)?;
+                    self.out.write_all(b"}\n")?;
+                } else {
+                    self.out.write_all(b"\n]}\n")?;
+                }
                 self.out.flush()
             }
-            Format::Table => {
-                writeln!(self.out, "{}", summary.line())?;
-                self.out.flush()
-            }
+            Format::Table => self.out.flush(),
         }
     }
 }

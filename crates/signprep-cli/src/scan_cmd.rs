@@ -1,15 +1,11 @@
-//! `signprep scan`.
+//! `signprep scan`: the batch pipeline (see [`crate::batch`]) with a scan per file.
 
 use crate::args::{Format, ScanArgs};
-use crate::inputs::{Input, expand};
-use crate::output::{Summary, Writer};
-use rayon::prelude::*;
+use crate::batch::{Flow, Input, Outcome, Progress, Source, Stream, Summary, interrupt};
+use crate::output::Writer;
 use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status, TypeMap};
 use std::io::IsTerminal;
-
-/// Files scanned together before their records are written (bounds memory while
-/// keeping output in input order).
-const CHUNK: usize = 64;
+use std::time::{Duration, Instant};
 
 pub fn run(args: &ScanArgs) -> u8 {
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
@@ -23,7 +19,7 @@ pub fn run(args: &ScanArgs) -> u8 {
     if let Some(w) = args.page_width {
         scanner = scanner.page_width(w);
     }
-    let options = LoadOptions::default();
+    let options = args.batch.load_options();
     let mut type_map = TypeMap::new();
     for rule in &args.type_map {
         if let Err(e) = type_map.add(rule) {
@@ -32,66 +28,118 @@ pub fn run(args: &ScanArgs) -> u8 {
         }
     }
     let type_map = args.data_fields.then_some(type_map);
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
+    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
+        Ok(s) => s.watchdog(watchdog(&options)).stop_flag(interrupt::flag()),
         Err(e) => {
             eprintln!("signprep: cannot start worker threads: {e}");
             return 2;
         }
     };
-    let inputs = expand(&args.paths);
-    let mut io_failure = inputs.iter().any(|i| matches!(i, Input::Missing(..)));
-    let mut writer = Writer::new(format);
+    let source = match Source::open(&args.paths, &args.batch, stream.threads()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("signprep: {e}");
+            return 2;
+        }
+    };
+    let skipped = source.skipped_counter();
+    let stderr_is_terminal = std::io::stderr().is_terminal();
+    let quiet = args.batch.quiet;
+    let mut progress = Progress::new(
+        stderr_is_terminal && !quiet,
+        source.total,
+        std::io::stdout().is_terminal(),
+    );
+    let mut writer = Writer::new(format).summary_record(!args.batch.no_summary);
     let mut summary = Summary::default();
-    let start = std::time::Instant::now();
-    for chunk in inputs.chunks(CHUNK) {
-        let records: Vec<Record> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|input| match input {
-                    Input::File(p) => Record::scan_file(p, &options, &scanner),
-                    Input::Missing(p, e) => Record {
-                        path: p.display().to_string(),
-                        status: Status::Error,
-                        error: Some(ErrorInfo {
-                            code: "io_error".into(),
-                            message: format!("cannot read: {e}"),
-                        }),
-                        scan: Scan::default(),
-                    },
-                })
-                .collect()
-        });
-        for r in &records {
-            summary.add(r);
-            let data_fields = type_map.as_ref().map(|m| r.scan.data_fields(m));
-            if let Err(e) = writer.record(r, data_fields.as_deref()) {
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    return 0;
-                }
-                eprintln!("signprep: cannot write output: {e}");
-                return 2;
+    let mut io_failure = false;
+    let start = Instant::now();
+
+    let budget = options.time_budget;
+    let work = move |input: &Input| match input {
+        Input::File(p) => Record::scan_file(p, &options, &scanner),
+        Input::Missing(p, e) => error_record(p, "io_error", format!("cannot read: {e}")),
+    };
+    let flow = stream.run(source, work, |input, outcome| {
+        let r = match outcome {
+            Outcome::Done(r) => r,
+            Outcome::Panicked(m) => {
+                error_record(input.path(), "internal_error", format!("panic: {m}"))
             }
+            Outcome::Abandoned(after) => abandoned(input.path(), after, budget),
+        };
+        io_failure |= matches!(input, Input::Missing(..));
+        summary.add(&r);
+        progress.file(r.scan.pages.len(), r.scan.diagnostics.len());
+        let data_fields = type_map.as_ref().map(|m| r.scan.data_fields(m));
+        progress.around_output(|| writer.record(&r, data_fields.as_deref()))
+    });
+    progress.finish();
+    match flow {
+        Ok(Flow::BrokenPipe) => return 0,
+        Ok(Flow::Interrupted) => summary.interrupted = true,
+        Ok(Flow::Completed) => {}
+        Err(e) => {
+            eprintln!("signprep: cannot write output: {e}");
+            return 2;
         }
     }
-    summary.wall_seconds = start.elapsed().as_secs_f64();
-    if let Err(e) = writer.finish(&summary)
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
+    summary.elapsed = start.elapsed().as_secs_f64();
+    summary.skipped = skipped.load(std::sync::atomic::Ordering::Relaxed);
+    if args.batch.timing {
+        summary.include_timing();
+    }
+    if let Err(e) = writer.finish(&summary) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return 0;
+        }
         eprintln!("signprep: cannot write output: {e}");
         io_failure = true;
     }
-    if format != Format::Table {
-        summary.print_stderr_if_terminal();
+    if !quiet && (format == Format::Table || stderr_is_terminal) {
+        eprintln!("{}", summary.line());
     }
-    if io_failure {
+    if summary.interrupted {
+        130
+    } else if io_failure {
         2
     } else if summary.failures > 0 {
         1
     } else {
         0
+    }
+}
+
+/// The hard limit behind the cooperative time budget: twice the budget plus 5 s,
+/// so the budget's own error (which says where the time went) normally comes first.
+fn watchdog(options: &LoadOptions) -> Option<Duration> {
+    options
+        .time_budget
+        .map(|b| b.saturating_mul(2).saturating_add(Duration::from_secs(5)))
+}
+
+fn abandoned(path: &std::path::Path, after: Duration, budget: Option<Duration>) -> Record {
+    let budget = budget.map_or(String::new(), |b| {
+        format!(" (time budget {:.1} s)", b.as_secs_f64())
+    });
+    error_record(
+        path,
+        "pdf_limit_exceeded",
+        format!(
+            "no result after {:.1} s{budget}: the file was given up on and the batch went on",
+            after.as_secs_f64()
+        ),
+    )
+}
+
+fn error_record(path: &std::path::Path, code: &str, message: String) -> Record {
+    Record {
+        path: path.display().to_string(),
+        status: Status::Error,
+        error: Some(ErrorInfo {
+            code: code.into(),
+            message,
+        }),
+        scan: Scan::default(),
     }
 }

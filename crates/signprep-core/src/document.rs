@@ -163,7 +163,8 @@ pub(crate) struct PageRef {
     pub(crate) id: ObjectId,
     pub(crate) geometry: PageGeometry,
     /// `/Resources` (inherited), as written: a dictionary or a reference.
-    pub(crate) resources: Option<Object>,
+    /// Shared: pages inherit one copy, however many kids the tree lists.
+    pub(crate) resources: Option<Arc<Object>>,
 }
 
 /// A loaded PDF, ready to scan.
@@ -183,7 +184,7 @@ pub struct Document {
     inflated: AtomicUsize,
     repaired: bool,
     /// Fonts read so far, by object id, shared by the threads scanning pages.
-    fonts: Mutex<HashMap<ObjectId, Arc<Font>>>,
+    fonts: Mutex<HashMap<FontKey, Arc<Font>>>,
     fallback: OnceLock<Arc<Font>>,
     /// When loading started, for the time budget.
     started: Instant,
@@ -300,11 +301,17 @@ impl Document {
     }
 
     /// The font a resource entry names, read once per document.
+    ///
+    /// `entry` must be an object of this document (it is, when it comes from
+    /// a resource dictionary): an inline font dictionary is cached by its
+    /// address, so a content stream selecting it a million times loads it once.
     pub(crate) fn font(&self, entry: &Object) -> Arc<Font> {
-        let id = entry.as_reference().ok();
-        if let Some(id) = id
-            && let Ok(cache) = self.fonts.lock()
-            && let Some(f) = cache.get(&id)
+        let key = match entry {
+            Object::Reference(id) => FontKey::Object(*id),
+            inline => FontKey::Inline(std::ptr::from_ref(inline) as usize),
+        };
+        if let Ok(cache) = self.fonts.lock()
+            && let Some(f) = cache.get(&key)
         {
             return Arc::clone(f);
         }
@@ -312,10 +319,8 @@ impl Document {
             Some(Object::Dictionary(d)) => Arc::new(Font::load(self, d)),
             _ => self.fallback_font(),
         };
-        if let Some(id) = id
-            && let Ok(mut cache) = self.fonts.lock()
-        {
-            cache.insert(id, Arc::clone(&font));
+        if let Ok(mut cache) = self.fonts.lock() {
+            cache.insert(key, Arc::clone(&font));
         }
         font
     }
@@ -382,6 +387,14 @@ impl Document {
         if let Some(msg) = self.over_time() {
             return Err(StreamError::Limit(msg));
         }
+        // Once the document's budget is spent, refuse before inflating: callers
+        // that skip a failed stream (a font's ToUnicode) must not pay again.
+        if self.inflated.load(Ordering::Relaxed) > self.options.max_document_bytes {
+            return Err(StreamError::Limit(format!(
+                "the document's streams inflate to more than {} bytes",
+                self.options.max_document_bytes
+            )));
+        }
         let data = match stream.decompressed_content_with_limit(self.options.max_stream_bytes) {
             Ok(d) => d,
             Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
@@ -420,6 +433,15 @@ impl Document {
         }
         Ok(data)
     }
+}
+
+/// How [`Document::font`] caches a font: by object id, or for an inline
+/// dictionary by the address of the object (stable: the document is not
+/// modified while it is scanned).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum FontKey {
+    Object(ObjectId),
+    Inline(usize),
 }
 
 /// Why a stream could not be decoded.
@@ -571,7 +593,8 @@ struct Inherited {
     media_box: Option<Rect>,
     crop_box: Option<Rect>,
     rotate: Option<i64>,
-    resources: Option<Object>,
+    /// Shared, so cloning for every kid stays cheap.
+    resources: Option<Arc<Object>>,
 }
 
 /// Walks `/Root /Pages` depth-first with cycle and size guards.
@@ -626,7 +649,7 @@ fn walk_pages(doc: &lopdf::Document, options: &LoadOptions) -> Result<Vec<PageRe
             inh.rotate = Some(r as i64);
         }
         if let Ok(r) = dict.get(b"Resources") {
-            inh.resources = Some(r.clone());
+            inh.resources = Some(Arc::new(r.clone()));
         }
         let is_pages = dict.get(b"Kids").is_ok() && !matches!(dict.get_type(), Ok(b"Page"));
         if is_pages {
@@ -636,6 +659,14 @@ fn walk_pages(doc: &lopdf::Document, options: &LoadOptions) -> Result<Vec<PageRe
                 .and_then(|k| deref(doc, k))
                 .and_then(|k| k.as_array().ok());
             if let Some(kids) = kids {
+                // Every pending kid is a page to come or a node holding some:
+                // more than max_pages of them is refused before they are queued.
+                if out.len() + stack.len() + kids.len() > options.max_pages {
+                    return Err(Error::limit(format!(
+                        "the page tree lists more than {} kids (max_pages)",
+                        options.max_pages
+                    )));
+                }
                 for kid in kids.iter().rev() {
                     if let Ok(kid_id) = kid.as_reference() {
                         stack.push((kid_id, inh.clone(), depth + 1));

@@ -156,6 +156,120 @@ pack_codes! {
     /// A key in the manifest's `[mail]` or `[signing]` table is not a setting the
     /// specification lists (manifests reject unknown keys).
     ManifestKeyUnknown => "manifest_key_unknown", Error;
+    /// A signer whose channel is email (the default) has no `email`: the
+    /// signature request has nowhere to go, and the pack cannot leave `setup`.
+    SignerEmailMissing => "signer_email_missing", Error;
+    /// An email address (of a signer, a CC recipient, a populate
+    /// `signer_<n>_email` or `cc_<n>_email`) is not of the form `name@domain.tld`.
+    /// The service cannot deliver to it.
+    EmailInvalid => "email_invalid", Error;
+    /// A mobile number is not in international format: `+` then the country's
+    /// dialling code and the number, digits only (`+447700900123`). The
+    /// specification warns that numbers without a country code may fail. A
+    /// warning, raised to an error when the signer's channel is `sms` or
+    /// `whatsapp` and the number is how the request is delivered.
+    MobileNotInternational => "mobile_not_international", Warning;
+    /// A signer's `primary_communication_channel` is `sms` or `whatsapp` but the
+    /// signer has no `mobile_number`: the signature request cannot be delivered.
+    ChannelNeedsMobile => "channel_needs_mobile", Error;
+    /// A signer uses the `sms` or `whatsapp` channel. Both must be enabled on the
+    /// account first; otherwise delivery fails. Reported once per body, at the
+    /// first signer using such a channel.
+    ChannelNeedsEnablement => "channel_needs_enablement", Info;
+    /// A signer has no signature field assigned: no signature tag (an id with a
+    /// `_`-separated word `SIG`, `SIGN` or `SIGNATURE`), signature form field or
+    /// v0 data field of type `signature` names their `signatory_uuid`. They will be
+    /// asked to sign but have nowhere to sign. Not reported when a child's fields
+    /// cannot be known (a template or URL child).
+    SignerWithoutSignatureField => "signer_without_signature_field", Warning;
+    /// The pack has a template child but a signer has no `role`. Template
+    /// signers are matched by the role configured on the template, so this
+    /// signer is linked to none of the template's fields.
+    RoleMissingForTemplate => "role_missing_for_template", Warning;
+    /// A data field sets `data` on a signature field (a signature tag, a
+    /// signature form field, a v0 field of type `signature`). A signature is
+    /// made by the signer, not pre-filled; the value is ignored or misplaced.
+    DataForSignatureField => "data_for_signature_field", Warning;
+    /// A v0 data field's `background_colour` is not in `#` notation (`#RGB` or
+    /// `#RRGGBB`); the service may ignore it or reject the field.
+    BackgroundColourInvalid => "background_colour_invalid", Warning;
+    /// A valid tag of a tag-syntax PDF (or of a v0 upload) is named by no data
+    /// field: the service still creates the field, but with no value and no
+    /// signer assigned. Often intended (a signer picks it up); worth knowing.
+    TagWithoutDataField => "tag_without_data_field", Info;
+    /// A body (or a PDF to upload) is larger than the configured limit
+    /// (`signprep check --max-payload`, 10 MiB by default). The specification
+    /// publishes no maximum; very large requests are slow and may be refused.
+    PayloadLarge => "payload_large", Warning;
+    /// `post_signing_url` is not an absolute `http://` or `https://` URL: the
+    /// redirect after signing goes nowhere.
+    PostSigningUrlInvalid => "post_signing_url_invalid", Error;
+    /// `mail_settings.reply_email` is not a valid email address: replies to the
+    /// notification mails are lost.
+    ReplyEmailInvalid => "reply_email_invalid", Error;
+    /// Two-factor authentication is on but a signer has neither a mobile number
+    /// nor an email address: the one-time password has nowhere to go, so the
+    /// signer cannot sign.
+    TwoFactorWithoutContact => "two_factor_without_contact", Warning;
+    /// A populate-syntax key is neither `signer_<n>_email`/`_name`,
+    /// `cc_<n>_email`/`_name` nor the `custom_id` of a data field of the template
+    /// (when the template's JSON is given with `--template`), or addresses a
+    /// signer the template does not have. The service ignores it. Without the
+    /// template, a key that looks like a signer or CC key but is malformed
+    /// (`signer_01_email`, `signer_0_mail`) is reported as a warning.
+    PopulateKeyUnknown => "populate_key_unknown", Error;
+    /// The signer (or CC) indices of a populate body skip a number
+    /// (`signer_0_...` and `signer_2_...` without `signer_1_...`). Indices are
+    /// zero-based positions in the template, so a gap usually means a typo.
+    PopulateIndexGap => "populate_index_gap", Warning;
+    /// A v0 data field's `tag_id` names no tag of the PDF uploaded with it: in
+    /// the tag-extraction flow the tag is the field's only position, so the
+    /// field is not placed.
+    V0TagNotInPdf => "v0_tag_not_in_pdf", Error;
+    /// Signature requests are sent (a v0 body with `status` `awaiting_signatures`,
+    /// a `request_signatures` call, or `auto_request_signatures_when_ready`) but a
+    /// signer has no email address. The move out of `setup` needs every
+    /// signatory's email.
+    RequestSignaturesWithoutEmail => "request_signatures_without_email", Error;
+    /// A v0 update body (it has a `key`, or is sent with PUT) carries data field
+    /// values while the document is not in `setup`: its `status` is neither
+    /// `setup` nor `awaiting_signatures`, or it is `awaiting_signatures` and a
+    /// signatory has already been sent the request (`email_send_count` above 0,
+    /// or a signatory status other than `setup`). Field values can only change in
+    /// `setup`; the update is lost. Revert the document to `setup` first.
+    UpdateFieldOutsideSetup => "update_field_outside_setup", Warning;
+    /// A webhook's `callback` is not an `https://` URL; v1 webhooks must use
+    /// HTTPS. For a v0 subscription, which the specification does not restrict,
+    /// it is a warning.
+    CallbackNotHttps => "callback_not_https", Error;
+    /// A webhook or subscription `callback` points at this machine (`localhost`,
+    /// `127.0.0.1`, `::1`, `0.0.0.0`): the service cannot reach it. Use the HTTPS
+    /// address a tunnelling tool gives you.
+    CallbackLocalhost => "callback_localhost", Error;
+    /// A webhook or subscription body has no `entity_key`: the pack (v1) or
+    /// document (v0) to subscribe to.
+    EntityKeyMissing => "entity_key_missing", Error;
+    /// A `client_secret` or `api_key` is inside a pack, document or populate
+    /// body. Credentials stay on the server and are only sent to the access-token
+    /// and user endpoints; a body is often logged, stored or shown to a browser.
+    SecretInBody => "secret_in_body", Error;
+    /// A body is not valid JSON, or a value has the wrong type (a string where
+    /// the specification has a list, a number in a populate body); nothing else
+    /// in it can be checked.
+    BodyInvalid => "body_invalid", Error;
+    /// A manifest does not parse (TOML or JSON syntax, an unknown key, a wrong
+    /// type); the message gives the line and column.
+    ManifestInvalid => "manifest_invalid", Error;
+    /// A webhook or subscription body has no `callback` URL, so callbacks have
+    /// nowhere to go.
+    CallbackMissing => "callback_missing", Error;
+    /// A v0 data field's `tag_id` is not upper-case ASCII (`A-Z`, `0-9`, `_`);
+    /// the service reads tag ids in upper case only, so it links to no tag.
+    DataFieldTagIdInvalid => "data_field_tag_id_invalid", Error;
+    /// A request of a `{"requests": [...]}` plan has a method and path that
+    /// signprep does not know (it knows the v0 document create, update,
+    /// `request_signatures` and template-copy calls); its body is not checked.
+    RequestUnknown => "request_unknown", Info;
 }
 
 impl fmt::Display for PackCode {

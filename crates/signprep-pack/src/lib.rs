@@ -49,6 +49,10 @@
 //! - [`Manifest`]: the TOML (or JSON) file `signprep pack` reads.
 //! - [`SchemaName`]: JSON Schemas of the pack, the manifest, the scan record and
 //!   the v0 and populate outputs.
+//! - [`Checker`]: pre-flight (`signprep check`): every rule over a body, a
+//!   manifest or a PDF of any [`InputKind`] (detected by [`detect`]), with the
+//!   cross-checks between a body and its PDFs; [`Group`] sorts the codes into
+//!   the sections of `docs/diagnostics.md`.
 //!
 //! Findings ([`Finding`]) have stable codes ([`PackCode`], or a scan
 //! [`signprep_core::Code`] for a child's PDF) and a JSON pointer
@@ -66,6 +70,7 @@ mod manifest;
 mod model;
 mod nullable;
 mod read;
+mod rules;
 mod schema;
 
 pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};
@@ -88,5 +93,6 @@ pub use model::v0::{V0CcRecipient, V0DataField, V0Document, V0Signatory};
 pub use model::{Extra, UnknownKeys};
 pub use nullable::Nullable;
 pub use read::{Read, read_pack, read_populate, read_v0_document};
+pub use rules::{Checked, Checker, Group, InputKind, detect, read_template};
 pub use schema::{ScanRecord, SchemaName};
 pub use signprep_core;

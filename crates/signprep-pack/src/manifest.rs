@@ -330,6 +330,30 @@ impl Manifest {
     }
 }
 
+impl Manifest {
+    /// The children a build makes, in order: for each, the index of its
+    /// `[[documents]]` entry and, for a `path` entry, its file. Used to locate
+    /// a finding about a child at the manifest entry that made it.
+    pub(crate) fn children_of(&self, base_dir: &Path) -> Vec<(usize, Option<std::path::PathBuf>)> {
+        let mut ignored = Vec::new();
+        let mut out = Vec::new();
+        for (k, d) in self.documents.iter().enumerate() {
+            match (&d.path, &d.template, &d.url) {
+                (Some(p), None, None) => {
+                    out.extend(
+                        expand(base_dir, p, "", &mut ignored)
+                            .into_iter()
+                            .map(|f| (k, Some(f))),
+                    );
+                }
+                (None, Some(_), None) | (None, None, Some(_)) => out.push((k, None)),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
 fn opt(
     spec: SignerSpec,
     v: &Option<String>,

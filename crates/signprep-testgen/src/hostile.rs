@@ -161,11 +161,13 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         pagetree_kids_cycle(),
         pagetree_parent_cycle(),
         huge_count(),
+        pagetree_kids_fanout(),
         xobject_self(),
         xobject_mutual(),
         xobject_deep_chain(),
         flate_bomb_300mb()?,
         flate_bomb_shared_stream()?,
+        flate_bomb_inline_font()?,
         deep_array_object(),
         deep_dict_object(),
         deep_array_content(),
@@ -332,6 +334,26 @@ fn huge_count() -> Entry {
             1,
             &["SIG_1"],
             &[],
+        ),
+    )
+}
+
+fn pagetree_kids_fanout() -> Entry {
+    let mut r = one_page();
+    // Inherited resources worth cloning (~20 KB), and 100,001 kids.
+    let fonts: String = (0..1000).map(|i| format!("/F{i} 5 0 R ")).collect();
+    let kids = "3 0 R ".repeat(100_001);
+    replace(
+        &mut r,
+        2,
+        &format!("<< /Type /Pages /Resources << /Font << {fonts} >> >> /Kids [{kids}] /Count 1 >>"),
+    );
+    (
+        "pagetree_kids_fanout",
+        r.finish(),
+        HostileExpect::error(
+            "the page tree root has 100,001 kids (all the same page) and a 20 KB /Resources they inherit: more kids than max_pages",
+            LIMIT,
         ),
     )
 }
@@ -536,6 +558,40 @@ fn flate_bomb_shared_stream() -> Result<Entry, Error> {
     ))
 }
 
+fn flate_bomb_inline_font() -> Result<Entry, Error> {
+    let mut r = one_page();
+    // An inline font dictionary has no object id to be cached by. Its ToUnicode
+    // inflates to 60 MiB of zeros that ASCIIHexDecode then turns into nothing:
+    // the inflating is never charged to max_document_bytes, so reading the font
+    // again at each of 2,000 Tf would cost minutes.
+    replace(
+        &mut r,
+        3,
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Courier /ToUnicode 6 0 R >> >> >> /Contents 4 0 R >>",
+    );
+    let mut content = b"BT 72 700 Td ".to_vec();
+    for _ in 0..2000 {
+        content.extend_from_slice(b"/F1 12 Tf ");
+    }
+    content.extend_from_slice(b"(<# SIG_1 #>) Tj ET");
+    replace_stream(&mut r, 4, "", &content);
+    r.stream(
+        6,
+        "/Filter [/FlateDecode /ASCIIHexDecode]",
+        &zeros_zlib(60)?,
+    );
+    Ok((
+        "flate_bomb_inline_font",
+        r.finish(),
+        HostileExpect::ok(
+            "2,000 Tf select an inline font whose ToUnicode inflates to 60 MiB and then decodes to nothing: the font is read once",
+            1,
+            &["SIG_1"],
+            &[],
+        ),
+    ))
+}
+
 const DEEP: usize = 100_000;
 
 fn deep_array_object() -> Entry {
@@ -584,9 +640,9 @@ fn deep_array_content() -> Entry {
         "deep_array_content",
         r.finish(),
         HostileExpect::ok(
-            "after a tag, the content stream holds a TJ operand nested 100,000 arrays deep: the stream is skipped",
+            "after a tag, the content stream holds a TJ operand nested 100,000 arrays deep: the tag is found, the rest of the stream (an operand flood) is skipped",
             1,
-            &[],
+            &["SIG_1"],
             &["content_unreadable"],
         ),
     )

@@ -62,6 +62,7 @@ pub mod fonts;
 pub mod geom;
 pub mod hostile;
 pub mod pdfbuild;
+pub mod preflight;
 
 use std::fmt;
 

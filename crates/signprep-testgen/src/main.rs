@@ -4,7 +4,9 @@
 //! worked example instead (DIR defaults to `testdata/example`). With `--check`,
 //! write nothing and exit with status 1 if any file in DIR is missing or differs.
 //! With `--hostile`, write the hostile inputs (`signprep_testgen::hostile`)
-//! instead (DIR defaults to `testdata/hostile`).
+//! instead (DIR defaults to `testdata/hostile`). With `--preflight`, write the
+//! fixtures of `signprep check` (`signprep_testgen::preflight`; DIR defaults to
+//! `testdata/check`).
 
 use std::fs;
 use std::io::Write;
@@ -30,6 +32,7 @@ fn run() -> Result<ExitCode, Error> {
     let mut check = false;
     let mut example = false;
     let mut hostile = false;
+    let mut preflight = false;
     let mut dir = None;
     for arg in std::env::args_os().skip(1) {
         if arg == "--check" {
@@ -38,9 +41,11 @@ fn run() -> Result<ExitCode, Error> {
             example = true;
         } else if arg == "--hostile" {
             hostile = true;
+        } else if arg == "--preflight" {
+            preflight = true;
         } else if arg == "-h" || arg == "--help" {
             return Err(Error::new(
-                "usage: signprep-testgen [--check] [--example | --hostile] [DIR]",
+                "usage: signprep-testgen [--check] [--example | --hostile | --preflight] [DIR]",
             ));
         } else {
             dir = Some(PathBuf::from(arg));
@@ -50,6 +55,8 @@ fn run() -> Result<ExitCode, Error> {
         "testdata/example"
     } else if hostile {
         "testdata/hostile"
+    } else if preflight {
+        "testdata/check"
     } else {
         "testdata/fixtures"
     };
@@ -63,6 +70,10 @@ fn run() -> Result<ExitCode, Error> {
     if example {
         for f in signprep_testgen::example::files()? {
             files.push((f.path.to_string(), f.bytes));
+        }
+    } else if preflight {
+        for f in signprep_testgen::preflight::files()? {
+            files.push((f.path, f.bytes));
         }
     } else if hostile {
         for fx in signprep_testgen::hostile::all()? {

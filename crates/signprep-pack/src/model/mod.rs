@@ -85,7 +85,7 @@ fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
 
 /// Edit distance counting a swap of two neighbours as one edit (optimal string
 /// alignment): `tpye` is one edit from `type`.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let w = b.len() + 1;
     let mut d = vec![0usize; (a.len() + 1) * w];

@@ -1,0 +1,44 @@
+//! Batch runs over many PDFs: the pipeline shared by `scan` (and meant for
+//! `check` and `pack`).
+//!
+//! ```text
+//! PATH args ─ walk (parallel, ignore files, globs) ─ sort ┐
+//! --files-from FILE|- (plain lines or NDJSON `path`) ─────┴─ shard ─ skip-done ─▶ Source
+//! Source ─▶ Stream: a feeder thread hands items to a rayon pool as window
+//!           credits allow; the caller's thread puts results back in input order
+//!           and hands them to its sink at once ─▶ stdout (+ Progress on stderr)
+//! ```
+//!
+//! - [`walk`]: [`Input`], [`walk::WalkOptions`], [`walk::expand`]: folders walked with the
+//!   `ignore` crate, files kept as given, each folder's files in sorted path order.
+//! - [`files_from`]: the lines of `--files-from`, read lazily (stdin may be a pipe).
+//! - [`select`]: [`select::Shard`] (FNV-1a of the path string: stable across machines,
+//!   runs and Rust versions) and [`select::DoneSet`] (paths an earlier report has as `ok`).
+//! - [`source`]: all of the above as one iterator, [`Source`].
+//! - [`stream`]: [`Stream`], ordered streaming with a bounded reorder window, stop
+//!   on Ctrl-C or a closed pipe, a watchdog for files stuck past their time budget.
+//! - [`progress`]: the indicatif bar (stderr, only on a terminal).
+//! - [`summary`]: [`Summary`], the totals of a run.
+//! - [`interrupt`]: Ctrl-C / SIGTERM as a flag.
+//! - [`args`]: [`BatchArgs`], the command-line options, flattened into each command.
+//!
+//! Output is byte-identical whatever `--jobs` is: results are written in input
+//! order, and nothing that depends on timing goes into json/ndjson unless
+//! `--timing` asks for it.
+
+pub mod args;
+pub mod files_from;
+pub mod interrupt;
+pub mod progress;
+pub mod select;
+pub mod source;
+pub mod stream;
+pub mod summary;
+pub mod walk;
+
+pub use args::BatchArgs;
+pub use progress::Progress;
+pub use source::Source;
+pub use stream::{Flow, Outcome, Stream};
+pub use summary::Summary;
+pub use walk::Input;

@@ -1,0 +1,68 @@
+//! The progress bar: stderr, only when it is a terminal and `--quiet` is not given.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Duration;
+
+/// Files, pages and findings so far, rate and ETA; a no-op when hidden.
+#[derive(Debug)]
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    /// Suspend the bar while writing a record (stdout is the same terminal).
+    suspend_for_output: bool,
+    pages: u64,
+    findings: u64,
+}
+
+impl Progress {
+    /// A bar over `total` files (a spinner when unknown), shown when `show`.
+    pub fn new(show: bool, total: Option<usize>, stdout_is_terminal: bool) -> Progress {
+        let bar = show.then(|| {
+            let bar = ProgressBar::with_draw_target(
+                total.map(|n| n as u64),
+                ProgressDrawTarget::stderr_with_hz(10),
+            );
+            let template = if total.is_some() {
+                "{spinner} {elapsed} [{bar:30}] {pos}/{len} files, {msg}, {per_sec:0}, ETA {eta}"
+            } else {
+                "{spinner} {elapsed} {pos} files, {msg}, {per_sec:0}"
+            };
+            if let Ok(style) = ProgressStyle::with_template(template) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_message("0 pages, 0 findings");
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Progress {
+            bar,
+            suspend_for_output: stdout_is_terminal,
+            pages: 0,
+            findings: 0,
+        }
+    }
+
+    /// One more file done.
+    pub fn file(&mut self, pages: usize, findings: usize) {
+        if let Some(bar) = &self.bar {
+            self.pages += pages as u64;
+            self.findings += findings as u64;
+            bar.set_message(format!("{} pages, {} findings", self.pages, self.findings));
+            bar.inc(1);
+        }
+    }
+
+    /// Runs `f` (a write to stdout) with the bar out of the way when both share a terminal.
+    pub fn around_output<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) if self.suspend_for_output => bar.suspend(f),
+            _ => f(),
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

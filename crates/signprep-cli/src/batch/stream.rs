@@ -1,0 +1,412 @@
+//! Ordered streaming: work on a pool, results handed over in input order as soon
+//! as they are ready, with at most `window` items between the oldest unwritten
+//! one and the newest started one (memory stays flat however long the input).
+//!
+//! ```text
+//! feeder thread:  for each item: take a credit ─▶ Queued(i) ─▶ pool.spawn(job i)
+//! job i (pool):   Started(i) ─▶ work(item) ─▶ Done(i, outcome)
+//! caller thread:  reorder buffer; while slot `next` is done: sink(item, outcome),
+//!                 give the credit back, next += 1
+//! ```
+//!
+//! The caller's thread owns the sink (stdout), so a record is always written
+//! whole; it checks the stop flag (Ctrl-C) between records and stops at once on
+//! a broken pipe. Neither waits for the work in flight: the pool's threads are
+//! left to finish or to end with the process.
+//!
+//! Watchdog: the per-file time budget is cooperative (checked between content
+//! operators), so a file stuck in code that never checks it would hold up every
+//! record behind it. With [`Stream::watchdog`] set, the oldest unwritten item
+//! is given up once it has run that long: the sink gets [`Outcome::Abandoned`],
+//! writing goes on, and a late result is dropped. A thread cannot be killed, so
+//! the stuck one keeps its pool slot until it returns; the run goes on with one
+//! worker less (isolate hostile inputs in processes, e.g. per shard, to bound that).
+
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// What became of one item.
+#[derive(Debug)]
+pub enum Outcome<T> {
+    /// The work returned.
+    Done(T),
+    /// The work panicked (the message).
+    Panicked(String),
+    /// The watchdog gave up after this long.
+    Abandoned(Duration),
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Every item was handed to the sink.
+    Completed,
+    /// The stop flag was raised (Ctrl-C, SIGTERM): the items so far were handed over.
+    Interrupted,
+    /// The sink's reader went away (`| head`).
+    BrokenPipe,
+}
+
+/// The pool and the bounds of an ordered stream.
+#[derive(Debug)]
+pub struct Stream {
+    pool: Arc<rayon::ThreadPool>,
+    window: usize,
+    watchdog: Option<Duration>,
+    stop: Option<Arc<AtomicBool>>,
+    tick: Duration,
+}
+
+enum Event<I, T> {
+    Queued(usize, Arc<I>),
+    Started(usize, Instant),
+    Done(usize, Outcome<T>),
+    End(usize),
+}
+
+struct Slot<I, T> {
+    item: Arc<I>,
+    started: Option<Instant>,
+    outcome: Option<Outcome<T>>,
+}
+
+impl Stream {
+    /// `jobs` worker threads (0: one per core); a window of 16 items per worker,
+    /// at least 64.
+    pub fn new(jobs: usize) -> io::Result<Stream> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .thread_name(|i| format!("signprep-worker-{i}"))
+            .build()
+            .map_err(io::Error::other)?;
+        let window = (pool.current_num_threads() * 16).max(64);
+        Ok(Stream {
+            pool: Arc::new(pool),
+            window,
+            watchdog: None,
+            stop: None,
+            tick: Duration::from_millis(50),
+        })
+    }
+
+    /// Most items in flight or waiting to be written (at least 1).
+    #[cfg(test)]
+    pub fn window(mut self, n: usize) -> Stream {
+        self.window = n.max(1);
+        self
+    }
+
+    /// Give up on the oldest unwritten item after it has run this long.
+    pub fn watchdog(mut self, limit: Option<Duration>) -> Stream {
+        self.watchdog = limit;
+        self
+    }
+
+    /// Stop between two items once this flag is raised.
+    pub fn stop_flag(mut self, flag: Arc<AtomicBool>) -> Stream {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// How often the sink's thread wakes while waiting (progress, stop flag, watchdog).
+    #[cfg(test)]
+    pub fn tick(mut self, tick: Duration) -> Stream {
+        self.tick = tick;
+        self
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Runs `work` over `items` on the pool and hands each item with its outcome
+    /// to `sink`, in input order, on the calling thread. An error from the sink stops the run:
+    /// [`Flow::BrokenPipe`] for a broken pipe, `Err` otherwise.
+    pub fn run<I, T, W, S>(
+        &self,
+        items: impl Iterator<Item = I> + Send + 'static,
+        work: W,
+        mut sink: S,
+    ) -> io::Result<Flow>
+    where
+        I: Send + Sync + 'static,
+        T: Send + 'static,
+        W: Fn(&I) -> T + Send + Sync + 'static,
+        S: FnMut(&I, Outcome<T>) -> io::Result<()>,
+    {
+        let (tx, rx) = mpsc::channel::<Event<I, T>>();
+        let (credit_tx, credit_rx) = mpsc::sync_channel::<()>(self.window);
+        for _ in 0..self.window {
+            let _ = credit_tx.try_send(());
+        }
+        // Raised when this function returns: the feeder stops, queued jobs skip.
+        let closed = Arc::new(AtomicBool::new(false));
+        let _close_on_return = CloseOnDrop(Arc::clone(&closed));
+        let feeder = Feeder {
+            pool: Arc::clone(&self.pool),
+            work: Arc::new(work),
+            tx,
+            credits: credit_rx,
+            closed: Arc::clone(&closed),
+        };
+        std::thread::Builder::new()
+            .name("signprep-feeder".into())
+            .spawn(move || feeder.feed(items))?;
+
+        let mut pending: BTreeMap<usize, Slot<I, T>> = BTreeMap::new();
+        let mut next = 0usize;
+        let mut end: Option<usize> = None;
+        loop {
+            // Hand over everything that is ready, in order.
+            loop {
+                if self.stopped() {
+                    return Ok(Flow::Interrupted);
+                }
+                let ready = match pending.get(&next) {
+                    Some(slot) if slot.outcome.is_some() => true,
+                    Some(Slot {
+                        started: Some(t), ..
+                    }) => self.watchdog.is_some_and(|limit| t.elapsed() >= limit),
+                    _ => false,
+                };
+                if !ready {
+                    break;
+                }
+                let Some(slot) = pending.remove(&next) else {
+                    break;
+                };
+                let outcome = match slot.outcome {
+                    Some(o) => o,
+                    None => {
+                        Outcome::Abandoned(slot.started.map_or(Duration::ZERO, |t| t.elapsed()))
+                    }
+                };
+                match sink(&slot.item, outcome) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                        return Ok(Flow::BrokenPipe);
+                    }
+                    Err(e) => return Err(e),
+                }
+                next += 1;
+                let _ = credit_tx.try_send(());
+            }
+            if end == Some(next) {
+                return Ok(Flow::Completed);
+            }
+            match rx.recv_timeout(self.tick) {
+                Ok(Event::Queued(i, item)) => {
+                    pending.insert(
+                        i,
+                        Slot {
+                            item,
+                            started: None,
+                            outcome: None,
+                        },
+                    );
+                }
+                Ok(Event::Started(i, t)) => {
+                    if let Some(slot) = pending.get_mut(&i) {
+                        slot.started = Some(t);
+                    }
+                }
+                // A late result of an abandoned item finds no slot and is dropped.
+                Ok(Event::Done(i, o)) => {
+                    if let Some(slot) = pending.get_mut(&i) {
+                        slot.outcome = Some(o);
+                    }
+                }
+                Ok(Event::End(n)) => end = Some(n),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(io::Error::other(
+                        "stream: the feeder stopped before the end of the input",
+                    ));
+                }
+            }
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
+    }
+}
+
+struct CloseOnDrop(Arc<AtomicBool>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+struct Feeder<W, I, T> {
+    pool: Arc<rayon::ThreadPool>,
+    work: Arc<W>,
+    tx: mpsc::Sender<Event<I, T>>,
+    credits: mpsc::Receiver<()>,
+    closed: Arc<AtomicBool>,
+}
+
+impl<W, I, T> Feeder<W, I, T>
+where
+    I: Send + Sync + 'static,
+    T: Send + 'static,
+    W: Fn(&I) -> T + Send + Sync + 'static,
+{
+    fn feed(self, items: impl Iterator<Item = I>) {
+        let mut count = 0usize;
+        for item in items {
+            if self.credits.recv().is_err() || self.closed.load(Ordering::SeqCst) {
+                return;
+            }
+            let item = Arc::new(item);
+            if self
+                .tx
+                .send(Event::Queued(count, Arc::clone(&item)))
+                .is_err()
+            {
+                return;
+            }
+            let (tx, work, closed, i) = (
+                self.tx.clone(),
+                Arc::clone(&self.work),
+                Arc::clone(&self.closed),
+                count,
+            );
+            self.pool.spawn(move || {
+                if closed.load(Ordering::SeqCst) {
+                    return;
+                }
+                let _ = tx.send(Event::Started(i, Instant::now()));
+                let outcome =
+                    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&item))) {
+                        Ok(t) => Outcome::Done(t),
+                        Err(payload) => Outcome::Panicked(panic_text(payload.as_ref())),
+                    };
+                let _ = tx.send(Event::Done(i, outcome));
+            });
+            count += 1;
+        }
+        let _ = self.tx.send(Event::End(count));
+    }
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    fn collect(stream: &Stream, n: usize, work: fn(&usize) -> usize) -> (Flow, Vec<String>) {
+        let mut out = Vec::new();
+        let flow = stream
+            .run(0..n, work, |i, o| {
+                out.push(match o {
+                    Outcome::Done(v) => format!("{i}:{v}"),
+                    Outcome::Panicked(m) => format!("{i}:panic {m}"),
+                    Outcome::Abandoned(_) => format!("{i}:abandoned"),
+                });
+                Ok(())
+            })
+            .unwrap();
+        (flow, out)
+    }
+
+    #[test]
+    fn order_is_kept_whatever_the_timing() {
+        let work: fn(&usize) -> usize = |&i| {
+            // Later items finish first.
+            std::thread::sleep(Duration::from_micros(((50 - i % 50) * 20) as u64));
+            i * 2
+        };
+        let stream = Stream::new(4).unwrap().window(8);
+        let (flow, out) = collect(&stream, 300, work);
+        assert_eq!(flow, Flow::Completed);
+        let expected: Vec<String> = (0..300).map(|i| format!("{i}:{}", i * 2)).collect();
+        assert_eq!(out, expected);
+        let (flow, out) = collect(&stream, 0, work);
+        assert_eq!((flow, out.len()), (Flow::Completed, 0));
+    }
+
+    #[test]
+    fn a_panic_is_an_outcome_and_the_run_goes_on() {
+        let work: fn(&usize) -> usize = |&i| {
+            assert!(i != 3, "boom at 3");
+            i
+        };
+        let (_, out) = collect(&Stream::new(2).unwrap(), 6, work);
+        assert_eq!(out[3], "3:panic boom at 3");
+        assert_eq!(out[5], "5:5");
+    }
+
+    #[test]
+    fn the_watchdog_gives_up_on_a_stuck_item() {
+        let work: fn(&usize) -> usize = |&i| {
+            if i == 1 {
+                std::thread::sleep(Duration::from_secs(3));
+            }
+            i
+        };
+        let stream = Stream::new(2)
+            .unwrap()
+            .watchdog(Some(Duration::from_millis(200)))
+            .tick(Duration::from_millis(10));
+        let t = Instant::now();
+        let (flow, out) = collect(&stream, 5, work);
+        assert_eq!(flow, Flow::Completed);
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        assert_eq!(out, ["0:0", "1:abandoned", "2:2", "3:3", "4:4"]);
+    }
+
+    #[test]
+    fn stops_between_items_and_on_a_broken_pipe() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let stream = Stream::new(2).unwrap().stop_flag(Arc::clone(&flag));
+        let mut seen = 0;
+        let flow = stream
+            .run(
+                0..10_000usize,
+                |&i| i,
+                |_, _| {
+                    seen += 1;
+                    if seen == 10 {
+                        flag.store(true, Ordering::SeqCst);
+                    }
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!((flow, seen), (Flow::Interrupted, 10));
+
+        let stream = Stream::new(2).unwrap();
+        let flow = stream
+            .run(
+                0..10_000usize,
+                |&i| i,
+                |i, _| {
+                    if *i == 5 {
+                        Err(io::Error::from(io::ErrorKind::BrokenPipe))
+                    } else {
+                        Ok(())
+                    }
+                },
+            )
+            .unwrap();
+        assert_eq!(flow, Flow::BrokenPipe);
+    }
+}

@@ -1,0 +1,110 @@
+//! The totals of a run: the last json/ndjson record, and a line on stderr.
+
+use serde::Serialize;
+use signprep_core::{Record, Status};
+use std::collections::BTreeMap;
+
+/// Totals over a run. Serialised without timing unless [`Summary::include_timing`]
+/// was called, so json/ndjson output stays byte-identical between runs.
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub ok: usize,
+    pub errors: usize,
+    pub pages: usize,
+    pub tags: usize,
+    pub fields: usize,
+    /// Files with an error record or an error-level finding.
+    pub failures: usize,
+    /// Findings by severity.
+    pub findings: BTreeMap<&'static str, usize>,
+    /// Error records by code.
+    pub errors_by_code: BTreeMap<String, usize>,
+    /// Inputs passed over by `--skip-done`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped: usize,
+    /// The run was stopped (Ctrl-C, SIGTERM) before the end of its input.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+    /// Wall time, seconds: only with `--timing`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_seconds: Option<f64>,
+    /// Pages per second of wall time: only with `--timing`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages_per_second: Option<f64>,
+    /// Wall time, seconds, for the human line.
+    #[serde(skip)]
+    pub elapsed: f64,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Summary {
+    pub fn add(&mut self, r: &Record) {
+        self.files += 1;
+        match r.status {
+            Status::Ok => self.ok += 1,
+            Status::Error => {
+                self.errors += 1;
+                if let Some(e) = &r.error {
+                    *self.errors_by_code.entry(e.code.clone()).or_default() += 1;
+                }
+            }
+        }
+        if r.is_failure() {
+            self.failures += 1;
+        }
+        self.pages += r.scan.pages.len();
+        self.tags += r.scan.tags.len();
+        self.fields += r.scan.fields.len();
+        for d in &r.scan.diagnostics {
+            *self.findings.entry(d.severity.as_str()).or_default() += 1;
+        }
+    }
+
+    fn rate(&self) -> f64 {
+        if self.elapsed > 0.0 {
+            self.pages as f64 / self.elapsed
+        } else {
+            0.0
+        }
+    }
+
+    /// Puts wall time and pages/s into the serialised summary.
+    pub fn include_timing(&mut self) {
+        self.wall_seconds = Some((self.elapsed * 1000.0).round() / 1000.0);
+        self.pages_per_second = Some(self.rate().round());
+    }
+
+    /// One line for people: counts, errors by code, wall time and pages/s.
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "{} files ({} ok, {} errors), {} pages, {} tags, {} fields, {} findings",
+            self.files,
+            self.ok,
+            self.errors,
+            self.pages,
+            self.tags,
+            self.fields,
+            self.findings.values().sum::<usize>(),
+        );
+        if !self.errors_by_code.is_empty() {
+            let codes: Vec<String> = self
+                .errors_by_code
+                .iter()
+                .map(|(code, n)| format!("{code} {n}"))
+                .collect();
+            s += &format!(" (errors: {})", codes.join(", "));
+        }
+        if self.skipped > 0 {
+            s += &format!(", {} skipped as done", self.skipped);
+        }
+        s += &format!("; {:.2}s, {:.0} pages/s", self.elapsed, self.rate());
+        if self.interrupted {
+            s += "; interrupted";
+        }
+        s
+    }
+}

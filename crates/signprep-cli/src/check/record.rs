@@ -1,0 +1,191 @@
+//! The result of checking one input, as written (json/ndjson) and counted.
+
+use serde::Serialize;
+use serde_json::Value;
+use signprep_core::Severity;
+use signprep_pack::{Checked, Finding, InputKind};
+use std::collections::BTreeMap;
+
+/// A finding with the value its pointer names in the input.
+#[derive(Debug, Serialize)]
+pub struct Located {
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// The offending value, when the pointer names one: scalars in the JSON
+    /// output (long strings shortened), objects and arrays only in the human one.
+    #[serde(skip)]
+    pub shown: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+}
+
+/// Why an input has no result.
+#[derive(Debug, Serialize)]
+pub struct Failure {
+    /// `io_error` or `kind_unknown`.
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// One input's record.
+#[derive(Debug, Serialize)]
+pub struct Record {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<InputKind>,
+    /// `ok`, or `error` when the input could not be checked at all.
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Failure>,
+    pub findings: Vec<Located>,
+}
+
+impl Record {
+    /// The record of a checked input; the source is dropped once the values
+    /// are looked up.
+    pub fn checked(path: String, checked: Checked) -> Record {
+        let source = checked.source;
+        let findings = checked
+            .findings
+            .into_iter()
+            .map(|finding| {
+                // A finding in a PDF (a page, a tag, a field) is about the PDF,
+                // not about the JSON value that holds it.
+                let in_pdf =
+                    finding.page.is_some() || finding.tag.is_some() || finding.field.is_some();
+                let found = match (&source, &finding.pointer) {
+                    (Some(s), Some(p)) if !in_pdf => s.pointer(p),
+                    _ => None,
+                };
+                let value = found
+                    .filter(|v| !v.is_object() && !v.is_array())
+                    .map(shorten);
+                // A list is not shown: its items say more (a pointer names one).
+                let shown = found.filter(|v| !v.is_array()).map(|v| show(&shorten(v)));
+                Located {
+                    finding,
+                    shown,
+                    value,
+                }
+            })
+            .collect();
+        Record {
+            path,
+            kind: checked.kind,
+            status: "ok",
+            error: None,
+            findings,
+        }
+    }
+
+    /// The record of an input that could not be checked.
+    pub fn failed(path: String, code: &'static str, message: String) -> Record {
+        Record {
+            path,
+            kind: None,
+            status: "error",
+            error: Some(Failure { code, message }),
+            findings: Vec::new(),
+        }
+    }
+}
+
+/// Strings over 80 characters (Base64 documents, say) are cut to 60 with the
+/// length noted.
+fn shorten(v: &Value) -> Value {
+    match v {
+        Value::String(s) if s.chars().count() > 80 => {
+            let head: String = s.chars().take(60).collect();
+            Value::String(format!("{head}... ({} characters)", s.chars().count()))
+        }
+        Value::Array(items) => Value::Array(items.iter().map(shorten).collect()),
+        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), shorten(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Compact JSON, at most 120 characters.
+fn show(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 120 {
+        let head: String = s.chars().take(117).collect();
+        format!("{head}...")
+    } else {
+        s
+    }
+}
+
+/// Totals over a run.
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    /// Inputs checked (records written).
+    pub files: usize,
+    /// Findings by severity.
+    pub findings: BTreeMap<&'static str, usize>,
+    /// Inputs that could not be checked (unreadable, or of unknown kind).
+    pub failed: usize,
+    /// Files found in folders whose kind could not be told, left out.
+    pub skipped: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, r: &Record) {
+        self.files += 1;
+        match &r.error {
+            // A bug on one input: reported like an error-level finding.
+            Some(e) if e.code == "internal_error" => {
+                *self.findings.entry("error").or_default() += 1
+            }
+            Some(_) => self.failed += 1,
+            None => {}
+        }
+        for f in &r.findings {
+            *self
+                .findings
+                .entry(f.finding.severity.as_str())
+                .or_default() += 1;
+        }
+    }
+
+    pub fn count(&self, s: Severity) -> usize {
+        self.findings.get(s.as_str()).copied().unwrap_or(0)
+    }
+
+    /// `checked 3 files: 1 error, 2 warnings`.
+    pub fn line(&self) -> String {
+        let plural = |n: usize, one: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {one}s")
+            }
+        };
+        let mut parts = Vec::new();
+        for (s, name) in [
+            (Severity::Error, "error"),
+            (Severity::Warning, "warning"),
+            (Severity::Info, "info"),
+        ] {
+            let n = self.count(s);
+            if n > 0 {
+                parts.push(plural(n, name));
+            }
+        }
+        if self.failed > 0 {
+            parts.push(format!("{} not checked", self.failed));
+        }
+        let mut line = format!("checked {}: ", plural(self.files, "file"));
+        if parts.is_empty() {
+            line.push_str("no problems found");
+        } else {
+            line.push_str(&parts.join(", "));
+        }
+        if self.skipped > 0 {
+            line.push_str(&format!(
+                "; {} skipped (not a PDF, body or manifest)",
+                plural(self.skipped, "file")
+            ));
+        }
+        line
+    }
+}

@@ -1,0 +1,128 @@
+//! Writing check records: human (compiler-style), json, ndjson.
+
+use super::record::{Located, Record, Summary};
+use std::io::{self, BufWriter, Write};
+
+/// Output format of `signprep check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Compiler-style: each finding with the offending value, where it is, and a hint.
+    Human,
+    /// One JSON document: `{"files": [...], "summary": {...}}`.
+    Json,
+    /// One JSON record per input, one per line.
+    Ndjson,
+}
+
+pub struct Writer<W: Write> {
+    format: CheckFormat,
+    out: BufWriter<W>,
+    first: bool,
+}
+
+impl<W: Write> Writer<W> {
+    pub fn new(format: CheckFormat, out: W) -> Self {
+        Writer {
+            format,
+            out: BufWriter::new(out),
+            first: true,
+        }
+    }
+
+    /// Writes one record (human: nothing for a clean input).
+    pub fn record(&mut self, r: &Record) -> io::Result<()> {
+        match self.format {
+            CheckFormat::Ndjson => {
+                serde_json::to_writer(&mut self.out, r)?;
+                self.out.write_all(b"\n")?;
+            }
+            CheckFormat::Json => {
+                self.out.write_all(if self.first {
+                    b"{\"files\": [\n"
+                } else {
+                    b",\n"
+                })?;
+                serde_json::to_writer(&mut self.out, r)?;
+            }
+            CheckFormat::Human => human(&mut self.out, r)?,
+        }
+        self.first = false;
+        self.out.flush()
+    }
+
+    /// Closes the output: the summary (json: an object; human: a line).
+    pub fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        match self.format {
+            CheckFormat::Ndjson => {}
+            CheckFormat::Json => {
+                if self.first {
+                    self.out.write_all(b"{\"files\": [\n")?;
+                }
+                self.out.write_all(b"\n], \"summary\": ")?;
+                serde_json::to_writer(&mut self.out, summary)?;
+                self.out.write_all(b"}\n")?;
+            }
+            CheckFormat::Human => writeln!(self.out, "{}", summary.line())?,
+        }
+        self.out.flush()
+    }
+}
+
+/// ```text
+/// error[custom_id_not_in_document]: `CLIENT_NAM` is not a tag or form field ...
+///   --> pack.json#/documents/0/data_fields/0/custom_id
+///    |
+///    |     "custom_id": "CLIENT_NAM"
+///    |
+///    = hint: did you mean `CLIENT_NAME`? ...
+/// ```
+fn human(o: &mut impl Write, r: &Record) -> io::Result<()> {
+    if let Some(e) = &r.error {
+        writeln!(o, "error[{}]: {}: {}", e.code, r.path, e.message)?;
+        return writeln!(o);
+    }
+    for f in &r.findings {
+        finding(o, &r.path, f)?;
+    }
+    Ok(())
+}
+
+fn finding(o: &mut impl Write, path: &str, l: &Located) -> io::Result<()> {
+    let f = &l.finding;
+    writeln!(o, "{}[{}]: {}", f.severity, f.code, f.message)?;
+    let mut place = match &f.pointer {
+        Some(p) if !p.is_empty() => format!("{path}#{p}"),
+        _ => path.to_string(),
+    };
+    if let Some(file) = f.file.as_deref().filter(|file| *file != path) {
+        place.push_str(&format!(", in {file}"));
+    }
+    if let Some(page) = f.page {
+        place.push_str(&format!(", page {}", page + 1));
+    }
+    if let Some(t) = &f.tag {
+        place.push_str(&format!(", tag {t}"));
+    }
+    if let Some(x) = &f.field {
+        place.push_str(&format!(", field {x}"));
+    }
+    writeln!(o, "  --> {place}")?;
+    if let Some(v) = &l.shown {
+        let key = f
+            .pointer
+            .as_deref()
+            .and_then(|p| p.rsplit('/').next())
+            .filter(|k| !k.is_empty() && !k.bytes().all(|b| b.is_ascii_digit()))
+            .map(|k| k.replace("~1", "/").replace("~0", "~"));
+        writeln!(o, "   |")?;
+        match key {
+            Some(k) => writeln!(o, "   |     \"{k}\": {v}")?,
+            None => writeln!(o, "   |     {v}")?,
+        }
+        writeln!(o, "   |")?;
+    }
+    if let Some(h) = &f.hint {
+        writeln!(o, "   = hint: {h}")?;
+    }
+    writeln!(o)
+}

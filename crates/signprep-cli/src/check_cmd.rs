@@ -1,0 +1,262 @@
+//! `signprep check [PATH]...`: every pre-flight rule over PDFs, request bodies
+//! and manifests.
+
+use crate::check::inputs::{Item, collect};
+use crate::check::progress::Progress;
+use crate::check::record::{Record, Summary};
+use crate::check::write::{CheckFormat, Writer};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use signprep_core::Severity;
+use signprep_pack::{Checker, InputKind, read_template};
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// PDFs, request bodies (JSON), manifests (TOML or JSON), or folders searched
+    /// recursively for `*.pdf`, `*.json` and `*.toml`; `-` reads standard input
+    /// [default: .]
+    pub paths: Vec<PathBuf>,
+    /// What every input is, instead of detecting it.
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    /// Output format [default: human on a terminal, ndjson otherwise].
+    #[arg(long, value_enum)]
+    pub format: Option<CheckFormat>,
+    /// `--deny warnings`: warnings fail the check too (exit status 1).
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub deny: Option<Deny>,
+    /// A template document's JSON (as `GET /v0/documents/{key}` returns it):
+    /// populate keys and template children are checked against its fields. Repeatable.
+    #[arg(long = "template", value_name = "FILE")]
+    pub templates: Vec<PathBuf>,
+    /// Bodies and PDFs above this size get `payload_large` (bytes, or with K, M, G).
+    #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = size)]
+    pub max_payload: u64,
+    /// Worker threads [default: all cores].
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+/// `--kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// A PDF.
+    Pdf,
+    /// A v1 document pack body.
+    Pack,
+    /// A v0 document body.
+    V0,
+    /// A populate-syntax body.
+    Populate,
+    /// `{"requests": [...]}` from `signprep pack --v0` or `--populate`.
+    Requests,
+    /// A v1 webhook body.
+    Webhook,
+    /// A v0 subscription body.
+    Subscription,
+    /// A manifest for `signprep pack`.
+    Manifest,
+}
+
+impl KindArg {
+    fn kind(self) -> InputKind {
+        match self {
+            KindArg::Pdf => InputKind::Pdf,
+            KindArg::Pack => InputKind::Pack,
+            KindArg::V0 => InputKind::V0,
+            KindArg::Populate => InputKind::Populate,
+            KindArg::Requests => InputKind::Requests,
+            KindArg::Webhook => InputKind::Webhook,
+            KindArg::Subscription => InputKind::Subscription,
+            KindArg::Manifest => InputKind::Manifest,
+        }
+    }
+}
+
+/// `--deny`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// Warnings count as errors for the exit status.
+    Warnings,
+}
+
+/// `10M`, `512k`, `1G`, `2048` (binary units; a trailing `B` or `iB` is allowed).
+fn size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let factor: u64 = match unit.to_ascii_lowercase().as_str() {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        _ => return Err(format!("`{s}` is not a size (e.g. 10M, 512K, 1048576)")),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .ok_or_else(|| format!("`{s}` is not a size (e.g. 10M, 512K, 1048576)"))
+}
+
+/// Inputs checked together before their records are written: output streams
+/// in input order while memory stays bounded.
+const CHUNK: usize = 32;
+
+/// Exit status: 0 clean, 1 error-level findings (or warnings with `--deny
+/// warnings`), 2 usage or I/O failure.
+pub fn run(args: &CheckArgs) -> u8 {
+    let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
+        CheckFormat::Human
+    } else {
+        CheckFormat::Ndjson
+    });
+    let mut checker = Checker::new().payload_limit(args.max_payload);
+    for t in &args.templates {
+        match std::fs::read_to_string(t)
+            .map_err(|e| e.to_string())
+            .and_then(|text| read_template(&text).map_err(|e| e.to_string()))
+        {
+            Ok(doc) => checker = checker.template(doc),
+            Err(e) => {
+                eprintln!("signprep check: --template {}: {e}", t.display());
+                return 2;
+            }
+        }
+    }
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("signprep check: cannot start worker threads: {e}");
+            return 2;
+        }
+    };
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let items = collect(&paths);
+    let kind = args.kind.map(KindArg::kind);
+    let mut writer = Writer::new(format, std::io::stdout());
+    let mut summary = Summary::default();
+    let mut progress = Progress::new(items.len());
+    for chunk in items.chunks(CHUNK) {
+        let results: Vec<Option<Record>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|item| check_one(&checker, item, kind))
+                .collect()
+        });
+        for r in &results {
+            let Some(r) = r else {
+                summary.skipped += 1;
+                continue;
+            };
+            summary.add(r);
+            let writes =
+                format != CheckFormat::Human || !r.findings.is_empty() || r.error.is_some();
+            if writes {
+                progress.clear();
+            }
+            if let Err(e) = writer.record(r) {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    return 0;
+                }
+                eprintln!("signprep check: cannot write output: {e}");
+                return 2;
+            }
+        }
+        progress.advance(chunk.len());
+    }
+    progress.finish();
+    if let Err(e) = writer.finish(&summary)
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("signprep check: cannot write output: {e}");
+        return 2;
+    }
+    if format != CheckFormat::Human && std::io::stderr().is_terminal() {
+        eprintln!("{}", summary.line());
+    }
+    let denied = summary.count(Severity::Error)
+        + if args.deny == Some(Deny::Warnings) {
+            summary.count(Severity::Warning)
+        } else {
+            0
+        };
+    if summary.failed > 0 {
+        2
+    } else if denied > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// One input's record; `None` for a file found in a folder whose kind is unknown.
+fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Option<Record> {
+    let (path, named, bytes) = match item {
+        Item::Missing(p, e) => {
+            return Some(Record::failed(
+                p.display().to_string(),
+                "io_error",
+                format!("cannot read: {e}"),
+            ));
+        }
+        Item::Stdin => {
+            let mut buf = Vec::new();
+            if let Err(e) = std::io::stdin().lock().read_to_end(&mut buf) {
+                return Some(Record::failed(
+                    "-".into(),
+                    "io_error",
+                    format!("cannot read standard input: {e}"),
+                ));
+            }
+            (PathBuf::from("-"), true, buf)
+        }
+        Item::File { path, named } => match std::fs::read(path) {
+            Ok(b) => (path.clone(), *named, b),
+            Err(e) => {
+                return Some(Record::failed(
+                    path.display().to_string(),
+                    "io_error",
+                    format!("cannot read: {e}"),
+                ));
+            }
+        },
+    };
+    let shown = path.display().to_string();
+    let work = || checker.check_bytes(&bytes, Path::new(&path), kind);
+    let checked = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(c) => c,
+        Err(_) => {
+            return Some(Record::failed(
+                shown,
+                "internal_error",
+                "signprep failed on this input; please report it with the file".into(),
+            ));
+        }
+    };
+    if checked.kind.is_none() && checked.findings.is_empty() {
+        return named.then(|| {
+            Record::failed(
+                shown,
+                "kind_unknown",
+                "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or subscription body, or a manifest); name it with --kind".into(),
+            )
+        });
+    }
+    Some(Record::checked(shown, checked))
+}

@@ -1,0 +1,307 @@
+//! `signprep explain CODE`, `--list` and `--markdown` (which is `docs/diagnostics.md`).
+
+use clap::Args;
+use signprep_core::{Code, Severity};
+use signprep_pack::{Group, PackCode};
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A finding's code: `custom_id_not_in_document`, `tag_id_not_uppercase`, ...
+    #[arg(required_unless_present_any = ["list", "markdown"])]
+    pub code: Option<String>,
+    /// List every code with its severity and section.
+    #[arg(long, conflicts_with_all = ["code", "markdown"])]
+    pub list: bool,
+    /// Print every code's documentation as Markdown (docs/diagnostics.md).
+    #[arg(long, conflicts_with = "code")]
+    pub markdown: bool,
+}
+
+/// A documented code.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    Pack(PackCode),
+    Scan(Code),
+    File(&'static FileError),
+}
+
+/// A code of a `signprep scan` error record (the file is not scanned at all).
+#[derive(Debug)]
+struct FileError {
+    name: &'static str,
+    doc: &'static str,
+}
+
+const FILE_ERRORS: &[FileError] = &[
+    FileError {
+        name: "pdf_unreadable",
+        doc: "The bytes are not a PDF that can be made sense of (no cross-reference data and\nnothing to rebuild it from, a broken page tree). No tag or field can be found.",
+    },
+    FileError {
+        name: "pdf_encrypted",
+        doc: "The PDF is encrypted and does not open with an empty user password; signprep\ndoes not ask for passwords. The service cannot read it either: remove the password.",
+    },
+    FileError {
+        name: "pdf_limit_exceeded",
+        doc: "A resource limit was hit: a stream inflating past its limit (a decompression\nbomb), absurd nesting, too many pages or operators, or the time budget. The file\nis refused rather than scanned partly.",
+    },
+    FileError {
+        name: "io_error",
+        doc: "The file could not be read (missing, a permission, a folder that cannot be\nlisted). `signprep check` and `signprep scan` exit with status 2.",
+    },
+    FileError {
+        name: "internal_error",
+        doc: "signprep (or a library it uses) failed on this file: a bug. The run goes on\nwith the next file; please report it with the file.",
+    },
+];
+
+const SCAN_TAGS: &str = "PDF scan: tags and pages";
+const SCAN_FORMS: &str = "PDF scan: form fields";
+const FILE_SECTION: &str = "File errors";
+
+impl Entry {
+    fn name(self) -> &'static str {
+        match self {
+            Entry::Pack(c) => c.as_str(),
+            Entry::Scan(c) => c.as_str(),
+            Entry::File(f) => f.name,
+        }
+    }
+
+    fn severity(self) -> &'static str {
+        match self {
+            Entry::Pack(c) => c.severity().as_str(),
+            Entry::Scan(c) => c.severity().as_str(),
+            Entry::File(_) => "error",
+        }
+    }
+
+    fn section(self) -> &'static str {
+        match self {
+            Entry::Pack(c) => Group::of(c).title(),
+            Entry::Scan(c) => {
+                let n = c.as_str();
+                if n.starts_with("widget_") || n.starts_with("xfa_") || n.starts_with("field_") {
+                    SCAN_FORMS
+                } else {
+                    SCAN_TAGS
+                }
+            }
+            Entry::File(_) => FILE_SECTION,
+        }
+    }
+
+    /// The doc comment, each line without the space after `///`.
+    fn doc(self) -> String {
+        let raw = match self {
+            Entry::Pack(c) => c.doc(),
+            Entry::Scan(c) => c.doc(),
+            Entry::File(f) => f.doc,
+        };
+        raw.lines()
+            .map(|l| l.strip_prefix(' ').unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_string()
+    }
+}
+
+/// Every code, in documentation order: pack and check rules by section, then
+/// scan diagnostics, then file errors.
+fn all() -> Vec<Entry> {
+    let mut out = Vec::new();
+    for g in Group::ALL {
+        out.extend(
+            PackCode::ALL
+                .iter()
+                .filter(|c| Group::of(**c) == *g)
+                .map(|c| Entry::Pack(*c)),
+        );
+    }
+    for section in [SCAN_TAGS, SCAN_FORMS] {
+        out.extend(
+            Code::ALL
+                .iter()
+                .map(|c| Entry::Scan(*c))
+                .filter(|e| e.section() == section),
+        );
+    }
+    out.extend(FILE_ERRORS.iter().map(Entry::File));
+    out
+}
+
+fn lookup(name: &str) -> Option<Entry> {
+    let name = name.trim().to_ascii_lowercase().replace('-', "_");
+    all().into_iter().find(|e| e.name() == name)
+}
+
+/// Exit status: 0, or 2 for an unknown code or an output failure.
+pub fn run(args: &ExplainArgs) -> u8 {
+    let text = if args.markdown {
+        markdown()
+    } else if args.list {
+        list()
+    } else {
+        let code = args.code.as_deref().unwrap_or_default();
+        match lookup(code) {
+            Some(e) => format!(
+                "{} ({}; {})\n\n{}\n",
+                e.name(),
+                e.severity(),
+                e.section(),
+                e.doc()
+            ),
+            None => {
+                let names: Vec<&str> = all().into_iter().map(Entry::name).collect();
+                let best = names
+                    .iter()
+                    .map(|n| (distance(code, n), *n))
+                    .filter(|(d, n)| *d <= n.len() / 3 + 1)
+                    .min();
+                match best {
+                    Some((_, n)) => eprintln!(
+                        "signprep explain: no code `{code}`; did you mean `{n}`? (`signprep explain --list` lists them)"
+                    ),
+                    None => eprintln!(
+                        "signprep explain: no code `{code}` (`signprep explain --list` lists them)"
+                    ),
+                }
+                return 2;
+            }
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("signprep explain: {e}");
+            2
+        }
+    }
+}
+
+fn list() -> String {
+    let mut s = String::new();
+    for e in all() {
+        let _ = writeln!(s, "{:<40} {:<8} {}", e.name(), e.severity(), e.section());
+    }
+    s
+}
+
+/// `docs/diagnostics.md`.
+pub fn markdown() -> String {
+    let entries = all();
+    let mut s = String::new();
+    s.push_str("# Diagnostics\n\n");
+    s.push_str("<!-- Generated from the rules' doc comments by `signprep explain --markdown`; do not edit.\n     Regenerate: cargo run -p signprep-cli -- explain --markdown > docs/diagnostics.md -->\n\n");
+    s.push_str("Every finding of `signprep check`, `signprep pack` and `signprep scan` has a stable\nsnake_case code that never changes once released, and a severity:\n\n");
+    for (sev, what) in [
+        (
+            Severity::Error,
+            "the service will reject the request or silently do the wrong thing; `check` exits with status 1",
+        ),
+        (
+            Severity::Warning,
+            "probably wrong, worth a look; `check --deny warnings` makes it fail too",
+        ),
+        (Severity::Info, "worth knowing; often on purpose"),
+    ] {
+        let _ = writeln!(s, "- **{}**: {what}.", sev.as_str());
+    }
+    s.push_str(
+        "\n`signprep explain CODE` prints one entry; `signprep explain --list` lists them all.\n\n",
+    );
+    s.push_str("| code | severity | section |\n|---|---|---|\n");
+    for e in &entries {
+        let _ = writeln!(
+            s,
+            "| [`{0}`](#{0}) | {1} | {2} |",
+            e.name(),
+            e.severity(),
+            e.section()
+        );
+    }
+    let mut section = "";
+    for e in &entries {
+        if e.section() != section {
+            section = e.section();
+            let _ = write!(s, "\n## {section}\n");
+            let intro = match section {
+                SCAN_TAGS | SCAN_FORMS => {
+                    "\nReported by `signprep scan` for each PDF, and by `check` and `pack` for every PDF\na body embeds or a manifest names, located at its child.\n"
+                }
+                FILE_SECTION => {
+                    "\nThe codes of a `signprep scan` error record: the file could not be scanned at all.\n"
+                }
+                _ => "",
+            };
+            s.push_str(intro);
+        }
+        let _ = write!(
+            s,
+            "\n### `{}`\n\n*{}*\n\n{}\n",
+            e.name(),
+            e.severity(),
+            e.doc()
+        );
+    }
+    s
+}
+
+/// Edit distance, for "did you mean".
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev.get(j).copied().unwrap_or(usize::MAX - 1) + usize::from(ca != *cb);
+            let del = prev.get(j + 1).copied().unwrap_or(usize::MAX - 1) + 1;
+            let ins = cur.get(j).copied().unwrap_or(usize::MAX - 1) + 1;
+            cur.push(sub.min(del).min(ins));
+        }
+        prev = cur;
+    }
+    prev.last().copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_documented_once() {
+        let entries = all();
+        let mut names: Vec<&str> = entries.iter().map(|e| e.name()).collect();
+        assert_eq!(
+            entries.len(),
+            PackCode::ALL.len() + Code::ALL.len() + FILE_ERRORS.len(),
+            "a code is in no section"
+        );
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), entries.len(), "a code twice");
+        for e in entries {
+            assert!(e.doc().len() > 20, "{} has no documentation", e.name());
+        }
+    }
+
+    #[test]
+    fn lookups() {
+        assert!(matches!(
+            lookup("Custom-Id-Not-In-Document"),
+            Some(Entry::Pack(_))
+        ));
+        assert!(matches!(
+            lookup("tag_id_not_uppercase"),
+            Some(Entry::Scan(_))
+        ));
+        assert!(matches!(lookup("pdf_encrypted"), Some(Entry::File(_))));
+        assert!(lookup("nonsense").is_none());
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+}

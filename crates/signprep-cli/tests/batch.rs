@@ -1,0 +1,327 @@
+//! Batch runs of `signprep scan`: a generated folder of 2,000 PDFs scanned with
+//! different thread counts, in shards, and resumed after a run killed midway;
+//! file lists; a closed pipe; Ctrl-C; the summary record; per-file limits.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_signprep"))
+}
+
+fn scan(args: &[&str], dir: &Path) -> Output {
+    bin()
+        .arg("scan")
+        .arg("--format")
+        .arg("ndjson")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("signprep runs")
+}
+
+/// Record lines (with a `path`), as written.
+fn record_lines(stdout: &[u8]) -> Vec<String> {
+    String::from_utf8(stdout.to_vec())
+        .expect("utf-8")
+        .lines()
+        .filter(|l| l.starts_with("{\"path\":"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn summary(stdout: &[u8]) -> serde_json::Value {
+    let text = String::from_utf8_lossy(stdout);
+    let last = text.lines().last().expect("some output");
+    let v: serde_json::Value = serde_json::from_str(last).expect("the last line is JSON");
+    v.get("summary")
+        .cloned()
+        .expect("the last line is the summary")
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// `n` PDFs (copies of the generated fixtures under different names) in 20
+/// sub-folders, plus one broken file per 500, under `root/corpus`.
+fn make_corpus(root: &Path, n: usize) -> PathBuf {
+    let fixtures = signprep_testgen::fixtures();
+    let corpus = root.join("corpus");
+    for i in 0..n {
+        let dir = corpus.join(format!("d{:02}", i % 20));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = &fixtures[i % fixtures.len()];
+        let bytes: &[u8] = if i % 500 == 499 {
+            b"%PDF-1.7\nnot really a PDF"
+        } else {
+            &f.pdf
+        };
+        std::fs::write(dir.join(format!("f{i:05}_{}.pdf", f.name)), bytes).unwrap();
+    }
+    corpus
+}
+
+#[test]
+fn two_thousand_files_jobs_shards_and_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_corpus(tmp.path(), 2000);
+    let dir = tmp.path();
+
+    // Identical output whatever the thread count.
+    let one = scan(&["--jobs", "1", "corpus"], dir);
+    let four = scan(&["--jobs", "4", "corpus"], dir);
+    assert_eq!(
+        one.status.code(),
+        Some(1),
+        "broken files and error findings"
+    );
+    assert!(
+        one.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    assert!(one.stdout == four.stdout, "--jobs 1 and --jobs 4 differ");
+    let all = record_lines(&one.stdout);
+    assert_eq!(all.len(), 2000);
+    let paths: Vec<String> = all
+        .iter()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["path"].to_string())
+        .collect();
+    assert_eq!(paths, sorted(paths.clone()), "sorted path order");
+    let total = summary(&one.stdout);
+    assert_eq!(total["files"], 2000);
+    assert_eq!(total["errors"], 4);
+    assert_eq!(total["errors_by_code"]["pdf_unreadable"], 4);
+    assert!(total.get("wall_seconds").is_none(), "no timing by default");
+
+    // Three shards: disjoint, none empty, and together the unsharded output.
+    let mut union = Vec::new();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let out = scan(&["--jobs", "2", "--shard", &shard, "corpus"], dir);
+        let lines = record_lines(&out.stdout);
+        assert!(lines.len() > 500, "shard {shard}: {} files", lines.len());
+        assert_eq!(summary(&out.stdout)["files"], lines.len());
+        union.extend(lines);
+    }
+    assert_eq!(union.len(), 2000);
+    assert!(
+        sorted(union) == sorted(all.clone()),
+        "the shards' union differs"
+    );
+
+    // A run killed midway: its report ends in the middle of a line.
+    let cut = one.stdout.len() * 2 / 5;
+    let report = dir.join("report.ndjson");
+    std::fs::write(&report, &one.stdout[..cut]).unwrap();
+    let torn = String::from_utf8_lossy(&one.stdout[..cut]).to_string();
+    assert!(!torn.ends_with('\n'));
+    let done: Vec<String> = torn
+        .lines()
+        .filter(|l| l.ends_with('}') && l.contains("\"status\":\"ok\""))
+        .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+        .map(str::to_string)
+        .collect();
+    assert!(done.len() > 500, "{}", done.len());
+    let resumed = scan(
+        &["--jobs", "3", "--skip-done", "report.ndjson", "corpus"],
+        dir,
+    );
+    let rest = record_lines(&resumed.stdout);
+    assert_eq!(rest.len(), 2000 - done.len());
+    assert_eq!(summary(&resumed.stdout)["skipped"], done.len());
+    let mut merged = done;
+    merged.extend(rest);
+    assert!(sorted(merged) == sorted(all), "resumed output differs");
+}
+
+#[test]
+fn files_from_plain_and_ndjson_lines_and_stdin() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = make_corpus(tmp.path(), 40);
+    let dir = tmp.path();
+    let expected = scan(
+        &[
+            "corpus/d01/f00001_base14_courier.pdf",
+            "corpus/d02",
+            "no_such.pdf",
+            "corpus/d03/f00003_cropbox_offset.pdf",
+        ],
+        dir,
+    );
+    let list = "corpus/d01/f00001_base14_courier.pdf\n\
+                \n\
+                {\"path\": \"corpus/d02\", \"note\": \"a folder is walked\"}\n\
+                no_such.pdf\r\n\
+                {\"summary\": {\"files\": 9}}\n\
+                {\"path\":\"corpus/d03/f00003_cropbox_offset.pdf\",\"status\":\"ok\"}\n";
+    std::fs::write(dir.join("list.txt"), list).unwrap();
+    let from_file = scan(&["--files-from", "list.txt"], dir);
+    assert_eq!(record_lines(&from_file.stdout).len(), 5);
+    assert_eq!(from_file.stdout, expected.stdout);
+    assert_eq!(from_file.status.code(), Some(2), "a missing file is exit 2");
+
+    let mut child = bin()
+        .args(["scan", "--format", "ndjson", "--files-from", "-"])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(list.as_bytes())
+        .unwrap();
+    let from_stdin = child.wait_with_output().unwrap();
+    assert_eq!(from_stdin.stdout, expected.stdout);
+
+    // A line that is neither a path nor an object with one: an error record for it.
+    std::fs::write(dir.join("bad.txt"), "{\"name\": 1}\n").unwrap();
+    let bad = scan(&["--files-from", "bad.txt"], dir);
+    let recs = record_lines(&bad.stdout);
+    assert_eq!(recs.len(), 1);
+    assert!(recs[0].contains("line 1 of bad.txt"), "{}", recs[0]);
+    drop(corpus);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_corpus(tmp.path(), 400);
+    let mut child = bin()
+        .args(["scan", "--format", "ndjson", "--jobs", "2", "corpus"])
+        .current_dir(tmp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("{\"path\":"), "{first}");
+    drop(out); // as `| head -1` does
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_with_whole_records_and_a_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_corpus(tmp.path(), 1000);
+    let mut child = bin()
+        .args(["scan", "--format", "ndjson", "--jobs", "2", "corpus"])
+        .current_dir(tmp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    // The pipe is full by now: the writer waits for us while the signal arrives.
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(rest.ends_with('\n'));
+    let lines: Vec<&str> = rest.lines().collect();
+    for l in &lines {
+        serde_json::from_str::<serde_json::Value>(l).expect("whole JSON lines");
+    }
+    let summary = summary(rest.as_bytes());
+    assert_eq!(summary["interrupted"], true);
+    let written = lines.len(); // the records after the first, plus the summary
+    assert_eq!(summary["files"], written);
+    assert!(written < 1000, "stopped early: {written}");
+}
+
+#[test]
+fn summary_record_timing_and_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_corpus(tmp.path(), 30);
+    let dir = tmp.path();
+    let plain = scan(&["corpus"], dir);
+    let text = String::from_utf8_lossy(&plain.stdout).to_string();
+    assert_eq!(text.lines().count(), 31);
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("{\"summary\":{\"files\":30,")
+    );
+
+    let timed = scan(&["--timing", "corpus"], dir);
+    assert!(summary(&timed.stdout)["wall_seconds"].is_number());
+    assert!(summary(&timed.stdout)["pages_per_second"].is_number());
+
+    let bare = scan(&["--no-summary", "corpus"], dir);
+    assert_eq!(String::from_utf8_lossy(&bare.stdout).lines().count(), 30);
+    let json = bin()
+        .args(["scan", "--format", "json", "--no-summary", "corpus"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["documents"].as_array().map(Vec::len), Some(30));
+    assert!(v.get("summary").is_none());
+
+    // Table: the summary goes to stderr, not into the table.
+    let table = bin()
+        .args(["scan", "--format", "table", "corpus/d01"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&table.stdout).contains("pages/s"));
+    assert!(String::from_utf8_lossy(&table.stderr).contains("pages/s"));
+    let quiet = bin()
+        .args(["scan", "--format", "table", "--quiet", "corpus/d01"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(quiet.stderr.is_empty());
+
+    // Per-file limits: an error record each, the batch goes on.
+    let small = scan(&["--max-file-size", "100", "corpus/d01"], dir);
+    let recs = record_lines(&small.stdout);
+    assert_eq!(recs.len(), 2);
+    assert!(
+        recs.iter()
+            .all(|r| r.contains("\"code\":\"pdf_limit_exceeded\"")
+                && r.contains("more than the limit of 100")),
+        "{recs:?}"
+    );
+    let unlimited = scan(&["--timeout-per-file", "0", "corpus/d01"], dir);
+    assert_eq!(record_lines(&unlimited.stdout).len(), 2);
+    let usage = scan(&["--shard", "3/3", "corpus"], dir);
+    assert_eq!(usage.status.code(), Some(2));
+    let usage = scan(&["--glob", "a[", "corpus"], dir);
+    assert_eq!(usage.status.code(), Some(2));
+
+    // Globs: an excluded folder is left out.
+    let without = scan(&["--glob", "!d01/", "corpus"], dir);
+    let lines = record_lines(&without.stdout);
+    assert_eq!(lines.len(), 28);
+    assert!(lines.iter().all(|l| !l.contains("/d01/")));
+}

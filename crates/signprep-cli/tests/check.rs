@@ -1,0 +1,591 @@
+//! `signprep check` and `signprep explain` as a user runs them.
+//!
+//! The fixtures in `testdata/check/` are generated
+//! (`cargo run -p signprep-testgen -- --preflight testdata/check`): `clean/`
+//! holds one body of each kind with no finding, `cases/CODE[.VARIANT].EXT` a
+//! clean body with one change that triggers exactly `CODE`. Each case's human
+//! and JSON output is an insta snapshot (`tests/snapshots/check__CASE.snap`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use serde_json::{Value, json};
+use signprep_pack::PackCode;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const TEMPLATE: &str = "testdata/check/templates/pricing.json";
+
+/// Codes a case triggers besides its own, because they cannot be told apart.
+const COMPANIONS: &[(&str, &[&str])] = &[
+    // sms needs both a mobile number and the channel enabled on the account.
+    ("channel_needs_mobile", &["channel_needs_enablement"]),
+];
+
+/// Codes `signprep check` cannot report: only `signprep pack --v0`/`--populate` do.
+const PACK_ONLY: &[PackCode] = &[
+    PackCode::V0NeedsPdf,
+    PackCode::SettingDropped,
+    PackCode::PopulateSignerIgnored,
+    PackCode::PopulateIgnored,
+];
+
+/// The rules issue 5 lists, each of which must be a code.
+const ISSUE_RULES: &[&str] = &[
+    "signer_email_missing",
+    "email_invalid",
+    "mobile_not_international",
+    "channel_unknown",
+    "channel_needs_mobile",
+    "channel_needs_enablement",
+    "signer_uuid_invalid",
+    "signer_uuid_duplicate",
+    "signer_without_signature_field",
+    "role_missing_for_template",
+    "data_field_signer_unknown",
+    "custom_id_not_in_document",
+    "data_for_signature_field",
+    "background_colour_invalid",
+    "tag_without_data_field",
+    "template_with_apply_extracted_fields",
+    "syntax_doc_missing_extract_flag",
+    "form_doc_missing_flags",
+    "document_source_ambiguous",
+    "document_source_missing",
+    "base64_invalid",
+    "document_not_pdf",
+    "document_without_tags",
+    "document_without_form_fields",
+    "workspace_defaults_without_team",
+    "payload_large",
+    "post_signing_url_invalid",
+    "reply_email_invalid",
+    "two_factor_without_contact",
+    "populate_key_unknown",
+    "populate_index_gap",
+    "v0_tag_not_in_pdf",
+    "request_signatures_without_email",
+    "update_field_outside_setup",
+    "callback_not_https",
+    "callback_localhost",
+    "entity_key_missing",
+    "secret_in_body",
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("signprep runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// `check --format json`: the exit status and the parsed output.
+fn check_json(args: &[&str]) -> (Option<i32>, Value) {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = run(&all);
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&out)));
+    (out.status.code(), v)
+}
+
+/// The codes of every finding of every file.
+fn codes(v: &Value) -> BTreeSet<String> {
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["findings"].as_array().unwrap().iter())
+        .map(|f| f["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn severities(v: &Value) -> BTreeSet<String> {
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["findings"].as_array().unwrap().iter())
+        .map(|f| f["severity"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn case_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("testdata/check/cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// `payload_large.json` → `payload_large`; `callback_not_https.subscription.json` → `callback_not_https`.
+fn code_of(path: &Path) -> String {
+    let name = path.file_name().unwrap().to_str().unwrap();
+    name.split('.').next().unwrap().to_string()
+}
+
+fn extra_args(code: &str) -> Vec<&'static str> {
+    match code {
+        "payload_large" => vec!["--max-payload", "1K"],
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn fixtures_are_current() {
+    let dir = root().join("testdata/check");
+    let files = signprep_testgen::preflight::files().unwrap();
+    let mut expected = BTreeSet::new();
+    for f in &files {
+        let path = dir.join(&f.path);
+        assert!(
+            std::fs::read(&path).ok().as_deref() == Some(f.bytes.as_slice()),
+            "{} is stale: run `cargo run -p signprep-testgen -- --preflight testdata/check`",
+            path.display()
+        );
+        expected.insert(path);
+    }
+    for sub in ["cases", "clean", "pdfs", "templates"] {
+        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            assert!(expected.contains(&p), "{} is not generated", p.display());
+        }
+    }
+}
+
+#[test]
+fn every_case_triggers_exactly_its_code() {
+    for path in case_files() {
+        let rel = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let code = code_of(&path);
+        let mut args = vec!["--template", TEMPLATE];
+        args.extend(extra_args(&code));
+        args.push(&rel);
+        let (status, v) = check_json(&args);
+        let mut expected: BTreeSet<String> = BTreeSet::from([code.clone()]);
+        for (c, more) in COMPANIONS {
+            if *c == code {
+                expected.extend(more.iter().map(|m| m.to_string()));
+            }
+        }
+        assert_eq!(codes(&v), expected, "{rel}");
+        let sev = severities(&v);
+        assert_eq!(
+            status,
+            Some(i32::from(sev.contains("error"))),
+            "{rel}: exit status"
+        );
+        let mut denied = vec!["--deny", "warnings"];
+        denied.extend_from_slice(&args);
+        let (status, _) = check_json(&denied);
+        let fails = sev.contains("error") || sev.contains("warning");
+        assert_eq!(
+            status,
+            Some(i32::from(fails)),
+            "{rel}: exit status with --deny warnings"
+        );
+
+        let mut human = vec!["check", "--format", "human"];
+        human.extend_from_slice(&args);
+        let text = stdout(&run(&human));
+        let snapshot = format!(
+            "{text}\n---- json ----\n{}\n",
+            serde_json::to_string_pretty(&v["files"][0]).unwrap()
+        );
+        let name = path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('.', "_");
+        insta::assert_snapshot!(name, snapshot);
+    }
+}
+
+#[test]
+fn clean_fixtures_have_no_finding() {
+    let (status, v) = check_json(&[
+        "--deny",
+        "warnings",
+        "--template",
+        TEMPLATE,
+        "testdata/check/clean",
+        "testdata/check/pdfs",
+        "testdata/check/templates",
+    ]);
+    assert_eq!(status, Some(0), "{v:#}");
+    assert!(codes(&v).is_empty(), "{v:#}");
+    let kinds: BTreeSet<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    let all = [
+        "manifest",
+        "pack",
+        "pdf",
+        "populate",
+        "requests",
+        "subscription",
+        "v0",
+        "webhook",
+    ];
+    assert_eq!(kinds, BTreeSet::from(all), "one clean input of each kind");
+    assert_eq!(v["summary"]["files"], 12);
+}
+
+#[test]
+fn every_rule_has_a_case() {
+    for name in ISSUE_RULES {
+        assert!(PackCode::from_name(name).is_some(), "no code {name}");
+    }
+    let cases: BTreeSet<String> = case_files().iter().map(|p| code_of(p)).collect();
+    let missing: Vec<&str> = PackCode::ALL
+        .iter()
+        .filter(|c| !PACK_ONLY.contains(c))
+        .map(|c| c.as_str())
+        .filter(|c| !cases.contains(*c))
+        .collect();
+    assert!(missing.is_empty(), "codes without a case: {missing:?}");
+    // A scan diagnostic surfaced from an embedded PDF, and from a PDF alone.
+    assert!(cases.contains("tag_id_not_uppercase"));
+}
+
+/// Builds the example's pack, v0 and populate outputs into a temporary folder.
+fn example_outputs(dir: &Path) -> [(String, PathBuf); 3] {
+    let mut out = Vec::new();
+    for (name, extra) in [
+        ("pack.json", &[][..]),
+        ("v0.json", &["--v0"][..]),
+        ("populate.json", &["--populate", "TPL_PRICING"][..]),
+    ] {
+        let path = dir.join(name);
+        let mut args = vec![
+            "pack",
+            "testdata/example/pack.toml",
+            "-o",
+            path.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        out.push((name.to_string(), path));
+    }
+    out.try_into().unwrap()
+}
+
+#[test]
+fn the_example_checks_clean_and_tampered_copies_yield_their_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let outputs = example_outputs(dir.path());
+    let mut baseline = std::collections::BTreeMap::new();
+    for (name, path) in &outputs {
+        let (status, v) = check_json(&["--deny", "warnings", path.to_str().unwrap()]);
+        assert_eq!(status, Some(0), "{name}: {v:#}");
+        assert_eq!(
+            severities(&v).into_iter().collect::<Vec<_>>(),
+            if codes(&v).is_empty() {
+                Vec::<String>::new()
+            } else {
+                vec!["info".to_string()]
+            },
+            "{name}"
+        );
+        baseline.insert(name.clone(), codes(&v));
+    }
+    // The manifest itself, and the example folder as a whole.
+    let (status, v) = check_json(&["--deny", "warnings", "testdata/example"]);
+    assert_eq!(status, Some(0), "{v:#}");
+    assert_eq!(
+        codes(&v),
+        BTreeSet::from(["tag_without_data_field".to_string()]),
+        "only START_DATE of services.pdf has no data field"
+    );
+
+    for (i, line) in TAMPERED
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+    {
+        let (left, expected) = line.split_once("=>").unwrap();
+        let (name, changes) = left.trim().split_once(' ').unwrap();
+        let (_, original) = outputs.iter().find(|(n, _)| n == name).unwrap();
+        let mut v: Value = serde_json::from_slice(&std::fs::read(original).unwrap()).unwrap();
+        for c in changes.split(';') {
+            match c.trim().split_once(" = ") {
+                Some((pointer, new)) => {
+                    change(&mut v, pointer, Some(serde_json::from_str(new).unwrap()))
+                }
+                None => change(&mut v, c.trim().trim_end_matches(" -"), None),
+            }
+        }
+        let path = dir.path().join(format!("tampered_{i}_{name}"));
+        std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+        let (_, out) = check_json(&[path.to_str().unwrap()]);
+        let new: BTreeSet<String> = codes(&out).difference(&baseline[name]).cloned().collect();
+        let expected: BTreeSet<String> = expected.split_whitespace().map(String::from).collect();
+        assert_eq!(new, expected, "{line}: {out:#}");
+    }
+}
+
+/// Tampered copies of the example's outputs: `OUTPUT POINTER = JSON` (or
+/// `POINTER -` to remove; several separated by `;`) `=>` the codes it adds.
+const TAMPERED: &str = r#"
+pack.json /documents/3/document_creation_settings/apply_extracted_fields = true => template_with_apply_extracted_fields
+pack.json /documents/0/document_creation_settings/extract_fields_by_tag - => syntax_doc_missing_extract_flag
+pack.json /documents/2/document_creation_settings/apply_extracted_fields - => form_doc_missing_flags
+pack.json /documents/2/document_creation_settings/document_url = "https://example.com/a.pdf" => document_source_ambiguous
+pack.json /documents/0/document_creation_settings/base_64_document = "%%%" => base64_invalid
+pack.json /documents/0/data_fields/1/custom_id = "SIG_CLIEN" => custom_id_not_in_document
+pack.json /documents/0/data_fields/1/signatory_uuid = "0f0f0f0f-0000-4000-8000-000000000000" => data_field_signer_unknown
+pack.json /documents/0/data_fields/0/data = "Ann" => data_for_signature_field
+pack.json /signatories/0/email = "ann(at)example.com" => email_invalid
+pack.json /signatories/0/mobile_number = "07700 900123" => mobile_not_international
+pack.json /signatories/1/primary_communication_channel = "sms" => channel_needs_mobile channel_needs_enablement
+pack.json /signatories/1/uuid = "bob" => signer_uuid_invalid data_field_signer_unknown
+pack.json /signatories/1/role - => role_missing_for_template
+pack.json /signatories/1/email - => signer_email_missing
+pack.json /signing_settings/post_signing_url = "/done" => post_signing_url_invalid
+pack.json /mail_settings/reply_email = "legal" => reply_email_invalid
+pack.json /client_secret = "s3cr3t" => secret_in_body
+pack.json /documents/0/document_creation_settings/use_workspace_default_document_settings = true; /documents/1/document_creation_settings/use_workspace_default_document_settings = true; /documents/2/document_creation_settings/use_workspace_default_document_settings = true; /documents/3/document_creation_settings/use_workspace_default_document_settings = true => workspace_defaults_without_team
+v0.json /requests/0/body/signatories/1/email - => request_signatures_without_email
+v0.json /requests/0/body/data_fields/- = {"tag_id": "WITNESS", "type": "text"} => v0_tag_not_in_pdf
+v0.json /requests/0/body/data_fields/0/background_colour = "red" => background_colour_invalid
+populate.json /requests/0/body/signer_3_email = "carol@example.com" => populate_index_gap
+populate.json /requests/0/body/signer_0_email = "ann@" => email_invalid
+"#;
+
+/// Sets (or with `None` removes) the value at a JSON pointer; `-` appends.
+fn change(v: &mut Value, pointer: &str, new: Option<Value>) {
+    let (parent, key) = pointer.rsplit_once('/').unwrap();
+    match (v.pointer_mut(parent).unwrap(), new) {
+        (Value::Object(m), Some(n)) => {
+            m.insert(key.to_string(), n);
+        }
+        (Value::Object(m), None) => {
+            m.remove(key).expect("something to remove");
+        }
+        (Value::Array(a), Some(n)) if key == "-" => a.push(n),
+        (Value::Array(a), Some(n)) => a[key.parse::<usize>().unwrap()] = n,
+        (other, _) => panic!("{pointer}: {other}"),
+    }
+}
+
+#[test]
+fn a_thousand_inputs_stream_with_no_progress_bar_off_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let uuid = "3f1c2a9e-5b7d-4c1e-8a2f-6d9b0e4c7a11";
+    for i in 0..1000 {
+        let pdf = signprep_testgen::example::numbered_contract(i).unwrap();
+        if i % 3 == 0 {
+            let pack = json!({
+                "document_pack_name": format!("Pack {i}"),
+                "signatories": [{"name": "Ann", "email": "ann@example.com", "uuid": uuid}],
+                "documents": [{
+                    "document_name": format!("Contract {i}"),
+                    "document_creation_settings": {
+                        "base_64_document": signprep_testgen::preflight::base64(&pdf),
+                        "extract_fields_by_tag": true
+                    },
+                    "data_fields": [
+                        {"custom_id": "SIG_1", "signatory_uuid": uuid},
+                        {"custom_id": "DATE_1", "data": "2025-01-31"}
+                    ]
+                }]
+            });
+            std::fs::write(dir.path().join(format!("{i:04}.json")), pack.to_string()).unwrap();
+        } else {
+            std::fs::write(dir.path().join(format!("{i:04}.pdf")), pdf).unwrap();
+        }
+    }
+    let out = run(&["check", "--format", "ndjson", dir.path().to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "no progress bar when stderr is not a terminal"
+    );
+    let records: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 1000);
+    let paths: Vec<&str> = records
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort_unstable();
+    assert_eq!(paths, sorted, "input order");
+    assert!(
+        records
+            .iter()
+            .all(|r| r["findings"].as_array().unwrap().is_empty())
+    );
+    assert_eq!(records.iter().filter(|r| r["kind"] == "pack").count(), 334);
+}
+
+#[test]
+fn exit_statuses_and_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let unknown = dir.path().join("numbers.json");
+    std::fs::write(&unknown, "[1, 2, 3]").unwrap();
+    let out = run(&["check", "--format", "ndjson", unknown.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let r: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(r["status"], "error");
+    assert_eq!(r["error"]["code"], "kind_unknown");
+
+    let out = run(&["check", "--format", "ndjson", "no/such/file.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("\"io_error\""));
+
+    let out = run(&[
+        "check",
+        "--template",
+        "no/such/template.json",
+        "testdata/check/clean",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["check", "--max-payload", "lots", "testdata/check/clean"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["check", "--deny", "everything", "testdata/check/clean"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // A folder: files of unknown kind are skipped, not failed.
+    std::fs::copy(
+        root().join("testdata/check/clean/webhook.json"),
+        dir.path().join("hook.json"),
+    )
+    .unwrap();
+    let (status, v) = check_json(&[dir.path().to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{v:#}");
+    assert_eq!(v["summary"]["files"], 1);
+    assert_eq!(v["summary"]["skipped"], 1);
+}
+
+#[test]
+fn kind_overrides_detection_and_stdin_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = dir.path().join("body.json");
+    // Only v0 keys: it looks like a v0 document, but it is a populate body
+    // for a template whose fields are called `status` and `message`.
+    std::fs::write(&body, r#"{"status": "gold", "message": "Hello"}"#).unwrap();
+    let (_, v) = check_json(&[body.to_str().unwrap()]);
+    assert_eq!(v["files"][0]["kind"], "v0");
+    let (status, v) = check_json(&["--kind", "populate", body.to_str().unwrap()]);
+    assert_eq!(status, Some(0));
+    assert_eq!(v["files"][0]["kind"], "populate");
+    assert!(codes(&v).is_empty(), "{v:#}");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["check", "--format", "ndjson", "-"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"webhook": {"entity_key": "K", "callback": "http://127.0.0.1/hook"}}"#)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(r["path"], "-");
+    assert_eq!(r["kind"], "webhook");
+    let found: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(found, ["callback_not_https", "callback_localhost"]);
+    assert_eq!(r["findings"][0]["value"], "http://127.0.0.1/hook");
+}
+
+#[test]
+fn explain_prints_a_codes_documentation() {
+    let out = run(&["explain", "custom_id_not_in_document"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("custom_id_not_in_document (warning; Data fields)\n\n"),
+        "{text}"
+    );
+    assert!(text.contains("silently ignores it"), "{text}");
+    let out = run(&["explain", "tag_id_not_uppercase"]);
+    assert!(stdout(&out).contains("contains lower-case letters"));
+    let out = run(&["explain", "pdf_encrypted"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["explain", "custom_id_not_in_documnet"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("did you mean `custom_id_not_in_document`?")
+    );
+    let out = run(&["explain", "--list"]);
+    assert!(stdout(&out).lines().count() > 80);
+}
+
+/// `docs/diagnostics.md` is generated; regenerate it with
+/// `cargo run -p signprep-cli -- explain --markdown > docs/diagnostics.md`
+/// (or `UPDATE_DIAGNOSTICS=1 cargo test -p signprep-cli --test check`).
+#[test]
+fn diagnostics_md_is_current() {
+    let out = run(&["explain", "--markdown"]);
+    assert_eq!(out.status.code(), Some(0));
+    let path = root().join("docs/diagnostics.md");
+    if std::env::var_os("UPDATE_DIAGNOSTICS").is_some() {
+        std::fs::write(&path, &out.stdout).unwrap();
+    }
+    let committed = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        committed == out.stdout,
+        "docs/diagnostics.md is stale: run `cargo run -p signprep-cli -- explain --markdown > docs/diagnostics.md`"
+    );
+    let text = stdout(&out);
+    for c in PackCode::ALL {
+        assert!(
+            text.contains(&format!("### `{}`", c.as_str())),
+            "{c} missing"
+        );
+    }
+    for c in signprep_core::Code::ALL {
+        assert!(
+            text.contains(&format!("### `{}`", c.as_str())),
+            "{c} missing"
+        );
+    }
+}

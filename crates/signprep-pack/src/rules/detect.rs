@@ -1,0 +1,316 @@
+//! What an input is, and handing it to its rules.
+
+use super::{Ctx, InputKind, hooks, manifest, pack, pdf, populate, secrets, v0};
+use crate::codes::{Finding, PackCode};
+use crate::model::pack::LenientPack;
+use crate::model::v0::V0Document;
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::Path;
+
+/// The kind of an input, from its bytes and its file name: a PDF by its
+/// `%PDF-` header (or a `.pdf` name), a manifest by a `.toml` name, and JSON by
+/// its keys. `None` when the bytes are none of these.
+///
+/// ```
+/// use signprep_pack::{InputKind, detect};
+/// use std::path::Path;
+/// assert_eq!(detect(br#"{"signer_0_email": "a@example.com"}"#, Path::new("b.json")), Some(InputKind::Populate));
+/// assert_eq!(detect(br#"{"document_pack_name": "P"}"#, Path::new("b.json")), Some(InputKind::Pack));
+/// assert_eq!(detect(b"%PDF-1.7\n...", Path::new("x")), Some(InputKind::Pdf));
+/// assert_eq!(detect(b"[1, 2]", Path::new("x.json")), None);
+/// ```
+pub fn detect(bytes: &[u8], path: &Path) -> Option<InputKind> {
+    if let Some(k) = sniff(bytes, path) {
+        return Some(k);
+    }
+    let v: Value = serde_json::from_slice(bytes).ok()?;
+    classify(&v)
+}
+
+fn has_ext(path: &Path, ext: &str) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// A PDF or a TOML manifest, told without parsing.
+fn sniff(bytes: &[u8], path: &Path) -> Option<InputKind> {
+    // A text file (`.json`, `.toml`) may mention `%PDF-`; it is a PDF only
+    // when it starts with the header.
+    let text = has_ext(path, "json") || has_ext(path, "toml");
+    let pdf = if text {
+        bytes.trim_ascii_start().starts_with(b"%PDF-")
+    } else {
+        pdf::is_pdf(bytes)
+    };
+    if pdf || has_ext(path, "pdf") {
+        Some(InputKind::Pdf)
+    } else if has_ext(path, "toml") {
+        Some(InputKind::Manifest)
+    } else {
+        None
+    }
+}
+
+/// Keys of a v0 document that no other body has at its top level.
+const V0_KEYS: &[&str] = &[
+    "signatories",
+    "data_fields",
+    "document_name",
+    "document_type",
+    "cc_recipients",
+    "sequential_signing",
+    "use_two_factor_authentication",
+    "post_signing_url",
+    "document_appendices",
+];
+
+/// Every top-level key of a v0 document: a body with only these (`{"status":
+/// "awaiting_signatures"}`, say) is one too.
+const V0_ALL_KEYS: &[&str] = &[
+    "key",
+    "document_type",
+    "status",
+    "document_name",
+    "filename",
+    "message",
+    "subject",
+    "account_key",
+    "team_key",
+    "created_by",
+    "created_by_email",
+    "viewers",
+    "date_created",
+    "date_updated",
+    "sequential_signing",
+    "can_use_drawn_signature",
+    "can_use_typed_signature",
+    "can_use_uploaded_signature",
+    "use_signing_wizard",
+    "use_two_factor_authentication",
+    "use_fallback_pdf_conversion",
+    "exclude_created_by_from_final_mail",
+    "obfuscate_contact_info",
+    "post_signing_url",
+    "in_app_page_url",
+    "account_branding_theme_key",
+    "serve_pdf_url",
+    "original_blob_type",
+    "original_blob",
+    "final_blob",
+    "image_blobs",
+    "image_blob_serving_urls",
+    "cc_recipients",
+    "signatories",
+    "data_fields",
+    "document_appendices",
+];
+
+/// The kind of a JSON body, by its keys.
+fn classify(v: &Value) -> Option<InputKind> {
+    let obj = v.as_object()?;
+    let has = |k: &str| obj.contains_key(k);
+    if obj.get("requests").is_some_and(Value::is_array) {
+        return Some(InputKind::Requests);
+    }
+    if has("webhook") || has("webhook_key") {
+        return Some(InputKind::Webhook);
+    }
+    if has("subscription") || has("subscriber_key") {
+        return Some(InputKind::Subscription);
+    }
+    let pack_children = obj
+        .get("documents")
+        .and_then(Value::as_array)
+        .is_some_and(|a| {
+            a.iter()
+                .any(|c| c.get("document_creation_settings").is_some())
+        });
+    if has("document_pack_name") || pack_children {
+        return Some(InputKind::Pack);
+    }
+    if has("name")
+        && [
+            "signers",
+            "documents",
+            "fields",
+            "tag_types",
+            "cc",
+            "mail",
+            "signing",
+        ]
+        .iter()
+        .any(|k| has(k))
+    {
+        return Some(InputKind::Manifest);
+    }
+    if has("entity_key") && has("callback") {
+        return Some(InputKind::Webhook);
+    }
+    let only_v0_keys = !obj.is_empty() && obj.keys().all(|k| V0_ALL_KEYS.contains(&k.as_str()));
+    if V0_KEYS.iter().any(|k| has(k)) || only_v0_keys {
+        return Some(InputKind::V0);
+    }
+    if !obj.is_empty() && obj.values().all(Value::is_string) {
+        return Some(InputKind::Populate);
+    }
+    None
+}
+
+/// Detects (unless given) and checks; returns the kind and the source JSON.
+pub(super) fn dispatch(
+    ctx: &mut Ctx<'_>,
+    bytes: &[u8],
+    path: &Path,
+    kind: Option<InputKind>,
+) -> (Option<InputKind>, Option<Value>) {
+    match kind.or_else(|| sniff(bytes, path)) {
+        Some(InputKind::Pdf) => {
+            ctx.payload(bytes.len() as u64, "the PDF", None);
+            let file = ctx.label.to_string();
+            let _ = pdf::load(ctx, bytes, None, Some(&file));
+            return (Some(InputKind::Pdf), None);
+        }
+        Some(InputKind::Manifest) => {
+            let source = manifest::check(ctx, bytes, path);
+            return (Some(InputKind::Manifest), source);
+        }
+        _ => {}
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            ctx.push(Finding::new(
+                PackCode::BodyInvalid,
+                format!("not UTF-8 text: {e}"),
+            ));
+            return (kind, None);
+        }
+    };
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            if kind.is_some() || has_ext(path, "json") {
+                ctx.push(
+                    Finding::new(PackCode::BodyInvalid, format!("not valid JSON: {e}"))
+                        .hint("check for a missing comma or quote at the line and column given"),
+                );
+            }
+            return (kind, None);
+        }
+    };
+    let Some(kind) = kind.or_else(|| classify(&value)) else {
+        return (None, None);
+    };
+    match kind {
+        InputKind::Pack => {
+            ctx.payload(bytes.len() as u64, "the pack body", None);
+            secrets::check(ctx, &value, "", "a pack body");
+            if let Some(p) = typed::<LenientPack>(ctx, text, &value, "a v1 pack") {
+                pack::check(ctx, &p);
+            }
+            secrets::drop_shadowed(&mut ctx.out);
+        }
+        InputKind::V0 => {
+            ctx.payload(bytes.len() as u64, "the document body", None);
+            secrets::check(ctx, &value, "", "a document body");
+            if let Some(doc) = typed::<V0Document>(ctx, text, &value, "a v0 document") {
+                let flow = v0::Flow::standalone(&doc);
+                v0::check(ctx, &doc, "", &flow, None);
+            }
+            secrets::drop_shadowed(&mut ctx.out);
+        }
+        InputKind::Populate => {
+            ctx.payload(bytes.len() as u64, "the populate body", None);
+            secrets::check(ctx, &value, "", "a populate body");
+            populate::check(ctx, &value, "", None, false);
+        }
+        InputKind::Requests => v0::check_plan(ctx, text, &value),
+        InputKind::Webhook => hooks::check(ctx, &value, true),
+        InputKind::Subscription => hooks::check(ctx, &value, false),
+        // A JSON manifest, told by its keys.
+        InputKind::Manifest => {
+            let _ = manifest::check(ctx, bytes, path);
+        }
+        InputKind::Pdf => {}
+    }
+    (Some(kind), Some(value))
+}
+
+/// The typed (lenient) body, or a `body_invalid` finding. Reading from the text
+/// again on failure gives the line and column of the bad value.
+pub(super) fn typed<T: for<'de> Deserialize<'de>>(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    value: &Value,
+    what: &str,
+) -> Option<T> {
+    match T::deserialize(value) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let msg = serde_json::from_str::<T>(text)
+                .err()
+                .map_or_else(|| e.to_string(), |e| e.to_string());
+            ctx.push(
+                Finding::new(PackCode::BodyInvalid, format!("not {what}: {msg}"))
+                    .hint("the specification types this value differently; see `signprep schema`"),
+            );
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(json: &str) -> Option<InputKind> {
+        detect(json.as_bytes(), Path::new("body.json"))
+    }
+
+    #[test]
+    fn kinds_by_keys() {
+        assert_eq!(kind(r#"{"requests": []}"#), Some(InputKind::Requests));
+        assert_eq!(
+            kind(r#"{"client_id": "a", "webhook": {}}"#),
+            Some(InputKind::Webhook)
+        );
+        assert_eq!(
+            kind(r#"{"subscription": {}}"#),
+            Some(InputKind::Subscription)
+        );
+        assert_eq!(
+            kind(r#"{"entity_key": "K", "callback": "https://x.org"}"#),
+            Some(InputKind::Webhook)
+        );
+        assert_eq!(
+            kind(r#"{"documents": [{"document_creation_settings": {}}]}"#),
+            Some(InputKind::Pack)
+        );
+        assert_eq!(
+            kind(r#"{"name": "P", "signers": []}"#),
+            Some(InputKind::Manifest)
+        );
+        assert_eq!(kind(r#"{"status": "setup"}"#), Some(InputKind::V0));
+        assert_eq!(
+            kind(r#"{"status": "error", "description": "an expectation", "tags": []}"#),
+            None
+        );
+        assert_eq!(
+            detect(
+                b"{\"description\": \"a %PDF-1.7 header\", \"tags\": []}",
+                Path::new("x.json")
+            ),
+            None
+        );
+        assert_eq!(kind(r#"{"FEE": "100"}"#), Some(InputKind::Populate));
+        assert_eq!(kind(r#"{"FEE": 100}"#), None);
+        assert_eq!(kind("{}"), None);
+        assert_eq!(kind("not json"), None);
+        assert_eq!(
+            detect(b"name = 'x'", Path::new("m.toml")),
+            Some(InputKind::Manifest)
+        );
+    }
+}

@@ -1,0 +1,270 @@
+//! Manifests: built as `signprep pack` builds them, with every finding located
+//! in the manifest rather than in the pack it would make.
+
+use super::Ctx;
+use super::pack::{self, settings_rules_at};
+use super::people::{self, Keys, Person, Policy};
+use crate::codes::{Finding, FindingCode, PackCode};
+use crate::ids::SeededIds;
+use crate::manifest::{Manifest, ManifestField};
+use crate::model::pack::{DocumentPack, LenientPack};
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Checks a manifest; returns it as JSON (for looking pointers up).
+pub(super) fn check(ctx: &mut Ctx<'_>, bytes: &[u8], path: &Path) -> Option<Value> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            ctx.push(Finding::new(
+                PackCode::ManifestInvalid,
+                format!("not UTF-8 text: {e}"),
+            ));
+            return None;
+        }
+    };
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        || text.trim_start().starts_with('{');
+    let (source, parsed) = if json {
+        (
+            serde_json::from_str::<Value>(text).ok(),
+            Manifest::from_json(text).map_err(|e| e.to_string()),
+        )
+    } else {
+        (
+            toml::from_str::<Value>(text).ok(),
+            Manifest::from_toml(text).map_err(|e| e.to_string()),
+        )
+    };
+    let manifest = match parsed {
+        Ok(m) => m,
+        Err(e) => {
+            ctx.push(
+                Finding::new(
+                    PackCode::ManifestInvalid,
+                    format!("not a valid manifest: {}", e.trim_end()),
+                )
+                .hint("see `signprep schema manifest` for the keys a manifest takes"),
+            );
+            return source;
+        }
+    };
+    let children = manifest.children_of(ctx.base_dir);
+    let builder = manifest
+        .builder(ctx.base_dir, ctx.label)
+        .ids(SeededIds::new(0))
+        .load_options(ctx.checker.load.clone())
+        .scanner(ctx.checker.scanner.clone());
+    let (found, built) = match builder.build() {
+        Ok(w) => (w.warnings, Some(w.output)),
+        Err(e) => (e.findings, None),
+    };
+    let locate = Locate {
+        manifest: &manifest,
+        children: &children,
+        built: built.as_ref(),
+        label: ctx.label,
+    };
+    for f in found {
+        ctx.push(locate.finding(f));
+    }
+    direct_rules(ctx, &manifest);
+    if let Some(pack) = &built {
+        field_rules(ctx, pack, &locate);
+    }
+    source
+}
+
+/// Rules the builder does not apply: people and settings, on the manifest itself.
+fn direct_rules(ctx: &mut Ctx<'_>, m: &Manifest) {
+    let mut people = Vec::new();
+    for (i, s) in m.signers.iter().enumerate() {
+        let name = s.name.as_deref().or(Some(s.handle.as_str()));
+        let mut p = Person::new(format!("/signers/{i}"), true, i, name, s.email.as_deref());
+        p.mobile = s.mobile_number.as_deref();
+        p.channel = s.channel.as_ref();
+        p.role = s.role.as_deref();
+        p.keys = Keys::MANIFEST;
+        people.push(p);
+    }
+    for (i, c) in m.cc.iter().enumerate() {
+        let mut p = Person::new(
+            format!("/cc/{i}"),
+            false,
+            i,
+            c.name.as_deref(),
+            c.email.as_deref(),
+        );
+        p.mobile = c.mobile_number.as_deref();
+        p.keys = Keys::MANIFEST;
+        people.push(p);
+    }
+    let policy = Policy {
+        email_required: true,
+        two_factor: m
+            .signing
+            .as_ref()
+            .and_then(|s| s.use_two_factor_authentication)
+            == Some(true),
+        has_template: m.documents.iter().any(|d| d.template.is_some()),
+        check_uuids: false,
+    };
+    people::check(&people, policy, &mut ctx.out);
+    settings_rules_at(
+        ctx,
+        m.mail.as_ref().and_then(|x| x.reply_email.as_deref()),
+        "/mail/reply_email",
+        m.signing
+            .as_ref()
+            .and_then(|x| x.post_signing_url.as_deref()),
+        "/signing/post_signing_url",
+    );
+}
+
+/// The rules that need the fields placed: run on the pack the manifest builds,
+/// located back in the manifest.
+fn field_rules(ctx: &mut Ctx<'_>, pack: &DocumentPack, locate: &Locate<'_>) {
+    const KEEP: &[PackCode] = &[
+        PackCode::SignerWithoutSignatureField,
+        PackCode::DataForSignatureField,
+        PackCode::TagWithoutDataField,
+    ];
+    let Ok(value) = serde_json::to_value(pack) else {
+        return;
+    };
+    let Ok(lenient) = LenientPack::deserialize(&value) else {
+        return;
+    };
+    let mut sub = Ctx {
+        checker: ctx.checker,
+        base_dir: ctx.base_dir,
+        label: ctx.label,
+        out: Vec::new(),
+    };
+    pack::check(&mut sub, &lenient);
+    for f in sub.out {
+        if matches!(f.code, FindingCode::Pack(c) if KEEP.contains(&c)) {
+            ctx.push(locate.finding(f));
+        }
+    }
+}
+
+/// Maps pointers into the built pack to pointers into the manifest.
+struct Locate<'a> {
+    manifest: &'a Manifest,
+    children: &'a [(usize, Option<PathBuf>)],
+    built: Option<&'a DocumentPack>,
+    label: &'a str,
+}
+
+impl Locate<'_> {
+    fn finding(&self, mut f: Finding) -> Finding {
+        if f.file.as_deref() == Some(self.label) {
+            // Located in the manifest already.
+            f.file = None;
+            return f;
+        }
+        let Some(p) = f.pointer.take() else {
+            return f;
+        };
+        let (pointer, file) = self.pointer(&p);
+        f.pointer = Some(pointer);
+        if f.file.is_none() {
+            f.file = file.map(|p| p.display().to_string());
+        }
+        f
+    }
+
+    fn pointer(&self, p: &str) -> (String, Option<&PathBuf>) {
+        let tokens: Vec<&str> = p.split('/').skip(1).collect();
+        let rest = |from: usize| -> String {
+            tokens
+                .get(from..)
+                .unwrap_or_default()
+                .iter()
+                .map(|t| {
+                    format!(
+                        "/{}",
+                        if *t == "primary_communication_channel" {
+                            "channel"
+                        } else {
+                            t
+                        }
+                    )
+                })
+                .collect()
+        };
+        let simple = |to: &str| (format!("{to}{}", rest(1)), None);
+        match tokens.as_slice() {
+            ["document_pack_name", ..] => simple("/name"),
+            ["signatories", ..] => simple("/signers"),
+            ["cc_recipients", ..] => simple("/cc"),
+            ["mail_settings", ..] => simple("/mail"),
+            ["signing_settings", ..] => simple("/signing"),
+            ["documents", i, tail @ ..] => {
+                let Some(child) = i.parse::<usize>().ok() else {
+                    return (p.to_string(), None);
+                };
+                let Some((k, file)) = self.children.get(child) else {
+                    return (p.to_string(), None);
+                };
+                let (k, file) = (*k, file.as_ref());
+                let entry = format!("/documents/{k}");
+                let to = match tail {
+                    [
+                        "document_creation_settings",
+                        "use_workspace_default_document_settings",
+                        ..,
+                    ] => "/use_workspace_defaults".to_string(),
+                    ["data_fields", j, ..] => self.field(child, k, j.parse().ok()).unwrap_or(entry),
+                    ["data_fields"] => format!("{entry}/fields"),
+                    _ => entry,
+                };
+                (to, file)
+            }
+            _ => (p.to_string(), None),
+        }
+    }
+
+    /// The manifest field behind data field `j` of child `child` (made by
+    /// `[[documents]]` entry `k`).
+    fn field(&self, child: usize, k: usize, j: Option<usize>) -> Option<String> {
+        let j = j?;
+        let own = &self.manifest.documents.get(k)?.fields;
+        if let Some(pack) = self.built {
+            let id = pack
+                .documents
+                .as_ref()?
+                .get(child)?
+                .data_fields
+                .as_ref()?
+                .get(j)?
+                .custom_id
+                .as_deref()?;
+            if let Some(m) = own.iter().position(|f| names(f, id)) {
+                return Some(format!("/documents/{k}/fields/{m}"));
+            }
+            return self
+                .manifest
+                .fields
+                .iter()
+                .position(|f| names(f, id))
+                .map(|m| format!("/fields/{m}"));
+        }
+        // Without the pack: the child's own fields come first, one per exact id.
+        let exact = own.get(..=j)?.iter().all(|f| f.pattern.is_none());
+        exact.then(|| format!("/documents/{k}/fields/{j}"))
+    }
+}
+
+/// True when a manifest field gives `id`: its custom_id, or its pattern matches.
+fn names(f: &ManifestField, id: &str) -> bool {
+    f.custom_id.as_deref() == Some(id)
+        || f.pattern
+            .as_deref()
+            .and_then(|p| glob::Pattern::new(p).ok())
+            .is_some_and(|p| p.matches(id))
+}

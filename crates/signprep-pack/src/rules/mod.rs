@@ -1,0 +1,397 @@
+//! Pre-flight: every rule of the specification over a request body, a manifest
+//! or a PDF, and the cross-checks between a body and its PDFs (`signprep check`).
+//!
+//! ```
+//! use signprep_pack::{Checker, InputKind};
+//! use std::path::Path;
+//!
+//! let body = br#"{"client_id": "ID", "client_secret": "S",
+//!                 "webhook": {"entity_key": "PACK", "callback": "http://localhost:3000/hook"}}"#;
+//! let checked = Checker::new().check_bytes(body, Path::new("hook.json"), None);
+//! assert_eq!(checked.kind, Some(InputKind::Webhook));
+//! let codes: Vec<&str> = checked.findings.iter().map(|f| f.code.as_str()).collect();
+//! assert_eq!(codes, ["callback_not_https", "callback_localhost"]);
+//! assert_eq!(checked.findings[0].pointer.as_deref(), Some("/webhook/callback"));
+//! ```
+//!
+//! The kind of an input is detected ([`detect`]) unless given: a PDF (by its
+//! `%PDF-` header), a v1 pack, a v0 document body, a populate body, the
+//! `{"requests": [...]}` that `signprep pack --v0`/`--populate` writes, a webhook
+//! or subscription body, or a manifest (TOML, or JSON with `name`). Bodies are
+//! read leniently: a forbidden flag combination is a finding, not a parse error.
+//! Every finding has a stable [`PackCode`] (or a scan [`signprep_core::Code`] for
+//! a PDF), a JSON pointer into the body and, for a PDF's findings, its file,
+//! page and tag or field.
+
+mod detect;
+mod hooks;
+mod manifest;
+mod pack;
+mod pdf;
+mod people;
+mod populate;
+mod secrets;
+mod v0;
+mod values;
+
+use crate::codes::{Finding, PackCode};
+use crate::error::Error;
+use crate::model::v0::V0Document;
+use serde::Serialize;
+use signprep_core::{LoadOptions, Scanner};
+use std::path::Path;
+
+pub use detect::detect;
+
+/// What an input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// A PDF file.
+    Pdf,
+    /// A v1 document pack body.
+    Pack,
+    /// A v0 document body (create, update or record).
+    V0,
+    /// A populate-syntax body (template copy).
+    Populate,
+    /// `{"requests": [...]}`, as `signprep pack --v0` or `--populate` writes.
+    Requests,
+    /// A v1 webhook body (`{"client_id", "client_secret", "webhook": {...}}`).
+    Webhook,
+    /// A v0 subscription body (`{"client_id", "client_secret", "subscription": {...}}`).
+    Subscription,
+    /// A manifest for `signprep pack` (TOML or JSON).
+    Manifest,
+}
+
+impl InputKind {
+    /// Every kind.
+    pub const ALL: &'static [InputKind] = &[
+        InputKind::Pdf,
+        InputKind::Pack,
+        InputKind::V0,
+        InputKind::Populate,
+        InputKind::Requests,
+        InputKind::Webhook,
+        InputKind::Subscription,
+        InputKind::Manifest,
+    ];
+
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputKind::Pdf => "pdf",
+            InputKind::Pack => "pack",
+            InputKind::V0 => "v0",
+            InputKind::Populate => "populate",
+            InputKind::Requests => "requests",
+            InputKind::Webhook => "webhook",
+            InputKind::Subscription => "subscription",
+            InputKind::Manifest => "manifest",
+        }
+    }
+}
+
+/// The result of checking one input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The kind, as given or detected; `None` when it could not be told.
+    pub kind: Option<InputKind>,
+    /// Every finding, in the order found.
+    pub findings: Vec<Finding>,
+    /// The body (or the manifest) as JSON, to look the findings' pointers up in.
+    pub source: Option<serde_json::Value>,
+}
+
+/// Runs the pre-flight rules. Holds the options: PDF limits, the payload limit
+/// and template documents (`--template`), which let populate keys and template
+/// children be checked against the template's fields.
+#[derive(Clone, Debug)]
+pub struct Checker {
+    load: LoadOptions,
+    scanner: Scanner,
+    payload_limit: u64,
+    templates: Vec<V0Document>,
+}
+
+impl Default for Checker {
+    fn default() -> Self {
+        Checker::new()
+    }
+}
+
+impl Checker {
+    /// The default payload limit: 10 MiB.
+    pub const DEFAULT_PAYLOAD_LIMIT: u64 = 10 * 1024 * 1024;
+
+    /// Default limits, no template.
+    pub fn new() -> Self {
+        Checker {
+            load: LoadOptions::default(),
+            scanner: Scanner::new(),
+            payload_limit: Self::DEFAULT_PAYLOAD_LIMIT,
+            templates: Vec::new(),
+        }
+    }
+
+    /// Bodies and PDFs larger than this many bytes get `payload_large`.
+    #[must_use]
+    pub fn payload_limit(mut self, bytes: u64) -> Self {
+        self.payload_limit = bytes;
+        self
+    }
+
+    /// A template document (its v0 JSON, see [`read_template`]): populate bodies
+    /// and template children with its `key` (or any, when it is the only
+    /// template and has no key) are checked against its fields and signers.
+    #[must_use]
+    pub fn template(mut self, template: V0Document) -> Self {
+        self.templates.push(template);
+        self
+    }
+
+    /// PDF loading limits.
+    #[must_use]
+    pub fn load_options(mut self, o: LoadOptions) -> Self {
+        self.load = o;
+        self
+    }
+
+    /// The scanner used on PDFs.
+    #[must_use]
+    pub fn scanner(mut self, s: Scanner) -> Self {
+        self.scanner = s;
+        self
+    }
+
+    /// Reads and checks a file. Fails only when the file cannot be read.
+    pub fn check_file(&self, path: &Path, kind: Option<InputKind>) -> Result<Checked, Error> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(self.check_bytes(&bytes, path, kind))
+    }
+
+    /// Checks bytes read from `path` (used for the kind's detection, for the
+    /// findings' file names and, for manifests and request plans, to resolve
+    /// relative paths). `kind` overrides detection.
+    pub fn check_bytes(&self, bytes: &[u8], path: &Path, kind: Option<InputKind>) -> Checked {
+        let base = path.parent().unwrap_or(Path::new(""));
+        let label = path.display().to_string();
+        let mut ctx = Ctx {
+            checker: self,
+            base_dir: base,
+            label: &label,
+            out: Vec::new(),
+        };
+        let (kind, source) = detect::dispatch(&mut ctx, bytes, path, kind);
+        Checked {
+            kind,
+            findings: ctx.out,
+            source,
+        }
+    }
+
+    /// The template for a key; the only keyless template when no key matches.
+    pub(crate) fn template_for(&self, key: Option<&str>) -> Option<&V0Document> {
+        if let Some(k) = key
+            && let Some(t) = self.templates.iter().find(|t| t.key.as_deref() == Some(k))
+        {
+            return Some(t);
+        }
+        match self.templates.as_slice() {
+            [only] if only.key.is_none() || key.is_none() => Some(only),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a template document for [`Checker::template`]: its v0 JSON, bare or
+/// in the `{"document": ...}` or `{"data": {"document": ...}}` envelope of a
+/// `GET /v0/documents/{key}` response.
+pub fn read_template(json: &str) -> Result<V0Document, Error> {
+    let v: serde_json::Value = serde_json::from_str(json)?;
+    let inner = v
+        .pointer("/data/document")
+        .or_else(|| v.get("document"))
+        .unwrap_or(&v);
+    Ok(serde_json::from_value(inner.clone())?)
+}
+
+/// What the rules of one input share: the options, where the input is, and the
+/// findings so far.
+pub(crate) struct Ctx<'a> {
+    pub(crate) checker: &'a Checker,
+    /// The folder of the input, for relative paths.
+    pub(crate) base_dir: &'a Path,
+    /// The input's path as shown.
+    pub(crate) label: &'a str,
+    pub(crate) out: Vec<Finding>,
+}
+
+impl Ctx<'_> {
+    pub(crate) fn push(&mut self, f: Finding) {
+        self.out.push(f);
+    }
+
+    /// `payload_large` when `size` is over the limit.
+    pub(crate) fn payload(&mut self, size: u64, what: &str, pointer: Option<String>) {
+        let limit = self.checker.payload_limit;
+        if size > limit {
+            let mut f = Finding::new(
+                PackCode::PayloadLarge,
+                format!(
+                    "{what} is {} ({size} bytes), over the limit of {}",
+                    human_size(size),
+                    human_size(limit)
+                ),
+            )
+            .hint("split the pack, or compress the PDFs (images are the usual culprit)");
+            f.pointer = pointer;
+            self.push(f);
+        }
+    }
+}
+
+fn human_size(n: u64) -> String {
+    const KIB: u64 = 1024;
+    if n >= KIB * KIB {
+        format!("{:.1} MiB", n as f64 / (KIB * KIB) as f64)
+    } else if n >= KIB {
+        format!("{:.1} KiB", n as f64 / KIB as f64)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// The section of `docs/diagnostics.md` a code belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Group {
+    /// Parsing and unknown keys.
+    Body,
+    /// Signers and CC recipients.
+    Signers,
+    /// Data fields.
+    DataFields,
+    /// Child documents and their PDFs.
+    Children,
+    /// Signing and mail settings.
+    Settings,
+    /// v0 document bodies and populate bodies.
+    V0Populate,
+    /// Webhooks and subscriptions.
+    Hooks,
+    /// Credentials.
+    Credentials,
+    /// Manifests (`signprep pack` and `signprep check`).
+    Manifest,
+    /// What `signprep pack --v0` and `--populate` leave out.
+    PackOutput,
+}
+
+impl Group {
+    /// Every group, in document order.
+    pub const ALL: &'static [Group] = &[
+        Group::Body,
+        Group::Signers,
+        Group::DataFields,
+        Group::Children,
+        Group::Settings,
+        Group::V0Populate,
+        Group::Hooks,
+        Group::Credentials,
+        Group::Manifest,
+        Group::PackOutput,
+    ];
+
+    /// The section title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Body => "Bodies",
+            Group::Signers => "Signers",
+            Group::DataFields => "Data fields",
+            Group::Children => "Children",
+            Group::Settings => "Settings and mail",
+            Group::V0Populate => "v0 and populate",
+            Group::Hooks => "Webhooks and subscriptions",
+            Group::Credentials => "Credentials hygiene",
+            Group::Manifest => "Manifests",
+            Group::PackOutput => "`signprep pack --v0` and `--populate` output",
+        }
+    }
+
+    /// The group of a pack code.
+    pub fn of(code: PackCode) -> Group {
+        use PackCode as C;
+        match code {
+            C::UnknownKey | C::BodyInvalid | C::PayloadLarge => Group::Body,
+            C::SignersMissing
+            | C::SignerUuidInvalid
+            | C::SignerUuidDuplicate
+            | C::SignerHandleDuplicate
+            | C::ChannelUnknown
+            | C::SignerEmailMissing
+            | C::EmailInvalid
+            | C::MobileNotInternational
+            | C::ChannelNeedsMobile
+            | C::ChannelNeedsEnablement
+            | C::SignerWithoutSignatureField
+            | C::RoleMissingForTemplate => Group::Signers,
+            C::DataFieldSignerUnknown
+            | C::DataFieldCustomIdMissing
+            | C::DataFieldDuplicate
+            | C::DataFieldEmpty
+            | C::CustomIdNotInDocument
+            | C::FieldUnused
+            | C::FieldPatternNeedsScan
+            | C::DataForSignatureField
+            | C::BackgroundColourInvalid
+            | C::TagWithoutDataField
+            | C::DataFieldTagIdInvalid => Group::DataFields,
+            C::TemplateWithApplyExtractedFields
+            | C::SyntaxDocMissingExtractFlag
+            | C::FormDocMissingFlags
+            | C::DocumentSourceMissing
+            | C::DocumentSourceAmbiguous
+            | C::CreationFlagUnexpected
+            | C::Base64Invalid
+            | C::PackNameMissing
+            | C::DocumentsMissing
+            | C::DocumentUnreadable
+            | C::DocumentNotPdf
+            | C::DocumentKindUnknown
+            | C::DocumentHasTagsAndFields
+            | C::DocumentWithoutTags
+            | C::DocumentWithoutFormFields
+            | C::WorkspaceDefaultsWithoutTeam
+            | C::WorkspaceDefaultsMixed => Group::Children,
+            C::PostSigningUrlInvalid | C::ReplyEmailInvalid | C::TwoFactorWithoutContact => {
+                Group::Settings
+            }
+            C::PopulateKeyUnknown
+            | C::PopulateIndexGap
+            | C::V0TagNotInPdf
+            | C::RequestSignaturesWithoutEmail
+            | C::UpdateFieldOutsideSetup
+            | C::RequestUnknown => Group::V0Populate,
+            C::CallbackNotHttps
+            | C::CallbackLocalhost
+            | C::EntityKeyMissing
+            | C::CallbackMissing => Group::Hooks,
+            C::SecretInBody => Group::Credentials,
+            C::ManifestNoMatch
+            | C::PatternInvalid
+            | C::ManifestDocumentSource
+            | C::ManifestFieldId
+            | C::ManifestTagTypeInvalid
+            | C::ManifestKeyUnknown
+            | C::ManifestInvalid => Group::Manifest,
+            C::V0NeedsPdf | C::SettingDropped | C::PopulateSignerIgnored | C::PopulateIgnored => {
+                Group::PackOutput
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! PDFs a body embeds or names: read, scanned, and what they hold.
+
+use super::Ctx;
+use crate::codes::{Finding, PackCode};
+use signprep_core::{Document, Scan, TypeMap};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// True when the first KiB holds `%PDF-` (readers accept leading junk).
+pub(crate) fn is_pdf(bytes: &[u8]) -> bool {
+    let head = bytes.get(..1024).unwrap_or(bytes);
+    head.windows(5).any(|w| w == b"%PDF-")
+}
+
+/// A scanned PDF.
+pub(crate) struct PdfFacts {
+    pub(crate) scan: Scan,
+}
+
+impl PdfFacts {
+    /// Valid tag ids, each once, in page order, with the first page each is on.
+    pub(crate) fn tags(&self) -> Vec<(String, usize)> {
+        let mut seen = BTreeSet::new();
+        self.scan
+            .tags
+            .iter()
+            .filter(|t| t.valid && seen.insert(t.tag_id.as_str()))
+            .map(|t| (t.tag_id.clone(), t.page))
+            .collect()
+    }
+
+    /// Form-field names, each once, in field order.
+    pub(crate) fn field_names(&self) -> Vec<String> {
+        let mut seen = BTreeSet::new();
+        self.scan
+            .fields
+            .iter()
+            .filter(|f| seen.insert(f.name.as_str()))
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
+    /// Tag ids and field names whose default service type is `signature`.
+    pub(crate) fn signatures(&self) -> BTreeSet<String> {
+        self.scan
+            .data_fields(&TypeMap::new())
+            .into_iter()
+            .filter(|d| d.kind == "signature")
+            .filter_map(|d| d.custom_id.or(d.tag_id))
+            .collect()
+    }
+}
+
+/// Checks that `bytes` are a PDF and scans them. Failures and the scan's
+/// diagnostics become findings at `at` (a JSON pointer) about `file`.
+pub(crate) fn load(
+    ctx: &mut Ctx<'_>,
+    bytes: &[u8],
+    at: Option<&str>,
+    file: Option<&str>,
+) -> Option<PdfFacts> {
+    let locate = |f: Finding| -> Finding {
+        let mut f = f;
+        f.pointer = at.map(str::to_string);
+        f.file = file.map(str::to_string);
+        f
+    };
+    let what = file.map_or_else(|| "the embedded document".to_string(), str::to_string);
+    if !is_pdf(bytes) {
+        ctx.push(locate(
+            Finding::new(
+                PackCode::DocumentNotPdf,
+                format!("{what} is not a PDF (no `%PDF-` header)"),
+            )
+            .hint("the service expects a PDF; convert the document first"),
+        ));
+        return None;
+    }
+    let checker = ctx.checker;
+    let work =
+        || Document::from_bytes(bytes, &checker.load).and_then(|doc| checker.scanner.scan(&doc));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+    match result {
+        Ok(Ok(scan)) => {
+            for d in &scan.diagnostics {
+                let mut f = Finding::from_scan(d, "", "");
+                f = locate(f);
+                ctx.push(f);
+            }
+            Some(PdfFacts { scan })
+        }
+        Ok(Err(e)) => {
+            ctx.push(locate(Finding::new(
+                PackCode::DocumentUnreadable,
+                format!("{what} cannot be scanned ({}): {}", e.code(), e.message()),
+            )));
+            None
+        }
+        Err(_) => {
+            ctx.push(locate(Finding::new(
+                PackCode::DocumentUnreadable,
+                format!("{what} cannot be scanned (internal_error): signprep failed on it; please report it with the file"),
+            )));
+            None
+        }
+    }
+}
+
+/// A path named in a body, resolved: as written (relative to the working
+/// folder) when that exists, else relative to the body's folder.
+pub(crate) fn resolve(ctx: &Ctx<'_>, written: &str) -> PathBuf {
+    let p = Path::new(written);
+    if p.is_absolute() || p.exists() {
+        return p.to_path_buf();
+    }
+    let beside = tidy(&ctx.base_dir.join(p));
+    if beside.exists() {
+        beside
+    } else {
+        p.to_path_buf()
+    }
+}
+
+/// `a/b/../c` as `a/c` (lexically; a `..` with nothing to undo is kept).
+fn tidy(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match (c, out.last()) {
+            (Component::CurDir, _) => {}
+            (Component::ParentDir, Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(c),
+        }
+    }
+    out.iter().map(|c| c.as_os_str()).collect()
+}
+
+/// Reads and scans a PDF named in a body; its size is checked against the
+/// payload limit.
+pub(crate) fn load_path(ctx: &mut Ctx<'_>, written: &str, at: &str) -> Option<PdfFacts> {
+    let path = resolve(ctx, written);
+    let shown = path.display().to_string();
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            ctx.payload(
+                bytes.len() as u64,
+                &format!("the upload {shown}"),
+                Some(at.to_string()),
+            );
+            load(ctx, &bytes, Some(at), Some(&shown))
+        }
+        Err(e) => {
+            ctx.push(
+                Finding::new(
+                    PackCode::DocumentUnreadable,
+                    format!("cannot read {shown}: {e}"),
+                )
+                .at(at)
+                .file(shown)
+                .hint("paths are read relative to the working folder, then to the body's folder"),
+            );
+            None
+        }
+    }
+}
