@@ -5,6 +5,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use signprep_core::{Document, LoadOptions, Scanner};
 use std::hint::black_box;
+use std::time::Duration;
 
 fn scan_fixtures(c: &mut Criterion) {
     let fixtures = signprep_testgen::fixtures();
@@ -35,5 +36,12 @@ fn scan_fixtures(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scan_fixtures);
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = scan_fixtures
+}
 criterion_main!(benches);
