@@ -132,15 +132,8 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
         }
     }
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("signprep check: cannot start worker threads: {e}");
-            return 2;
-        }
+    let Some(pool) = crate::worker_pool(args.jobs, "signprep check") else {
+        return 2;
     };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]

@@ -38,3 +38,18 @@ fn main() -> ExitCode {
     };
     ExitCode::from(code)
 }
+
+/// The worker pool of a command (`jobs`: threads, 0 or none = all cores); on
+/// failure the error is printed with `who` as prefix and `None` returned.
+fn worker_pool(jobs: Option<usize>, who: &str) -> Option<rayon::ThreadPool> {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => Some(p),
+        Err(e) => {
+            eprintln!("{who}: cannot start worker threads: {e}");
+            None
+        }
+    }
+}

@@ -153,15 +153,8 @@ pub fn run(args: &PreviewArgs) -> u8 {
             return 2;
         }
     };
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("signprep: cannot start worker threads: {e}");
-            return 2;
-        }
+    let Some(pool) = crate::worker_pool(args.jobs, "signprep") else {
+        return 2;
     };
     let scanner = Scanner::new().dpi(args.dpi);
     let loaded = match pool.install(|| load(&args.file, &scanner)) {

@@ -68,44 +68,7 @@ const V0_KEYS: &[&str] = &[
 
 /// Every top-level key of a v0 document: a body with only these (`{"status":
 /// "awaiting_signatures"}`, say) is one too.
-const V0_ALL_KEYS: &[&str] = &[
-    "key",
-    "document_type",
-    "status",
-    "document_name",
-    "filename",
-    "message",
-    "subject",
-    "account_key",
-    "team_key",
-    "created_by",
-    "created_by_email",
-    "viewers",
-    "date_created",
-    "date_updated",
-    "sequential_signing",
-    "can_use_drawn_signature",
-    "can_use_typed_signature",
-    "can_use_uploaded_signature",
-    "use_signing_wizard",
-    "use_two_factor_authentication",
-    "use_fallback_pdf_conversion",
-    "exclude_created_by_from_final_mail",
-    "obfuscate_contact_info",
-    "post_signing_url",
-    "in_app_page_url",
-    "account_branding_theme_key",
-    "serve_pdf_url",
-    "original_blob_type",
-    "original_blob",
-    "final_blob",
-    "image_blobs",
-    "image_blob_serving_urls",
-    "cc_recipients",
-    "signatories",
-    "data_fields",
-    "document_appendices",
-];
+const V0_ALL_KEYS: &[&str] = crate::model::v0::V0_DOCUMENT_KEYS;
 
 /// The kind of a JSON body, by its keys.
 fn classify(v: &Value) -> Option<InputKind> {
