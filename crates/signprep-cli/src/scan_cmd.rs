@@ -60,7 +60,13 @@ pub fn run(args: &ScanArgs) -> u8 {
         Input::File(p) => Record::scan_file(p, &options, &scanner),
         Input::Missing(p, e) => error_record(p, "io_error", format!("cannot read: {e}")),
     };
-    let flow = stream.run(source, work, |input, outcome| {
+    // Largest files first (output order is kept): a long file admitted late
+    // must not become a serial tail at the end of the batch.
+    let weight = |input: &Input| match input {
+        Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+        Input::Missing(..) => 0,
+    };
+    let flow = stream.run(source, weight, work, |input, outcome| {
         let r = match outcome {
             Outcome::Done(r) => r,
             Outcome::Panicked(m) => {

@@ -3,11 +3,18 @@
 //! one and the newest started one (memory stays flat however long the input).
 //!
 //! ```text
-//! feeder thread:  for each item: take a credit ─▶ Queued(i) ─▶ pool.spawn(job i)
-//! job i (pool):   Started(i) ─▶ work(item) ─▶ Done(i, outcome)
+//! feeder thread:  for each item: take a credit ─▶ Queued(i) ─▶ push (weight, i) on the
+//!                 waiting heap ─▶ pool.spawn(job)
+//! job (pool):     pop the heaviest waiting item j ─▶ Started(j) ─▶ work(item) ─▶ Done(j, outcome)
 //! caller thread:  reorder buffer; while slot `next` is done: sink(item, outcome),
 //!                 give the credit back, next += 1
 //! ```
+//!
+//! Largest first: each spawned job takes the *heaviest* item waiting (its weight is
+//! given by the caller: the file size for a scan), ties in input order. Within the
+//! window, a 300-page file admitted among small ones starts as soon as a worker is
+//! free instead of after everything queued before it, so it does not form a serial
+//! tail at the end of the batch. Output order is unaffected (the reorder buffer).
 //!
 //! The caller's thread owns the sink (stdout), so a record is always written
 //! whole; it checks the stop flag (Ctrl-C) between records and stops at once on
@@ -22,11 +29,12 @@
 //! the stuck one keeps its pool slot until it returns; the run goes on with one
 //! worker less (isolate hostile inputs in processes, e.g. per shard, to bound that).
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::io;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What became of one item.
@@ -127,15 +135,20 @@ impl Stream {
     /// Runs `work` over `items` on the pool and hands each item with its outcome
     /// to `sink`, in input order, on the calling thread. An error from the sink stops the run:
     /// [`Flow::BrokenPipe`] for a broken pipe, `Err` otherwise.
-    pub fn run<I, T, W, S>(
+    ///
+    /// The heaviest waiting item starts first (`weight` is called once per item,
+    /// on the feeder thread: a file's size, say; a constant keeps input order).
+    pub fn run<I, T, G, W, S>(
         &self,
         items: impl Iterator<Item = I> + Send + 'static,
+        weight: G,
         work: W,
         mut sink: S,
     ) -> io::Result<Flow>
     where
         I: Send + Sync + 'static,
         T: Send + 'static,
+        G: Fn(&I) -> u64 + Send + 'static,
         W: Fn(&I) -> T + Send + Sync + 'static,
         S: FnMut(&I, Outcome<T>) -> io::Result<()>,
     {
@@ -150,13 +163,14 @@ impl Stream {
         let feeder = Feeder {
             pool: Arc::clone(&self.pool),
             work: Arc::new(work),
+            waiting: Arc::new(Mutex::new(BinaryHeap::new())),
             tx,
             credits: credit_rx,
             closed: Arc::clone(&closed),
         };
         std::thread::Builder::new()
             .name("signprep-feeder".into())
-            .spawn(move || feeder.feed(items))?;
+            .spawn(move || feeder.feed(items, weight))?;
 
         let mut pending: BTreeMap<usize, Slot<I, T>> = BTreeMap::new();
         let mut next = 0usize;
@@ -248,9 +262,45 @@ impl Drop for CloseOnDrop {
 struct Feeder<W, I, T> {
     pool: Arc<rayon::ThreadPool>,
     work: Arc<W>,
+    /// Items admitted but not started, heaviest on top.
+    waiting: Arc<Mutex<BinaryHeap<Waiting<I>>>>,
     tx: mpsc::Sender<Event<I, T>>,
     credits: mpsc::Receiver<()>,
     closed: Arc<AtomicBool>,
+}
+
+/// An admitted item waiting for a worker: ordered by weight, then by input
+/// order (the earlier first).
+struct Waiting<I> {
+    weight: u64,
+    index: usize,
+    item: Arc<I>,
+}
+
+impl<I> Waiting<I> {
+    fn key(&self) -> (u64, Reverse<usize>) {
+        (self.weight, Reverse(self.index))
+    }
+}
+
+impl<I> PartialEq for Waiting<I> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl<I> Eq for Waiting<I> {}
+
+impl<I> PartialOrd for Waiting<I> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<I> Ord for Waiting<I> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
 }
 
 impl<W, I, T> Feeder<W, I, T>
@@ -259,7 +309,7 @@ where
     T: Send + 'static,
     W: Fn(&I) -> T + Send + Sync + 'static,
 {
-    fn feed(self, items: impl Iterator<Item = I>) {
+    fn feed(self, items: impl Iterator<Item = I>, weight: impl Fn(&I) -> u64) {
         let mut count = 0usize;
         for item in items {
             if self.credits.recv().is_err() || self.closed.load(Ordering::SeqCst) {
@@ -273,16 +323,31 @@ where
             {
                 return;
             }
-            let (tx, work, closed, i) = (
+            let waiting = Waiting {
+                weight: weight(&item),
+                index: count,
+                item,
+            };
+            match self.waiting.lock() {
+                Ok(mut heap) => heap.push(waiting),
+                // A job panicked while holding the lock (it cannot: it only pops).
+                Err(_) => return,
+            }
+            // One job per admitted item; each takes whichever waiting item is heaviest.
+            let (tx, work, closed, waiting) = (
                 self.tx.clone(),
                 Arc::clone(&self.work),
                 Arc::clone(&self.closed),
-                count,
+                Arc::clone(&self.waiting),
             );
             self.pool.spawn(move || {
                 if closed.load(Ordering::SeqCst) {
                     return;
                 }
+                let next = waiting.lock().ok().and_then(|mut heap| heap.pop());
+                let Some(Waiting { index: i, item, .. }) = next else {
+                    return;
+                };
                 let _ = tx.send(Event::Started(i, Instant::now()));
                 let outcome =
                     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&item))) {
@@ -315,14 +380,19 @@ mod tests {
     fn collect(stream: &Stream, n: usize, work: fn(&usize) -> usize) -> (Flow, Vec<String>) {
         let mut out = Vec::new();
         let flow = stream
-            .run(0..n, work, |i, o| {
-                out.push(match o {
-                    Outcome::Done(v) => format!("{i}:{v}"),
-                    Outcome::Panicked(m) => format!("{i}:panic {m}"),
-                    Outcome::Abandoned(_) => format!("{i}:abandoned"),
-                });
-                Ok(())
-            })
+            .run(
+                0..n,
+                |_| 0,
+                work,
+                |i, o| {
+                    out.push(match o {
+                        Outcome::Done(v) => format!("{i}:{v}"),
+                        Outcome::Panicked(m) => format!("{i}:panic {m}"),
+                        Outcome::Abandoned(_) => format!("{i}:abandoned"),
+                    });
+                    Ok(())
+                },
+            )
             .unwrap();
         (flow, out)
     }
@@ -381,6 +451,7 @@ mod tests {
         let flow = stream
             .run(
                 0..10_000usize,
+                |_| 0,
                 |&i| i,
                 |_, _| {
                     seen += 1;
@@ -397,6 +468,7 @@ mod tests {
         let flow = stream
             .run(
                 0..10_000usize,
+                |_| 0,
                 |&i| i,
                 |i, _| {
                     if *i == 5 {
@@ -408,5 +480,39 @@ mod tests {
             )
             .unwrap();
         assert_eq!(flow, Flow::BrokenPipe);
+    }
+
+    #[test]
+    fn the_heaviest_waiting_item_starts_first_and_output_keeps_input_order() {
+        let weights = [3u64, 1, 5, 3, 9, 0, 2, 7];
+        let started = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&started);
+        let stream = Stream::new(1).unwrap().window(16);
+        let mut out = Vec::new();
+        let flow = stream
+            .run(
+                0..weights.len(),
+                move |&i| weights[i],
+                move |&i| {
+                    log.lock().unwrap().push(i);
+                    // The first job holds the only worker until every item is waiting.
+                    std::thread::sleep(Duration::from_millis(if i == 0 { 200 } else { 1 }));
+                    i
+                },
+                |&i, _| {
+                    out.push(i);
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(flow, Flow::Completed);
+        assert_eq!(out, (0..weights.len()).collect::<Vec<_>>());
+        let started = started.lock().unwrap().clone();
+        // Whichever item the first job found, the rest start heaviest first, ties in input order.
+        let rest = &started[1..];
+        let mut expected = rest.to_vec();
+        expected.sort_by_key(|&i| (Reverse(weights[i]), i));
+        assert_eq!(rest, expected.as_slice(), "start order {started:?}");
+        assert_eq!(started.len(), weights.len());
     }
 }
