@@ -94,17 +94,31 @@ fn positive_f64(s: &str) -> Result<f64, String> {
 #[derive(Debug, Args)]
 pub struct PreviewArgs {
     /// The PDF to draw.
-    pub file: PathBuf,
+    #[arg(required_unless_present_any = ["pack", "manifest"])]
+    pub file: Option<PathBuf>,
+    /// Draw every child document of this v1 pack body (as `signprep pack` writes
+    /// it), with the signers and values its data fields give: `NN-NAME-pN.png`.
+    #[arg(long, value_name = "PACK.json", conflicts_with_all = ["file", "manifest", "signer"])]
+    pub pack: Option<PathBuf>,
+    /// Draw every PDF child of the pack this manifest makes (as `signprep pack`
+    /// builds it), with its signers and values: `NN-NAME-pN.png`.
+    #[arg(long, value_name = "pack.toml", conflicts_with_all = ["file", "signer"])]
+    pub manifest: Option<PathBuf>,
     /// Folder for the PNGs, `NAME-pN.png` (created when missing).
     #[arg(long, short = 'o', default_value = ".")]
     pub out_dir: PathBuf,
+    /// Also write each page's overlay as JSON beside its PNG (`...-pN.json`):
+    /// boxes, labels, types, signers, values, colours and findings.
+    #[arg(long)]
+    pub overlay_json: bool,
     /// Resolution: pixels per inch (the scan's pixels, so boxes land where `scan --dpi` puts them).
     #[arg(long, default_value_t = 96.0, value_parser = preview_dpi)]
     pub dpi: f64,
     /// Pages to draw, 1-based: `1,3-5`, `4-` [default: all].
     #[arg(long, value_name = "LIST", value_parser = page_list, default_value = "")]
     pub pages: PageList,
-    /// Name the signer of a tag id or full field name (colours and labels the box). Repeatable.
+    /// Name the signer of a tag id or full field name (colours and labels the box;
+    /// not with --pack or --manifest, which name them). Repeatable.
     #[arg(long, value_name = "NAME=SIGNER")]
     pub signer: Vec<String>,
     /// Override the service type shown in labels, as `scan --type-map`. Repeatable.

@@ -115,7 +115,7 @@ fn write_atomic(
 }
 
 /// Findings on stderr, compiler style.
-fn report(findings: &[Finding]) {
+pub(crate) fn report(findings: &[Finding]) {
     let stderr = io::stderr();
     let mut err = stderr.lock();
     for f in findings {

@@ -1,9 +1,10 @@
-//! `signprep preview`: one PNG per page with the tags and form fields drawn.
+//! `signprep preview`: one PNG per page with the tags and form fields drawn
+//! (`--pack` and `--manifest`: see `preview_pack`).
 
 use crate::args::PreviewArgs;
 use rayon::prelude::*;
 use signprep_core::{
-    Document, LoadOptions, PageRenderer, Scan, Scanner, Style, TypeMap, encode_png,
+    Document, LoadOptions, Overlay, PageRenderer, Scan, Scanner, Style, TypeMap, encode_png,
     render_page_with_overlay,
 };
 use std::path::{Path, PathBuf};
@@ -49,9 +50,21 @@ pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
     }
     let bytes = std::fs::read(path)
         .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    load_bytes(bytes, &path.display().to_string(), scanner)
+}
+
+/// Scans a PDF's bytes and parses them for drawing; errors name `label`.
+pub fn load_bytes(bytes: Vec<u8>, label: &str, scanner: &Scanner) -> Result<Loaded, LoadError> {
+    let options = LoadOptions::default();
+    if bytes.len() as u64 > options.max_file_bytes {
+        return Err(LoadError::Pdf {
+            code: "pdf_limit_exceeded".into(),
+            message: format!("{label}: the file is {} bytes, over the limit", bytes.len()),
+        });
+    }
     let pdf_err = |code: &str, message: String| LoadError::Pdf {
         code: code.to_string(),
-        message: format!("{}: {message}", path.display()),
+        message: format!("{label}: {message}"),
     };
     let doc = Document::from_bytes(&bytes, &options).map_err(|e| pdf_err(e.code(), e.message()))?;
     let scan = scanner
@@ -112,6 +125,73 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Pages chosen by `--pages` (1-based ranges), 0-based, those past the end left
+/// out (a pack's children differ in length).
+pub fn pages_within(spec: &[(usize, Option<usize>)], count: usize) -> Vec<usize> {
+    let clipped: Vec<(usize, Option<usize>)> = spec
+        .iter()
+        .filter(|(a, _)| *a <= count)
+        .map(|&(a, b)| (a, Some(b.unwrap_or(count).min(count))))
+        .collect();
+    if !spec.is_empty() && clipped.is_empty() {
+        return Vec::new();
+    }
+    chosen_pages(&clipped, count).unwrap_or_default()
+}
+
+/// Renders `pages` and writes `DIR/STEM-pN.png` (and, with `json`, the
+/// overlay as `DIR/STEM-pN.json`), printing each path; the exit status: 0,
+/// 1 when a page could not be drawn, 2 when a file could not be written.
+/// `what` names the document in messages.
+#[allow(clippy::too_many_arguments)]
+pub fn write_pages(
+    pool: &rayon::ThreadPool,
+    loaded: &Loaded,
+    pages: &[usize],
+    style: &Style,
+    dir: &Path,
+    stem: &str,
+    json: bool,
+    what: &str,
+) -> u8 {
+    let count = loaded.doc.page_count();
+    let pngs = pool.install(|| render_pngs(loaded, pages, style));
+    let mut status = 0;
+    for (&page, png) in pages.iter().zip(pngs) {
+        let path: PathBuf = dir.join(png_name(stem, page, count));
+        match png {
+            Ok(bytes) => match write_atomic(&path, &bytes) {
+                Ok(()) => println!("{}", path.display()),
+                Err(e) => {
+                    eprintln!("signprep: cannot write {}: {e}", path.display());
+                    status = 2;
+                }
+            },
+            Err(e) => {
+                eprintln!("signprep: {what}: page {}: {e}", page + 1);
+                status = status.max(1);
+            }
+        }
+        if json && let Some(overlay) = Overlay::for_page(&loaded.scan, page, style) {
+            let path = path.with_extension("json");
+            let written = serde_json::to_vec_pretty(&overlay)
+                .map_err(std::io::Error::other)
+                .and_then(|mut b| {
+                    b.push(b'\n');
+                    write_atomic(&path, &b)
+                });
+            match written {
+                Ok(()) => println!("{}", path.display()),
+                Err(e) => {
+                    eprintln!("signprep: cannot write {}: {e}", path.display());
+                    status = 2;
+                }
+            }
+        }
+    }
+    status
+}
+
 /// Pages chosen by `--pages` (1-based ranges), 0-based and checked against the count.
 fn chosen_pages(spec: &[(usize, Option<usize>)], count: usize) -> Result<Vec<usize>, String> {
     if spec.is_empty() {
@@ -135,7 +215,7 @@ fn chosen_pages(spec: &[(usize, Option<usize>)], count: usize) -> Result<Vec<usi
 }
 
 /// `NAME-pNN.png`, the page number 1-based and padded to the page count's width.
-fn png_name(stem: &str, page: usize, count: usize) -> String {
+pub fn png_name(stem: &str, page: usize, count: usize) -> String {
     let digits = count.max(1).to_string().len();
     format!("{stem}-p{:0digits$}.png", page + 1)
 }
@@ -153,11 +233,26 @@ pub fn run(args: &PreviewArgs) -> u8 {
             return 2;
         }
     };
+    let source = match (&args.pack, &args.manifest, &args.file) {
+        (Some(p), _, _) => Some(crate::preview_pack::Source::Pack(p)),
+        (None, Some(m), _) => Some(crate::preview_pack::Source::Manifest(m)),
+        (None, None, Some(_)) => None,
+        (None, None, None) => {
+            eprintln!("signprep: preview needs a PDF, --pack or --manifest");
+            return 2;
+        }
+    };
+    if let Some(source) = source {
+        return crate::preview_pack::run(args, source, &style);
+    }
+    let Some(file) = args.file.as_deref() else {
+        return 2;
+    };
     let Some(pool) = crate::worker_pool(args.jobs, "signprep") else {
         return 2;
     };
     let scanner = Scanner::new().dpi(args.dpi);
-    let loaded = match pool.install(|| load(&args.file, &scanner)) {
+    let loaded = match pool.install(|| load(file, &scanner)) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("signprep: {}", e.message());
@@ -176,30 +271,22 @@ pub fn run(args: &PreviewArgs) -> u8 {
         eprintln!("signprep: cannot create {}: {e}", args.out_dir.display());
         return 2;
     }
-    let stem = args
-        .file
+    let stem = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "page".into());
-    let pngs = pool.install(|| render_pngs(&loaded, &pages, &style));
-    let mut status = if loaded.scan.has_errors() { 1 } else { 0 };
-    for (&page, png) in pages.iter().zip(pngs) {
-        let path: PathBuf = args.out_dir.join(png_name(&stem, page, count));
-        match png {
-            Ok(bytes) => match write_atomic(&path, &bytes) {
-                Ok(()) => println!("{}", path.display()),
-                Err(e) => {
-                    eprintln!("signprep: cannot write {}: {e}", path.display());
-                    status = 2;
-                }
-            },
-            Err(e) => {
-                eprintln!("signprep: {}: page {}: {e}", args.file.display(), page + 1);
-                status = status.max(1);
-            }
-        }
-    }
-    status
+    let status = u8::from(loaded.scan.has_errors());
+    let written = write_pages(
+        &pool,
+        &loaded,
+        &pages,
+        &style,
+        &args.out_dir,
+        &stem,
+        args.overlay_json,
+        &file.display().to_string(),
+    );
+    status.max(written)
 }
 
 #[cfg(test)]
@@ -214,6 +301,15 @@ mod tests {
             Ok(vec![0, 1, 2, 3])
         );
         assert!(chosen_pages(&[(5, Some(5))], 3).is_err());
+    }
+
+    #[test]
+    fn page_choice_within_a_shorter_document() {
+        assert_eq!(pages_within(&[], 2), vec![0, 1]);
+        assert_eq!(pages_within(&[(1, Some(3))], 2), vec![0, 1]);
+        assert_eq!(pages_within(&[(2, None)], 3), vec![1, 2]);
+        assert_eq!(pages_within(&[(3, Some(5))], 2), Vec::<usize>::new());
+        assert_eq!(pages_within(&[(3, Some(5)), (1, Some(1))], 2), vec![0]);
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
 pub use record::{ErrorInfo, Record, Status};
 #[cfg(feature = "render")]
 pub use render::{
-    BoxKind, Colour, MAX_PIXELS, Overlay, OverlayBox, PageFinding, PageRenderer, RenderError,
+    BoxKind, Colour, MAX_PIXELS, Note, Overlay, OverlayBox, PageFinding, PageRenderer, RenderError,
     RgbaImage, SignerColour, Style, draw_overlay, encode_png, render_page,
     render_page_with_overlay,
 };

@@ -293,6 +293,19 @@ fn legend_lines(overlay: &Overlay) -> Vec<(String, Colour)> {
         };
         lines.push((format!("{} ({})", f.code, f.severity), colour));
     }
+    // The document's notes (a request's findings): errors and warnings; the
+    // infos stay on their boxes' data.
+    for n in overlay
+        .notes
+        .iter()
+        .filter(|n| n.severity != Severity::Info)
+    {
+        let colour = match n.severity {
+            Severity::Error => ERROR_COLOUR,
+            _ => WARNING_COLOUR,
+        };
+        lines.push((format!("{} {}: {}", n.severity, n.code, n.message), colour));
+    }
     lines
 }
 

@@ -41,7 +41,7 @@ mod font;
 mod overlay;
 
 pub use image::RgbaImage;
-pub use overlay::{BoxKind, Colour, Overlay, OverlayBox, PageFinding, SignerColour, Style};
+pub use overlay::{BoxKind, Colour, Note, Overlay, OverlayBox, PageFinding, SignerColour, Style};
 
 use crate::document::Document;
 use crate::geometry::PageGeometry;

@@ -38,6 +38,15 @@ pub const SIGNER_COLOURS: [Colour; 6] = [
 pub struct Style {
     /// Signer of each tag id or full field name (from a pack or manifest).
     pub signers: BTreeMap<String, String>,
+    /// Every signer of the request, in its order: colours follow this order
+    /// when given, so that a signer keeps one colour in every document of a
+    /// pack (signers not in it are ranked after it by name).
+    pub roster: Vec<String>,
+    /// The value a request pre-fills, per tag id or full field name.
+    pub values: BTreeMap<String, String>,
+    /// Findings from outside the scan (a request's, say) about this document:
+    /// listed in every page's legend, and on the box they name.
+    pub notes: Vec<Note>,
     /// The type overrides used for the labels' service types (as `scan --type-map`).
     pub type_map: TypeMap,
     /// Draw labels above the boxes.
@@ -52,6 +61,9 @@ impl Default for Style {
     fn default() -> Self {
         Style {
             signers: BTreeMap::new(),
+            roster: Vec::new(),
+            values: BTreeMap::new(),
+            notes: Vec::new(),
             type_map: TypeMap::new(),
             labels: true,
             legend: true,
@@ -70,6 +82,28 @@ impl Style {
     #[must_use]
     pub fn signer(mut self, name: impl Into<String>, signer: impl Into<String>) -> Self {
         self.signers.insert(name.into(), signer.into());
+        self
+    }
+
+    /// Names every signer of the request, in order, for stable colours (see
+    /// [`Style::roster`](Style#structfield.roster)).
+    #[must_use]
+    pub fn roster<S: Into<String>>(mut self, signers: impl IntoIterator<Item = S>) -> Self {
+        self.roster = signers.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The value pre-filled into a tag id or full field name (shown in its label).
+    #[must_use]
+    pub fn value(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.values.insert(name.into(), value.into());
+        self
+    }
+
+    /// Adds a finding from outside the scan.
+    #[must_use]
+    pub fn note(mut self, note: Note) -> Self {
+        self.notes.push(note);
         self
     }
 
@@ -94,12 +128,23 @@ impl Style {
         self
     }
 
-    /// The colour of a signer: by its rank among the distinct signers.
+    /// The colour of a signer: by its place in the roster, else by its rank
+    /// among the other distinct signers (by name), after the roster.
     pub fn signer_colour(&self, signer: &str) -> Colour {
-        let mut distinct: Vec<&str> = self.signers.values().map(String::as_str).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let rank = distinct.iter().position(|s| *s == signer).unwrap_or(0);
+        let rank = match self.roster.iter().position(|s| s == signer) {
+            Some(i) => i,
+            None => {
+                let mut distinct: Vec<&str> = self
+                    .signers
+                    .values()
+                    .map(String::as_str)
+                    .filter(|s| !self.roster.iter().any(|r| r == s))
+                    .collect();
+                distinct.sort_unstable();
+                distinct.dedup();
+                self.roster.len() + distinct.iter().position(|s| *s == signer).unwrap_or(0)
+            }
+        };
         SIGNER_COLOURS
             .get(rank % SIGNER_COLOURS.len())
             .copied()
@@ -132,6 +177,9 @@ pub struct OverlayBox {
     pub kind_label: String,
     /// The signer, when the style names one.
     pub signer: Option<String>,
+    /// The value the style says is pre-filled, when any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
     /// Left edge, pixels.
     pub x: f64,
     /// Top edge, pixels from the top of this page.
@@ -149,6 +197,13 @@ pub struct OverlayBox {
     /// The severity of each of `codes`.
     #[serde(skip)]
     pub severities: Vec<Severity>,
+    /// Codes of the style's notes that name this box, in order (any severity;
+    /// they count towards `severity`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub note_codes: Vec<String>,
+    /// The severity of each of `note_codes`.
+    #[serde(skip)]
+    pub note_severities: Vec<Severity>,
     /// Fill colour: the signer's, else the tag or field colour.
     #[serde(serialize_with = "hex")]
     pub colour: Colour,
@@ -164,22 +219,42 @@ impl OverlayBox {
         }
     }
 
-    /// The label text, ASCII separators: `LABEL - TYPE[ - SIGNER][ - hidden][ ! CODE]`,
-    /// `CODE` the first finding of the worst severity (errors and warnings only).
+    /// The label text, ASCII separators:
+    /// `LABEL - TYPE[ - SIGNER][ = "VALUE"][ - hidden][ ! CODE]`, `CODE` the
+    /// first finding (the scan's, then the notes') of the worst severity
+    /// (errors and warnings only).
     pub fn caption(&self) -> String {
         let mut s = format!("{} - {}", self.label, self.kind_label);
         if let Some(signer) = &self.signer {
             s.push_str(" - ");
             s.push_str(signer);
         }
+        if let Some(value) = &self.value {
+            s.push_str(" = \"");
+            s.push_str(value);
+            s.push('"');
+        }
         if self.hidden {
             s.push_str(" - hidden");
         }
-        if let Some(code) = self.worst_code() {
+        if let Some(code) = self.worst_finding() {
             s.push_str(" ! ");
-            s.push_str(code.as_str());
+            s.push_str(code);
         }
         s
+    }
+
+    /// The code of the first finding with the box's worst severity, the
+    /// scan's before the notes' (errors and warnings only).
+    pub fn worst_finding(&self) -> Option<&str> {
+        let sev = self.severity?;
+        self.worst_code().map(|c| c.as_str()).or_else(|| {
+            self.note_codes
+                .iter()
+                .zip(&self.note_severities)
+                .find(|(_, s)| **s == sev)
+                .map(|(c, _)| c.as_str())
+        })
     }
 
     /// The first finding with the box's worst severity (errors and warnings only).
@@ -202,6 +277,42 @@ pub struct PageFinding {
     pub code: Code,
 }
 
+/// A finding from outside the scan, such as a request's (`signprep preview
+/// --pack`): a data field naming a tag the PDF does not have, a signer the
+/// pack does not list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Note {
+    /// Its severity.
+    pub severity: Severity,
+    /// Its stable code (a pack finding's, say `custom_id_not_in_document`).
+    pub code: String,
+    /// What it says.
+    pub message: String,
+    /// The tag id or full field name it is about, when any: that box is
+    /// outlined by the note's severity and its label may show the code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Note {
+    /// A note about the document as a whole.
+    pub fn new(severity: Severity, code: impl Into<String>, message: impl Into<String>) -> Self {
+        Note {
+            severity,
+            code: code.into(),
+            message: message.into(),
+            name: None,
+        }
+    }
+
+    /// About this tag id or full field name.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
 /// Everything drawn over one page.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Overlay {
@@ -217,6 +328,9 @@ pub struct Overlay {
     pub page_findings: Vec<PageFinding>,
     /// The signers on this page with their colours, sorted by name.
     pub signers: Vec<SignerColour>,
+    /// The style's notes (findings from outside the scan), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
 }
 
 /// A signer and its colour, for the legend.
@@ -267,9 +381,9 @@ impl Overlay {
                 .filter(|d| d.page == Some(page) && d.tag.as_deref() == Some(&t.tag_id));
             boxes.push(make_box(
                 BoxKind::Tag,
+                &t.tag_id,
                 label,
                 kind_label,
-                style.signers.get(&t.tag_id),
                 [t.x, t.y - info.y_offset, t.width, t.height],
                 t.hidden,
                 findings.map(|d| (d.severity, d.code)),
@@ -289,9 +403,9 @@ impl Overlay {
             });
             boxes.push(make_box(
                 BoxKind::Field,
+                &f.name,
                 f.name.clone(),
                 kind_label,
-                style.signers.get(&f.name),
                 [f.x, f.y - info.y_offset, f.width, f.height],
                 false,
                 findings.map(|d| (d.severity, d.code)),
@@ -325,16 +439,19 @@ impl Overlay {
             boxes,
             page_findings,
             signers,
+            notes: style.notes.clone(),
         })
     }
 }
 
+/// A box; `name` (the tag id or full field name) looks up the style's signer,
+/// value and notes.
 #[allow(clippy::too_many_arguments)]
 fn make_box(
     kind: BoxKind,
+    name: &str,
     label: String,
     kind_label: String,
-    signer: Option<&String>,
     [x, y, width, height]: [f64; 4],
     hidden: bool,
     findings: impl Iterator<Item = (Severity, Code)>,
@@ -355,6 +472,23 @@ fn make_box(
             severity = Some(severity.map_or(sev, |s| s.min(sev)));
         }
     }
+    let mut note_codes = Vec::new();
+    let mut note_severities = Vec::new();
+    for n in style
+        .notes
+        .iter()
+        .filter(|n| n.name.as_deref() == Some(name))
+    {
+        if note_codes.contains(&n.code) {
+            continue;
+        }
+        note_codes.push(n.code.clone());
+        note_severities.push(n.severity);
+        if n.severity != Severity::Info {
+            severity = Some(severity.map_or(n.severity, |s| s.min(n.severity)));
+        }
+    }
+    let signer = style.signers.get(name);
     let colour = match (signer, kind) {
         (Some(s), _) => style.signer_colour(s),
         (None, BoxKind::Tag) => TAG_COLOUR,
@@ -365,6 +499,7 @@ fn make_box(
         label,
         kind_label,
         signer: signer.cloned(),
+        value: style.values.get(name).cloned(),
         x: round2(x),
         y: round2(y),
         width: round2(width),
@@ -373,6 +508,8 @@ fn make_box(
         severity,
         codes,
         severities,
+        note_codes,
+        note_severities,
         colour,
     }
 }

@@ -228,7 +228,19 @@ impl PackBuilder {
     }
 
     /// The v1 pack body, or every problem found.
-    pub fn build(mut self) -> Result<Warned<DocumentPack>, BuildError> {
+    pub fn build(self) -> Result<Warned<DocumentPack>, BuildError> {
+        let (pack, findings) = self.build_partial();
+        finish(pack, findings)
+    }
+
+    /// The v1 pack body as far as it can be built, with every finding, errors
+    /// included: for tools that show a flawed pack rather than refuse it
+    /// (`signprep preview --manifest`). Never send it when a finding is an
+    /// error. A child whose PDF cannot be read, or whose kind cannot be told,
+    /// is left out (a finding says why), so `documents` may be shorter than
+    /// the children given and the findings' `/documents/N` pointers count the
+    /// children given.
+    pub fn build_partial(mut self) -> (DocumentPack, Vec<Finding>) {
         let mut out = std::mem::take(&mut self.findings);
         if self
             .pack
@@ -261,7 +273,7 @@ impl PackBuilder {
         workspace_rules(&docs, self.pack.team_key.is_some(), &mut out);
         self.pack.signatories = Some(signers.signatories);
         self.pack.documents = Some(docs);
-        finish(self.pack, out)
+        (self.pack, out)
     }
 
     fn resolve_signers(&mut self, out: &mut Vec<Finding>) -> Signers {

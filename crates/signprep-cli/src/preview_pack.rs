@@ -1,0 +1,369 @@
+//! `signprep preview --pack FILE` and `--manifest FILE`: the previews of every
+//! child document of a request, each tag and field labelled with the signer
+//! its data field assigns and the value it pre-fills.
+//!
+//! * **Reading.** A pack is read by `signprep_pack::read_pack` (lenient: a
+//!   flawed body is still drawn); a manifest by `Manifest::load` and built as
+//!   `signprep pack` builds it (`PackBuilder::build_partial`, so that errors
+//!   do not stop the preview), then handled as the pack it makes.
+//! * **Findings.** What `signprep check FILE` says is printed (errors and
+//!   warnings) and sets the exit status. Each child's own findings (those
+//!   located under `/documents/N`, from a check of the pack) are drawn: in the
+//!   legend of every page of that child, and on the box of the tag or field
+//!   they name. The scan's own diagnostics are drawn from the preview's scan.
+//! * **Meaning.** A data field's `custom_id` names a tag (tag-syntax child)
+//!   or a full form-field name (form-field child); `signatory_uuid` links it
+//!   to a signatory, shown by name (else email, role, or `signer N`); `data`
+//!   is the pre-filled value. Template and URL children have no PDF here and
+//!   are skipped with a note.
+
+use crate::args::PreviewArgs;
+use crate::preview_cmd::{self, LoadError};
+use signprep_core::{Note, Scanner, Severity, Style};
+use signprep_pack::{
+    Checker, DocumentPack, Finding, FindingCode, InputKind, LenientPack, Manifest, SeededIds,
+    detect, read_pack,
+};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Which request to draw.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// A v1 pack body (JSON).
+    Pack(&'a Path),
+    /// A manifest (TOML or JSON).
+    Manifest(&'a Path),
+}
+
+impl Source<'_> {
+    fn path(&self) -> &Path {
+        match self {
+            Source::Pack(p) | Source::Manifest(p) => p,
+        }
+    }
+}
+
+/// A request read for previewing.
+struct Request {
+    /// The pack (as written, or as the manifest builds it).
+    pack: LenientPack,
+    /// What `signprep check` says about the file: printed, and the exit status.
+    findings: Vec<Finding>,
+    /// Findings about the pack, located by `/documents/N` pointers into `pack`.
+    pack_findings: Vec<Finding>,
+}
+
+/// Reads and checks the request; the error names the file (exit 2).
+fn read(source: Source<'_>) -> Result<Request, String> {
+    let path = source.path();
+    let shown = path.display();
+    let checker = Checker::new();
+    match source {
+        Source::Pack(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+            let text =
+                std::str::from_utf8(&bytes).map_err(|e| format!("{shown}: not UTF-8 text: {e}"))?;
+            match detect(&bytes, path) {
+                Some(InputKind::Pack) => {}
+                Some(InputKind::Manifest) => {
+                    return Err(format!(
+                        "{shown} is a manifest, not a pack body: use --manifest"
+                    ));
+                }
+                Some(k) => {
+                    return Err(format!(
+                        "{shown} is a {} body, not a v1 pack body",
+                        k.as_str()
+                    ));
+                }
+                None => {
+                    let why = match serde_json::from_str::<serde_json::Value>(text) {
+                        Err(e) => format!("not JSON: {e}"),
+                        Ok(_) => "not a v1 pack body (no `documents`)".to_string(),
+                    };
+                    return Err(format!("{shown}: {why}"));
+                }
+            }
+            let pack = read_pack(text).map_err(|e| format!("{shown}: {e}"))?.value;
+            let findings = checker
+                .check_bytes(&bytes, path, Some(InputKind::Pack))
+                .findings;
+            Ok(Request {
+                pack,
+                pack_findings: findings.clone(),
+                findings,
+            })
+        }
+        Source::Manifest(path) => {
+            let manifest = Manifest::load(path).map_err(|e| e.to_string())?;
+            let base = path.parent().unwrap_or(Path::new(""));
+            // Seeded like `signprep check`: signers without a uuid get the same
+            // ones in both, and are shown by name anyway.
+            let (built, _) = manifest
+                .builder(base, &shown.to_string())
+                .ids(SeededIds::new(0))
+                .build_partial();
+            let json = serde_json::to_vec(&built).map_err(|e| format!("{shown}: {e}"))?;
+            let pack = lenient(&built).map_err(|e| format!("{shown}: {e}"))?;
+            let findings = checker
+                .check_file(path, Some(InputKind::Manifest))
+                .map_err(|e| e.to_string())?
+                .findings;
+            let pack_findings = checker
+                .check_bytes(&json, path, Some(InputKind::Pack))
+                .findings;
+            Ok(Request {
+                pack,
+                findings,
+                pack_findings,
+            })
+        }
+    }
+}
+
+/// The typed pack as a lenient one (the shape a read gives).
+fn lenient(pack: &DocumentPack) -> Result<LenientPack, serde_json::Error> {
+    serde_json::from_value(serde_json::to_value(pack)?)
+}
+
+/// How each signatory is shown: name, else email, else role, else `signer N`;
+/// made unique with ` #N` when two would read the same.
+fn signer_labels(pack: &LenientPack) -> Vec<String> {
+    let signers = pack.signatories.as_deref().unwrap_or_default();
+    let base: Vec<String> = signers
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            [&s.name, &s.email, &s.role]
+                .into_iter()
+                .flatten()
+                .map(|v| v.trim())
+                .find(|v| !v.is_empty())
+                .map_or_else(|| format!("signer {}", i + 1), str::to_string)
+        })
+        .collect();
+    base.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if base.iter().filter(|o| *o == b).count() > 1 {
+                format!("{b} #{}", i + 1)
+            } else {
+                b.clone()
+            }
+        })
+        .collect()
+}
+
+/// The style of child `i`: signers, values and notes from its data fields and
+/// findings, on top of `base` (type map, labels, legend).
+fn child_style(
+    base: &Style,
+    pack: &LenientPack,
+    labels: &[String],
+    i: usize,
+    findings: &[Finding],
+) -> Style {
+    let signers = pack.signatories.as_deref().unwrap_or_default();
+    let by_uuid: BTreeMap<&str, &str> = signers
+        .iter()
+        .zip(labels)
+        .filter_map(|(s, l)| s.uuid.as_deref().map(|u| (u, l.as_str())))
+        .collect();
+    let child = pack.documents.as_deref().and_then(|d| d.get(i));
+    let fields = child
+        .and_then(|c| c.data_fields.as_deref())
+        .unwrap_or_default();
+    let mut style = base.clone().roster(labels.iter().cloned());
+    for f in fields {
+        let Some(id) = f.custom_id.as_deref().filter(|c| !c.trim().is_empty()) else {
+            continue;
+        };
+        if let Some(u) = f.signatory_uuid.as_deref() {
+            let who = by_uuid.get(u).map_or_else(
+                || format!("unknown {}", u.chars().take(8).collect::<String>()),
+                |l| (*l).to_string(),
+            );
+            style = style.signer(id, who);
+        }
+        if let Some(d) = &f.data {
+            style = style.value(id, d.clone());
+        }
+    }
+    let own = format!("/documents/{i}");
+    for f in findings {
+        let Some(p) = f.pointer.as_deref() else {
+            continue;
+        };
+        let rest = match p.strip_prefix(&own) {
+            Some(r) if r.is_empty() || r.starts_with('/') => r,
+            _ => continue,
+        };
+        if matches!(f.code, FindingCode::Scan(_)) {
+            continue; // drawn from the preview's own scan
+        }
+        let named = rest
+            .strip_prefix("/data_fields/")
+            .and_then(|r| r.split('/').next())
+            .and_then(|j| j.parse::<usize>().ok())
+            .and_then(|j| fields.get(j))
+            .and_then(|d| d.custom_id.clone())
+            .or_else(|| f.tag.clone())
+            .or_else(|| f.field.clone());
+        let mut note = Note::new(f.severity, f.code.as_str(), f.message.clone());
+        if let Some(n) = named {
+            note = note.name(n);
+        }
+        style = style.note(note);
+    }
+    style
+}
+
+/// A file-name-safe form of a child's name: ASCII letters, digits, `.`, `_`
+/// and `-`, anything else as one `-`; at most 40 characters; `document` when empty.
+fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let s: String = out
+        .trim_matches(|c| c == '-' || c == '.')
+        .chars()
+        .take(40)
+        .collect();
+    let s = s.trim_end_matches(['-', '.']).to_string();
+    if s.is_empty() { "document".into() } else { s }
+}
+
+/// `NN-NAME`: the child's 1-based number, padded to at least two digits and
+/// to the count's width, so files of different children never collide and
+/// sort in pack order.
+fn child_stem(i: usize, count: usize, name: &str) -> String {
+    let digits = count.to_string().len().max(2);
+    format!("{:0digits$}-{}", i + 1, slug(name))
+}
+
+/// Draws every child; returns the exit status.
+pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
+    let shown = source.path().display().to_string();
+    let request = match read(source) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("signprep: {e}");
+            return 2;
+        }
+    };
+    let shown_findings: Vec<Finding> = request
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Info)
+        .cloned()
+        .collect();
+    crate::pack_cmd::report(&shown_findings);
+    let mut status = u8::from(request.findings.iter().any(Finding::is_error));
+    let Some(pool) = crate::worker_pool(args.jobs, "signprep") else {
+        return 2;
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+        eprintln!("signprep: cannot create {}: {e}", args.out_dir.display());
+        return 2;
+    }
+    let pack = &request.pack;
+    let labels = signer_labels(pack);
+    let docs = pack.documents.as_deref().unwrap_or_default();
+    let scanner = Scanner::new().dpi(args.dpi);
+    for (i, d) in docs.iter().enumerate() {
+        let name = d
+            .document_name
+            .clone()
+            .unwrap_or_else(|| format!("document {}", i + 1));
+        let what = format!("{shown}: document {} `{name}`", i + 1);
+        let settings = d.document_creation_settings.as_ref();
+        let Some(b64) = settings.and_then(|s| s.base_64_document.as_ref()) else {
+            let why = match settings {
+                Some(s) if s.create_from_template_key.is_some() => {
+                    "is made from a template; its fields are on the template"
+                }
+                Some(s) if s.document_url.is_some() => "is fetched by the service from its URL",
+                _ => "has no document",
+            };
+            eprintln!("signprep: {what} {why}: nothing to draw");
+            continue;
+        };
+        let bytes = match b64.decode() {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("signprep: {what}: `base_64_document` is not Base64: {e}");
+                status = status.max(1);
+                continue;
+            }
+        };
+        let loaded = match pool.install(|| preview_cmd::load_bytes(bytes, &what, &scanner)) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("signprep: {}", e.message());
+                status = status.max(if matches!(e, LoadError::Io(_)) { 2 } else { 1 });
+                continue;
+            }
+        };
+        if loaded.scan.has_errors() {
+            status = status.max(1);
+        }
+        let style = child_style(base, pack, &labels, i, &request.pack_findings);
+        if style.notes.iter().any(|n| n.severity == Severity::Error) {
+            status = status.max(1);
+        }
+        let count = loaded.doc.page_count();
+        let pages = preview_cmd::pages_within(&args.pages, count);
+        let stem = child_stem(i, docs.len(), &name);
+        let written = preview_cmd::write_pages(
+            &pool,
+            &loaded,
+            &pages,
+            &style,
+            &args.out_dir,
+            &stem,
+            args.overlay_json,
+            &what,
+        );
+        status = status.max(written);
+    }
+    status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_safe_file_names() {
+        assert_eq!(slug("Client onboarding"), "Client-onboarding");
+        assert_eq!(slug("../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("  "), "document");
+        assert_eq!(slug("Vertrag über Ä"), "Vertrag-ber");
+        assert_eq!(slug(&"x".repeat(99)).len(), 40);
+    }
+
+    #[test]
+    fn stems_never_collide() {
+        assert_eq!(child_stem(0, 3, "nda"), "01-nda");
+        assert_eq!(child_stem(2, 3, "nda"), "03-nda");
+        assert_eq!(child_stem(99, 120, "a b"), "100-a-b");
+    }
+
+    #[test]
+    fn signers_are_told_apart() {
+        let pack: LenientPack = serde_json::from_str(
+            r#"{"signatories": [{"name": "Ann"}, {"email": "b@x.example"}, {"name": "Ann"}, {}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            signer_labels(&pack),
+            ["Ann #1", "b@x.example", "Ann #3", "signer 4"]
+        );
+    }
+}
