@@ -85,8 +85,8 @@ impl Style {
         self
     }
 
-    /// Names every signer of the request, in order, for stable colours (see
-    /// [`Style::roster`](Style#structfield.roster)).
+    /// Names every signer of the request, in order, so that each keeps one
+    /// colour across the documents of a pack (the `roster` field).
     #[must_use]
     pub fn roster<S: Into<String>>(mut self, signers: impl IntoIterator<Item = S>) -> Self {
         self.roster = signers.into_iter().map(Into::into).collect();
@@ -511,5 +511,75 @@ fn make_box(
         note_codes,
         note_severities,
         colour,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_roster_keeps_each_signers_colour_across_documents() {
+        let one = Style::new().roster(["Ann", "Bob"]).signer("X", "Bob");
+        let two = Style::new()
+            .roster(["Ann", "Bob"])
+            .signer("X", "Ann")
+            .signer("Y", "Bob");
+        assert_eq!(one.signer_colour("Bob"), two.signer_colour("Bob"));
+        assert_ne!(two.signer_colour("Ann"), two.signer_colour("Bob"));
+        // Without a roster: by rank among the style's signers.
+        let alone = Style::new().signer("X", "Bob");
+        assert_eq!(alone.signer_colour("Bob"), SIGNER_COLOURS[0]);
+        // A signer outside the roster comes after it.
+        assert_eq!(one.signer("Z", "Cy").signer_colour("Cy"), SIGNER_COLOURS[2]);
+    }
+
+    #[test]
+    fn values_and_notes_reach_the_box_they_name() {
+        let style = Style::new()
+            .signer("DATE", "Ann")
+            .value("DATE", "2025-01-31")
+            .note(Note::new(Severity::Info, "tag_without_data_field", "i").name("DATE"))
+            .note(Note::new(Severity::Error, "data_field_signer_unknown", "e").name("DATE"))
+            .note(Note::new(Severity::Warning, "custom_id_not_in_document", "w").name("GONE"));
+        let make = |findings: Vec<(Severity, Code)>| {
+            make_box(
+                BoxKind::Tag,
+                "DATE",
+                "DATE".into(),
+                "text".into(),
+                [1.0, 2.0, 3.0, 4.0],
+                false,
+                findings.into_iter(),
+                &style,
+            )
+        };
+        let b = make(Vec::new());
+        assert_eq!(b.severity, Some(Severity::Error));
+        assert_eq!(b.outline(), ERROR_COLOUR);
+        assert_eq!(
+            b.note_codes,
+            ["tag_without_data_field", "data_field_signer_unknown"]
+        );
+        assert_eq!(
+            b.caption(),
+            "DATE - text - Ann = \"2025-01-31\" ! data_field_signer_unknown"
+        );
+        // The scan's own finding of the same severity is named first.
+        let b = make(vec![(Severity::Error, Code::TagIdNotUppercase)]);
+        assert_eq!(b.worst_finding(), Some("tag_id_not_uppercase"));
+        // A note naming no box of the page changes none.
+        let other = make_box(
+            BoxKind::Field,
+            "name",
+            "name".into(),
+            "text".into(),
+            [0.0; 4],
+            false,
+            std::iter::empty(),
+            &style,
+        );
+        assert_eq!((other.severity, other.value), (None, None));
+        assert!(other.note_codes.is_empty());
     }
 }
