@@ -128,7 +128,7 @@ fn page_content(
     page: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Vec<u8>, Error> {
-    let Ok(dict) = doc.inner.get_dictionary(id) else {
+    let Some(dict) = doc.dictionary(id) else {
         return Ok(Vec::new());
     };
     let streams: Vec<&lopdf::Stream> = match dict.get(b"Contents").ok().and_then(|o| doc.resolve(o))
