@@ -275,6 +275,13 @@ impl Document {
         self.store.is_lazy()
     }
 
+    /// True when a document read on demand needed the eager lopdf load for
+    /// an object its strict parser left to lopdf.
+    #[doc(hidden)]
+    pub fn used_eager_fallback(&self) -> bool {
+        self.store.used_eager_fallback()
+    }
+
     fn from_vec(bytes: Vec<u8>, options: &LoadOptions, lazy: bool) -> Result<Document, Error> {
         check_input(&bytes, options)?;
         let started = Instant::now();
@@ -770,8 +777,10 @@ fn check_written_root(bytes: &[u8], doc: &lopdf::Document) -> Result<(), Error> 
     }
 }
 
+/// The first occurrence of `needle` in `hay`. SIMD search: the nesting
+/// pre-scan skips every stream with it, ~7% of a tag scan with a naive search.
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }
 
 /// Inherited page attributes while walking the tree.

@@ -25,7 +25,13 @@ fn pdfs_under(dir: &Path, out: &mut Vec<PathBuf>) {
 /// What a scan gives, as comparable text.
 fn outcome(result: Result<Document, Error>, scanner: &Scanner) -> (bool, String) {
     let lazy = result.as_ref().is_ok_and(Document::is_lazy);
-    let scanned = result.and_then(|doc| scanner.scan(&doc));
+    let scanned = result.and_then(|doc| {
+        let scan = scanner.scan(&doc);
+        if doc.used_eager_fallback() {
+            eprintln!("needed the eager load for some object");
+        }
+        scan
+    });
     let text = match scanned {
         Ok(scan) => serde_json::to_string(&scan).unwrap(),
         Err(e) => format!("error {}: {}", e.code(), e.message()),
@@ -41,7 +47,9 @@ fn compare(files: &[PathBuf]) -> (usize, usize) {
     let mut failures = Vec::new();
     for f in files {
         let bytes = std::fs::read(f).unwrap();
+        eprint!("{}: ", f.display());
         let (lazy, got) = outcome(Document::from_bytes(&bytes, &options), &scanner);
+        eprintln!("{}", if lazy { "lazy" } else { "eager" });
         let (_, want) = outcome(Document::from_bytes_eager(&bytes, &options), &scanner);
         if lazy {
             lazy_count += 1;

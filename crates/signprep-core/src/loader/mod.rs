@@ -72,6 +72,10 @@ impl Store {
         matches!(self, Store::Lazy(_))
     }
 
+    pub(crate) fn used_eager_fallback(&self) -> bool {
+        matches!(self, Store::Lazy(lazy) if lazy.eager.get().is_some())
+    }
+
     /// A fatal error met while serving objects after the document was opened:
     /// a limit, or the eager load that a damaged object needed failing (the
     /// error the file would have given when opened eagerly).
@@ -102,8 +106,17 @@ impl Store {
 #[derive(Clone, Copy, Debug)]
 enum Entry {
     Free,
-    Normal { offset: u32, generation: u16 },
-    Compressed { container: u32 },
+    Normal {
+        offset: u32,
+        generation: u16,
+    },
+    Compressed {
+        container: u32,
+    },
+    /// An entry whose offset does not lead to its own header: lopdf files
+    /// what it finds there under another id (or nothing), so only the eager
+    /// load can say what this id holds.
+    Elsewhere,
 }
 
 /// A parsed object, or a note that the eager load must be asked.
@@ -241,15 +254,16 @@ impl Lazy {
         }
         let mut nums = Vec::with_capacity(table.entries.len());
         let mut entries = Vec::with_capacity(table.entries.len());
+        // (entry, header found at its offset) where the two differ.
+        let mut strays: Vec<(usize, Option<(ObjectId, usize)>)> = Vec::new();
         for (&num, entry) in &table.entries {
             let e = match *entry {
                 XrefEntry::Free | XrefEntry::UnusableFree => Entry::Free,
                 XrefEntry::Normal { offset, generation } => {
-                    // lopdf files every object under the id its header names:
-                    // each must name its own entry, or the stores could differ.
-                    let mut p = parse::Parser::new(buf, offset as usize, 1);
-                    if p.object_header() != Some((num, generation)) {
-                        return None;
+                    // lopdf files every object under the id its header names.
+                    let header = header_at(buf, offset as usize);
+                    if header.is_none_or(|(id, _)| id != (num, generation)) {
+                        strays.push((entries.len(), header));
                     }
                     Entry::Normal { offset, generation }
                 }
@@ -257,6 +271,30 @@ impl Lazy {
             };
             nums.push(num);
             entries.push(e);
+        }
+        // A stray entry is read through the eager load, and so is the object
+        // lopdf files from its offset, unless that is the very object the
+        // other id's own entry points at (a linearized file's entry at offset 0
+        // reaching the first object past the header comment, say).
+        for (ix, header) in strays {
+            if let Some(e) = entries.get_mut(ix) {
+                *e = Entry::Elsewhere;
+            }
+            let Some(((n, g), at)) = header else {
+                continue;
+            };
+            let Ok(other) = nums.binary_search(&n) else {
+                continue;
+            };
+            let same = match entries.get(other) {
+                Some(Entry::Normal { offset, generation }) => {
+                    *generation == g && header_at(buf, *offset as usize) == Some(((n, g), at))
+                }
+                _ => false,
+            };
+            if !same && let Some(e) = entries.get_mut(other) {
+                *e = Entry::Elsewhere;
+            }
         }
         Some((base, nums, entries, trailer))
     }
@@ -309,6 +347,7 @@ impl Lazy {
         };
         match *entry {
             Entry::Free => return Lookup::Absent,
+            Entry::Elsewhere => return Lookup::Eager,
             Entry::Normal { generation, .. } if generation != id.1 => {
                 // Only an object stream can hold another generation, and only 0.
                 return if id.1 == 0 {
@@ -345,7 +384,7 @@ impl Lazy {
                     return absent;
                 }
             },
-            Entry::Free => None,
+            Entry::Free | Entry::Elsewhere => None,
         };
         path.pop();
         let value = match parsed {
@@ -483,6 +522,14 @@ impl Lazy {
         }
         Ok(object_stream_members(stream, data))
     }
+}
+
+/// The id of the `N G obj` header lopdf reads at `offset` and where it starts.
+fn header_at(buf: &[u8], offset: usize) -> Option<(ObjectId, usize)> {
+    let mut p = parse::Parser::new(buf, offset, 1);
+    p.skip_space();
+    let at = p.pos();
+    p.object_header().map(|id| (id, at))
 }
 
 /// The member offsets of an object stream's decoded `data`, read as lopdf reads

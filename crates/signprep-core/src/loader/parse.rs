@@ -269,13 +269,16 @@ impl<'a> Parser<'a> {
         if !self.eat(b"/") {
             return None;
         }
-        let mut out = Vec::new();
+        let mut out: Vec<u8> = Vec::new();
         loop {
             let rest = self.rest();
             let run = rest
                 .iter()
                 .take_while(|&&c| c != b'#' && is_regular(c))
                 .count();
+            if out.capacity() == 0 {
+                out.reserve_exact(run);
+            }
             out.extend_from_slice(rest.get(..run)?);
             self.pos += run;
             if self.peek() != Some(b'#') {

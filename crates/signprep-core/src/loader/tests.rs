@@ -356,3 +356,28 @@ fn deferred_errors_come_from_the_eager_load() {
     assert_eq!((a.code(), a.message()), (b.code(), b.message()));
     assert_eq!(a.code(), "pdf_limit_exceeded");
 }
+
+#[test]
+fn an_entry_pointing_at_another_objects_header() {
+    // Entry 6 says offset 0: lopdf reads object 1 there (after the header
+    // comments) and files it as 1 0; object 6 does not exist.
+    let pdf = classic(&strs(&one_page("")));
+    let swap = |hay: Vec<u8>, from: &[u8], to: &[u8]| -> Vec<u8> {
+        let at = hay.windows(from.len()).position(|w| w == from).unwrap();
+        [&hay[..at], to, &hay[at + from.len()..]].concat()
+    };
+    // The table grows after its own start, so startxref stays right.
+    let bytes = swap(pdf, b"xref\n0 6\n", b"xref\n0 7\n");
+    let bytes = swap(
+        bytes,
+        b"trailer\n<< /Size 6",
+        b"0000000000 00000 n \ntrailer\n<< /Size 7",
+    );
+    let (lazy, out) = both(&bytes);
+    assert!(lazy);
+    assert!(out.contains("SIG_1"), "{out}");
+    let doc = Document::from_bytes(&bytes, &LoadOptions::default()).unwrap();
+    assert!(doc.object((1, 0)).is_some());
+    assert!(doc.object((6, 0)).is_none());
+    assert!(doc.used_eager_fallback());
+}
