@@ -33,6 +33,7 @@ mod forms;
 #[doc(hidden)]
 pub mod fuzzing;
 mod geometry;
+mod loader;
 mod record;
 #[cfg(feature = "render")]
 mod render;

@@ -176,6 +176,11 @@ impl Scanner {
             y_offset += h * f;
         }
 
+        // A file whose objects could not all be read on demand reports what
+        // opening it whole reports.
+        if let Some(e) = doc.deferred_error() {
+            return Err(e);
+        }
         let mut page_tags: Vec<(usize, FoundTag)> = Vec::new();
         for (i, r) in results.into_iter().enumerate() {
             let r = r?;
@@ -204,10 +209,14 @@ impl Scanner {
         tag_diags.extend(duplicates(&page_tags));
         scan.diagnostics.extend(tag_diags);
 
-        let (fields, field_diags) = forms::extract(doc, &|page, r: &Rect| {
+        let extracted = forms::extract(doc, &|page, r: &Rect| {
             let (f, off, _, _) = factors.get(page).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
             (r.x0 * f, off + r.y0 * f, r.width() * f, r.height() * f)
-        })?;
+        });
+        if let Some(e) = doc.deferred_error() {
+            return Err(e);
+        }
+        let (fields, field_diags) = extracted?;
         scan.fields = fields;
         scan.diagnostics.extend(field_diags);
         if doc.was_repaired() {

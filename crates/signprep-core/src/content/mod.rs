@@ -96,6 +96,12 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
         operators: 0,
     };
     let content = page_content(doc, page.id, index, &mut it.out.diagnostics)?;
+    // Text pages show about one glyph per 4-20 content bytes: reserving for
+    // that up front saves regrowing (and copying) the glyph records. Capped,
+    // so a page of paths reserves little it does not use.
+    let estimate = (content.len() / 4).min(1 << 16);
+    it.out.glyphs.reserve(estimate);
+    it.out.text.reserve(estimate);
     let resources = page
         .resources
         .as_ref()
@@ -128,7 +134,7 @@ fn page_content(
     page: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Vec<u8>, Error> {
-    let Ok(dict) = doc.inner.get_dictionary(id) else {
+    let Some(dict) = doc.dictionary(id) else {
         return Ok(Vec::new());
     };
     let streams: Vec<&lopdf::Stream> = match dict.get(b"Contents").ok().and_then(|o| doc.resolve(o))

@@ -53,8 +53,8 @@ pub(super) fn node<'a>(doc: &'a Document, obj: &'a Object) -> Option<Node<'a>> {
         Object::Reference(id) => *id,
         _ => return None,
     };
-    for _ in 0..32 {
-        match doc.inner.get_object(id).ok()? {
+    for _ in 0..doc.options.max_reference_chain {
+        match doc.object(id)? {
             Object::Reference(next) => id = *next,
             Object::Dictionary(dict) => return Some(Node { id: Some(id), dict }),
             _ => return None,
@@ -106,9 +106,7 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
         let mut list = Vec::new();
         let mut seen = HashSet::new();
         let arr = doc
-            .inner
-            .get_dictionary(page.id)
-            .ok()
+            .dictionary(page.id)
             .and_then(|d| doc.get_array(d, b"Annots"))
             .unwrap_or_default();
         for a in arr {
@@ -128,8 +126,7 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
     }
 
     let acroform = doc
-        .inner
-        .trailer
+        .trailer()
         .get(b"Root")
         .ok()
         .and_then(|r| doc.resolve(r))

@@ -1,0 +1,591 @@
+//! Where a [`Document`](crate::Document)'s objects come from: lopdf's eager load
+//! of the whole file, or a lazy store that reads the cross-reference data and
+//! parses an object only when it is asked for.
+//!
+//! The lazy store serves the same `lopdf::Object` values the eager load would
+//! hold, so nothing downstream knows which store it reads. It is used only when
+//! the file's cross-reference data reads cleanly (see [`xref`]), is not
+//! encrypted, and every entry's offset points at its own `N G obj` header; the
+//! document then opens without parsing the structure tree, metadata, images or
+//! font programs it never looks at.
+//!
+//! When one object cannot be parsed by the strict parser here ([`parse`]), the
+//! store asks a full lopdf load of the same bytes, made once on first need, so a
+//! damaged object reads exactly as it did before. Object streams are decoded
+//! once per container. Slots are filled without holding a lock while parsing
+//! (two threads may parse the same object; both get the same value), so
+//! resolution chains (an indirect `/Length`, an object in an object stream)
+//! cannot deadlock, and a guard on the chain stops cycles.
+
+mod parse;
+mod xref;
+
+use crate::document::{Error, LoadOptions, load_eager};
+use lopdf::xref::XrefEntry;
+use lopdf::{Dictionary, Object, ObjectId};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+/// Longest chain of objects needed to parse one object (an indirect
+/// `/Length` in an object stream whose own `/Length` is indirect, ...).
+const MAX_CHAIN: usize = 8;
+
+/// The objects of a document.
+pub(crate) enum Store {
+    /// Every object, parsed by lopdf when the file was opened.
+    Eager(Box<lopdf::Document>),
+    /// Objects parsed on demand.
+    Lazy(Box<Lazy>),
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Store::Eager(_) => "Store::Eager",
+            Store::Lazy(_) => "Store::Lazy",
+        })
+    }
+}
+
+impl Store {
+    /// The object stored under `id`, as lopdf's `objects.get(id)` gives it
+    /// (a reference stored as an object is not followed).
+    pub(crate) fn get(&self, id: ObjectId) -> Option<&Object> {
+        match self {
+            Store::Eager(doc) => doc.objects.get(&id),
+            Store::Lazy(lazy) => lazy.get(id),
+        }
+    }
+
+    /// The trailer dictionary (of the newest section).
+    pub(crate) fn trailer(&self) -> &Dictionary {
+        match self {
+            Store::Eager(doc) => &doc.trailer,
+            Store::Lazy(lazy) => &lazy.trailer,
+        }
+    }
+
+    pub(crate) fn is_lazy(&self) -> bool {
+        matches!(self, Store::Lazy(_))
+    }
+
+    pub(crate) fn used_eager_fallback(&self) -> bool {
+        matches!(self, Store::Lazy(lazy) if lazy.eager.get().is_some())
+    }
+
+    /// A fatal error met while serving objects after the document was opened:
+    /// a limit, or the eager load that a damaged object needed failing (the
+    /// error the file would have given when opened eagerly).
+    pub(crate) fn deferred_error(&self) -> Option<Error> {
+        let Store::Lazy(lazy) = self else {
+            return None;
+        };
+        if let Some(Err(e)) = lazy.eager.get() {
+            return Some(e.replica());
+        }
+        lazy.error.get().map(Error::replica)
+    }
+
+    /// Ends the opening phase: from now on an object the strict parser cannot
+    /// read is read through the eager load.
+    pub(crate) fn opened(&self) -> bool {
+        match self {
+            Store::Eager(_) => true,
+            Store::Lazy(lazy) => {
+                lazy.opening.store(false, Ordering::Relaxed);
+                !lazy.missed.load(Ordering::Relaxed) && lazy.error.get().is_none()
+            }
+        }
+    }
+}
+
+/// One cross-reference entry.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    Free,
+    Normal {
+        offset: u32,
+        generation: u16,
+    },
+    Compressed {
+        container: u32,
+    },
+    /// An entry whose offset does not lead to its own header: lopdf files
+    /// what it finds there under another id (or nothing), so only the eager
+    /// load can say what this id holds.
+    Elsewhere,
+}
+
+/// A parsed object, or a note that the eager load must be asked.
+#[derive(Debug)]
+enum Slot {
+    Parsed(Box<Object>),
+    Eager,
+}
+
+/// What a lookup found.
+enum Lookup<'a> {
+    Found(&'a Object),
+    /// Not in the document (a free entry), or a limit stopped the lookup
+    /// (recorded as the deferred error).
+    Absent,
+    /// Ask the eager load.
+    Eager,
+}
+
+/// A decoded object stream: its data and where each member starts.
+#[derive(Debug)]
+struct ObjStm {
+    data: Vec<u8>,
+    members: HashMap<u32, usize>,
+}
+
+/// The limits the lazy store applies.
+#[derive(Clone, Debug)]
+struct Limits {
+    options: LoadOptions,
+    started: Instant,
+}
+
+/// Objects parsed on demand from the bytes of the file.
+pub(crate) struct Lazy {
+    /// The whole input.
+    bytes: Vec<u8>,
+    /// Where `%PDF-` starts: offsets count from there, as in lopdf.
+    base: usize,
+    /// Object numbers with an entry, ascending, and their entries.
+    nums: Vec<u32>,
+    entries: Vec<Entry>,
+    /// Object number to index + 1 (0: none), when the numbers are dense enough.
+    dense: Vec<u32>,
+    slots: Vec<OnceLock<Slot>>,
+    /// Object streams named by compressed entries, ascending, and their data.
+    containers: Vec<u32>,
+    streams: Vec<OnceLock<Option<Arc<ObjStm>>>>,
+    trailer: Dictionary,
+    limits: Limits,
+    /// Bytes inflated, shared with the document's content streams.
+    inflated: Arc<AtomicUsize>,
+    /// Objects parsed so far.
+    parsed: AtomicUsize,
+    /// While the document is being opened, a miss is only noted (the caller
+    /// then opens the file eagerly) instead of loading the file eagerly.
+    opening: AtomicBool,
+    missed: AtomicBool,
+    eager: OnceLock<Result<lopdf::Document, Error>>,
+    error: OnceLock<Error>,
+}
+
+impl Lazy {
+    /// Reads the cross-reference data and checks every entry's header; `None`
+    /// when the file is not one to read lazily.
+    pub(crate) fn open(
+        bytes: Vec<u8>,
+        options: &LoadOptions,
+        started: Instant,
+        inflated: Arc<AtomicUsize>,
+    ) -> Result<Box<Lazy>, Vec<u8>> {
+        match Self::index(&bytes, options) {
+            Some((base, nums, entries, trailer)) => {
+                let dense = dense_index(&nums);
+                let mut containers: Vec<u32> = entries
+                    .iter()
+                    .filter_map(|e| match e {
+                        Entry::Compressed { container } => Some(*container),
+                        _ => None,
+                    })
+                    .collect();
+                containers.sort_unstable();
+                containers.dedup();
+                let slots = entries.iter().map(|_| OnceLock::new()).collect();
+                let streams = containers.iter().map(|_| OnceLock::new()).collect();
+                Ok(Box::new(Lazy {
+                    bytes,
+                    base,
+                    nums,
+                    entries,
+                    dense,
+                    slots,
+                    containers,
+                    streams,
+                    trailer,
+                    limits: Limits {
+                        options: options.clone(),
+                        started,
+                    },
+                    inflated,
+                    parsed: AtomicUsize::new(0),
+                    opening: AtomicBool::new(true),
+                    missed: AtomicBool::new(false),
+                    eager: OnceLock::new(),
+                    error: OnceLock::new(),
+                }))
+            }
+            None => Err(bytes),
+        }
+    }
+
+    /// Hands the input back (the caller then loads it eagerly).
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn index(
+        bytes: &[u8],
+        options: &LoadOptions,
+    ) -> Option<(usize, Vec<u32>, Vec<Entry>, Dictionary)> {
+        let base = bytes.windows(5).position(|w| w == b"%PDF-")?;
+        let buf = bytes.get(base..)?;
+        // lopdf needs an end of line after the header.
+        if !buf.iter().any(|&c| c == b'\r' || c == b'\n') {
+            return None;
+        }
+        let limits = xref::XrefLimits {
+            max_depth: options.max_nesting_depth,
+            max_stream_bytes: options.max_stream_bytes,
+        };
+        let (table, trailer) = xref::read(buf, limits)?;
+        if trailer.has(b"Encrypt") {
+            return None;
+        }
+        let mut nums = Vec::with_capacity(table.entries.len());
+        let mut entries = Vec::with_capacity(table.entries.len());
+        // (entry, header found at its offset) where the two differ.
+        let mut strays: Vec<(usize, Option<(ObjectId, usize)>)> = Vec::new();
+        for (&num, entry) in &table.entries {
+            let e = match *entry {
+                XrefEntry::Free | XrefEntry::UnusableFree => Entry::Free,
+                XrefEntry::Normal { offset, generation } => {
+                    // lopdf files every object under the id its header names.
+                    let header = header_at(buf, offset as usize);
+                    if header.is_none_or(|(id, _)| id != (num, generation)) {
+                        strays.push((entries.len(), header));
+                    }
+                    Entry::Normal { offset, generation }
+                }
+                XrefEntry::Compressed { container, .. } => Entry::Compressed { container },
+            };
+            nums.push(num);
+            entries.push(e);
+        }
+        // A stray entry is read through the eager load, and so is the object
+        // lopdf files from its offset, unless that is the very object the
+        // other id's own entry points at (a linearized file's entry at offset 0
+        // reaching the first object past the header comment, say).
+        for (ix, header) in strays {
+            if let Some(e) = entries.get_mut(ix) {
+                *e = Entry::Elsewhere;
+            }
+            let Some(((n, g), at)) = header else {
+                continue;
+            };
+            let Ok(other) = nums.binary_search(&n) else {
+                continue;
+            };
+            let same = match entries.get(other) {
+                Some(Entry::Normal { offset, generation }) => {
+                    *generation == g && header_at(buf, *offset as usize) == Some(((n, g), at))
+                }
+                _ => false,
+            };
+            if !same && let Some(e) = entries.get_mut(other) {
+                *e = Entry::Elsewhere;
+            }
+        }
+        Some((base, nums, entries, trailer))
+    }
+
+    fn buf(&self) -> &[u8] {
+        self.bytes.get(self.base..).unwrap_or_default()
+    }
+
+    fn position(&self, num: u32) -> Option<usize> {
+        if !self.dense.is_empty() {
+            let i = *self.dense.get(num as usize)?;
+            return (i > 0).then(|| i as usize - 1);
+        }
+        self.nums.binary_search(&num).ok()
+    }
+
+    fn get(&self, id: ObjectId) -> Option<&Object> {
+        match self.load(id, &mut Vec::new()) {
+            Lookup::Found(o) => Some(o),
+            Lookup::Absent => None,
+            Lookup::Eager => self.eager_get(id),
+        }
+    }
+
+    /// The object from the eager load of the same bytes.
+    fn eager_get(&self, id: ObjectId) -> Option<&Object> {
+        if self.opening.load(Ordering::Relaxed) {
+            self.missed.store(true, Ordering::Relaxed);
+            return None;
+        }
+        let doc = self.eager.get_or_init(|| {
+            load_eager(&self.bytes, &self.limits.options, true).map(|(doc, _)| doc)
+        });
+        doc.as_ref().ok()?.objects.get(&id)
+    }
+
+    /// Records a fatal error (the first one wins) and reports the object absent.
+    fn fail<'a>(&self, e: Error) -> Lookup<'a> {
+        let _ = self.error.set(e);
+        Lookup::Absent
+    }
+
+    fn load(&self, id: ObjectId, path: &mut Vec<ObjectId>) -> Lookup<'_> {
+        let Some(ix) = self.position(id.0) else {
+            // No entry: lopdf may still find it in an object stream.
+            return Lookup::Eager;
+        };
+        let (Some(entry), Some(slot)) = (self.entries.get(ix), self.slots.get(ix)) else {
+            return Lookup::Eager;
+        };
+        match *entry {
+            Entry::Free => return Lookup::Absent,
+            Entry::Elsewhere => return Lookup::Eager,
+            Entry::Normal { generation, .. } if generation != id.1 => {
+                // Only an object stream can hold another generation, and only 0.
+                return if id.1 == 0 {
+                    Lookup::Eager
+                } else {
+                    Lookup::Absent
+                };
+            }
+            Entry::Compressed { .. } if id.1 != 0 => return Lookup::Absent,
+            _ => {}
+        }
+        if let Some(s) = slot.get() {
+            return match s {
+                Slot::Parsed(o) => Lookup::Found(o),
+                Slot::Eager => Lookup::Eager,
+            };
+        }
+        if path.len() >= MAX_CHAIN || path.contains(&id) {
+            return Lookup::Eager;
+        }
+        let limit = self.limits.options.max_objects_resolved;
+        if self.parsed.load(Ordering::Relaxed) >= limit {
+            return self.fail(Error::limit(format!(
+                "the document needs more than {limit} objects (max_objects_resolved)"
+            )));
+        }
+        path.push(id);
+        let parsed = match *entry {
+            Entry::Normal { offset, .. } => self.parse_at(id, offset as usize, path),
+            Entry::Compressed { container } => match self.member(container, id.0, path) {
+                Ok(o) => o,
+                Err(absent) => {
+                    path.pop();
+                    return absent;
+                }
+            },
+            Entry::Free | Entry::Elsewhere => None,
+        };
+        path.pop();
+        let value = match parsed {
+            Some(o) => {
+                self.parsed.fetch_add(1, Ordering::Relaxed);
+                Slot::Parsed(Box::new(o))
+            }
+            None => Slot::Eager,
+        };
+        // Another thread may have filled the slot meanwhile, with the same value.
+        let _ = slot.set(value);
+        match slot.get() {
+            Some(Slot::Parsed(o)) => Lookup::Found(o),
+            _ => Lookup::Eager,
+        }
+    }
+
+    /// The indirect object at `offset`, which must be `id`.
+    fn parse_at(&self, id: ObjectId, offset: usize, path: &mut Vec<ObjectId>) -> Option<Object> {
+        let max_depth = self.limits.options.max_nesting_depth;
+        let mut length_of = |lid: ObjectId| -> Option<i64> {
+            // lopdf reads a compressed /Length from container `N 0` only.
+            if let Some(Entry::Compressed { container }) =
+                self.position(lid.0).and_then(|i| self.entries.get(i))
+            {
+                let gen0 = self
+                    .position(*container)
+                    .and_then(|i| self.entries.get(i))
+                    .is_some_and(|e| matches!(e, Entry::Normal { generation: 0, .. }));
+                if !gen0 {
+                    return None;
+                }
+            }
+            match self.load(lid, path) {
+                Lookup::Found(Object::Integer(n)) => Some(*n),
+                _ => None,
+            }
+        };
+        parse::indirect_object(
+            self.buf(),
+            offset,
+            parse::Expect::Id(id),
+            max_depth,
+            &mut length_of,
+        )
+        .map(|(_, o)| o)
+    }
+
+    /// Member `num` of object stream `container`. `Ok(None)`: ask the eager load;
+    /// `Err`: settled without it.
+    fn member<'a>(
+        &'a self,
+        container: u32,
+        num: u32,
+        path: &mut Vec<ObjectId>,
+    ) -> Result<Option<Object>, Lookup<'a>> {
+        let Some(stm) = self.object_stream(container, path)? else {
+            return Ok(None);
+        };
+        let Some(&offset) = stm.members.get(&num) else {
+            // The container lopdf reads this object from does not list it.
+            return Err(Lookup::Absent);
+        };
+        Ok(parse::member_object(
+            &stm.data,
+            offset,
+            self.limits.options.max_nesting_depth,
+        ))
+    }
+
+    /// Decodes an object stream once. `Ok(None)`: unusable here (ask the eager
+    /// load); `Err`: a limit stopped it.
+    fn object_stream<'a>(
+        &'a self,
+        container: u32,
+        path: &mut Vec<ObjectId>,
+    ) -> Result<Option<Arc<ObjStm>>, Lookup<'a>> {
+        let Ok(k) = self.containers.binary_search(&container) else {
+            return Ok(None);
+        };
+        let Some(cell) = self.streams.get(k) else {
+            return Ok(None);
+        };
+        if let Some(s) = cell.get() {
+            return Ok(s.clone());
+        }
+        let generation = match self.position(container).and_then(|i| self.entries.get(i)) {
+            Some(Entry::Normal { generation, .. }) => *generation,
+            _ => return Ok(None),
+        };
+        let stream = match self.load((container, generation), path) {
+            Lookup::Found(Object::Stream(s)) => s,
+            Lookup::Absent => return Err(Lookup::Absent),
+            _ => return Ok(None),
+        };
+        let decoded = self.decode_object_stream(stream)?;
+        let _ = cell.set(decoded.map(Arc::new));
+        Ok(cell.get().cloned().flatten())
+    }
+
+    /// lopdf's reading of an object stream (`ObjectStream::new_with_limit`),
+    /// keeping offsets instead of parsing every member.
+    fn decode_object_stream<'a>(
+        &'a self,
+        stream: &lopdf::Stream,
+    ) -> Result<Option<ObjStm>, Lookup<'a>> {
+        if !stream.dict.has_type(b"ObjStm") {
+            return Ok(None);
+        }
+        let o = &self.limits.options;
+        if let Some(budget) = o.time_budget
+            && self.limits.started.elapsed() > budget
+        {
+            return Err(self.fail(Error::limit(format!(
+                "the file took longer than {:.1} s to scan (time_budget)",
+                budget.as_secs_f64()
+            ))));
+        }
+        let over_document = || {
+            Error::limit(format!(
+                "the document's streams inflate to more than {} bytes",
+                o.max_document_bytes
+            ))
+        };
+        if self.inflated.load(Ordering::Relaxed) > o.max_document_bytes {
+            return Err(self.fail(over_document()));
+        }
+        let Ok(data) = stream.get_plain_content_with_limit(o.max_stream_bytes) else {
+            // The eager load reports a bomb exactly as before.
+            return Ok(None);
+        };
+        let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();
+        if total > o.max_document_bytes {
+            return Err(self.fail(over_document()));
+        }
+        Ok(object_stream_members(stream, data))
+    }
+}
+
+/// The id of the `N G obj` header lopdf reads at `offset` and where it starts.
+fn header_at(buf: &[u8], offset: usize) -> Option<(ObjectId, usize)> {
+    let mut p = parse::Parser::new(buf, offset, 1);
+    p.skip_space();
+    let at = p.pos();
+    p.object_header().map(|id| (id, at))
+}
+
+/// The member offsets of an object stream's decoded `data`, read as lopdf reads
+/// them; a number listed twice keeps its last offset.
+fn object_stream_members(stream: &lopdf::Stream, data: Vec<u8>) -> Option<ObjStm> {
+    let mut members = HashMap::new();
+    if data.is_empty() {
+        return Some(ObjStm { data, members });
+    }
+    let first = usize::try_from(stream.dict.get(b"First").ok()?.as_i64().ok()?).ok()?;
+    let header = std::str::from_utf8(data.get(..first)?).ok()?;
+    let numbers: Vec<Option<u32>> = header
+        .split(['\r', '\n'])
+        .flat_map(|line| {
+            line.split('%')
+                .next()
+                .unwrap_or_default()
+                .split_whitespace()
+        })
+        .map(|n| n.parse::<u32>().ok())
+        .collect();
+    stream.dict.get(b"N").ok()?.as_i64().ok()?;
+    for pair in numbers.chunks_exact(2) {
+        if let [Some(num), Some(off)] = *pair {
+            members.insert(num, first + off as usize);
+        }
+    }
+    Some(ObjStm { data, members })
+}
+
+/// A dense number-to-index table when the numbers leave few holes.
+fn dense_index(nums: &[u32]) -> Vec<u32> {
+    let Some(&max) = nums.last() else {
+        return Vec::new();
+    };
+    let max = max as usize;
+    if max > nums.len().saturating_mul(4).saturating_add(1024) {
+        return Vec::new();
+    }
+    let mut dense = vec![0u32; max + 1];
+    for (i, &n) in nums.iter().enumerate() {
+        if let (Some(d), Ok(v)) = (dense.get_mut(n as usize), u32::try_from(i + 1)) {
+            *d = v;
+        }
+    }
+    dense
+}
+
+impl fmt::Debug for Lazy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Lazy")
+            .field("entries", &self.entries.len())
+            .field("parsed", &self.parsed.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

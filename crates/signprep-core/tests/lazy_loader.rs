@@ -1,0 +1,100 @@
+//! Differential test of the lazy loader: every PDF of `testdata/` (and of the
+//! shared corpus, when it is there) scans to the same result whether its
+//! objects are read on demand or loaded whole by lopdf first, as signprep did
+//! before (`Document::from_bytes_eager`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use std::path::{Path, PathBuf};
+
+use signprep_core::{Document, Error, LoadOptions, Scanner};
+
+fn pdfs_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            pdfs_under(&p, out);
+        } else if p.extension().is_some_and(|e| e == "pdf") {
+            out.push(p);
+        }
+    }
+}
+
+/// What a scan gives, as comparable text.
+fn outcome(result: Result<Document, Error>, scanner: &Scanner) -> (bool, String) {
+    let lazy = result.as_ref().is_ok_and(Document::is_lazy);
+    let scanned = result.and_then(|doc| {
+        let scan = scanner.scan(&doc);
+        if doc.used_eager_fallback() {
+            eprintln!("needed the eager load for some object");
+        }
+        scan
+    });
+    let text = match scanned {
+        Ok(scan) => serde_json::to_string(&scan).unwrap(),
+        Err(e) => format!("error {}: {}", e.code(), e.message()),
+    };
+    (lazy, text)
+}
+
+/// Compares both loaders on every file; returns (files, read lazily).
+fn compare(files: &[PathBuf]) -> (usize, usize) {
+    let options = LoadOptions::default();
+    let scanner = Scanner::new();
+    let mut lazy_count = 0;
+    let mut failures = Vec::new();
+    for f in files {
+        let bytes = std::fs::read(f).unwrap();
+        eprint!("{}: ", f.display());
+        let (lazy, got) = outcome(Document::from_bytes(&bytes, &options), &scanner);
+        eprintln!("{}", if lazy { "lazy" } else { "eager" });
+        let (_, want) = outcome(Document::from_bytes_eager(&bytes, &options), &scanner);
+        if lazy {
+            lazy_count += 1;
+        } else if want.starts_with('{') {
+            eprintln!("read eagerly: {}", f.display());
+        }
+        if got != want {
+            failures.push(format!(
+                "{}:\n  lazy:  {}\n  eager: {}",
+                f.display(),
+                got.chars().take(400).collect::<String>(),
+                want.chars().take(400).collect::<String>()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    (files.len(), lazy_count)
+}
+
+#[test]
+fn testdata_scans_the_same_lazily_and_eagerly() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files = Vec::new();
+    pdfs_under(&root, &mut files);
+    files.sort();
+    assert!(files.len() > 50, "only {} files", files.len());
+    let (n, lazy) = compare(&files);
+    eprintln!("testdata: {n} files, {lazy} read lazily");
+    assert!(lazy * 2 > n, "only {lazy} of {n} read lazily");
+}
+
+#[test]
+fn corpus_scans_the_same_lazily_and_eagerly() {
+    let root = std::env::var_os("SIGNPREP_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    if !root.is_dir() {
+        eprintln!("corpus not found at {}: skipped", root.display());
+        return;
+    }
+    let mut files = Vec::new();
+    for folder in ["tags", "forms", "malformed", "real"] {
+        pdfs_under(&root.join(folder), &mut files);
+    }
+    files.sort();
+    let (n, lazy) = compare(&files);
+    eprintln!("corpus: {n} files, {lazy} read lazily");
+}
