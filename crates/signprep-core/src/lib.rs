@@ -19,6 +19,12 @@
 //! plus its top within the displayed page. The displayed page is the CropBox
 //! clipped to the MediaBox, turned by `/Rotate`.
 //!
+//! Objects are parsed on demand (page tree, resources, fonts, content streams,
+//! annotations and the form) when the file's cross-reference data reads
+//! cleanly; a damaged or encrypted file is loaded whole by lopdf first, as is
+//! an object the strict on-demand parser leaves to it. Either way the scan is
+//! the same.
+//!
 //! A file that cannot be read at all gives an [`Error`] with a stable code
 //! (`pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`); anything
 //! less is a [`Diagnostic`] beside the result.
