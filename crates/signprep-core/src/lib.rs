@@ -33,10 +33,12 @@ mod forms;
 #[doc(hidden)]
 pub mod fuzzing;
 mod geometry;
+mod nesting;
 mod record;
 #[cfg(feature = "render")]
 mod render;
 mod scan;
+mod stream_cache;
 mod tags;
 
 pub use content::{Fill, Glyph};
