@@ -4,6 +4,7 @@
 use crate::fonts::Font;
 use crate::geometry::PageGeometry;
 use crate::loader::{Lazy, Store};
+use crate::stream_cache::StreamCache;
 use lopdf::{Dictionary, Object, ObjectId};
 use pages::{page_tree_loaded, walk_pages};
 use std::collections::HashMap;
@@ -26,6 +27,10 @@ pub struct LoadOptions {
     pub max_stream_bytes: usize,
     /// Most bytes all streams of one document may inflate to, together.
     pub max_document_bytes: usize,
+    /// Most bytes of decoded streams one document keeps for reuse (Form
+    /// XObjects, content streams several pages share), so that they are
+    /// inflated once; past it, streams are inflated at every use.
+    pub max_stream_cache_bytes: usize,
     /// Deepest array/dictionary nesting accepted in the file.
     pub max_nesting_depth: usize,
     /// Deepest chain of Form XObjects (`Do` inside `Do`).
@@ -61,6 +66,9 @@ impl Default for LoadOptions {
             max_file_bytes: 1 << 30,
             max_stream_bytes: 64 << 20,
             max_document_bytes: 512 << 20,
+            // As large as one stream may be: a stream shared by every page
+            // is inflated once, whatever its size.
+            max_stream_cache_bytes: 64 << 20,
             max_nesting_depth: 256,
             max_xobject_depth: 16,
             max_pages: 100_000,
@@ -220,7 +228,9 @@ pub struct Document {
     pub(crate) options: LoadOptions,
     /// Bytes inflated so far, across all threads scanning this document
     /// (shared with the store, which inflates object streams).
-    inflated: Arc<AtomicUsize>,
+    pub(crate) inflated: Arc<AtomicUsize>,
+    /// Decoded streams kept for reuse.
+    pub(crate) streams: StreamCache,
     repaired: bool,
     /// Fonts read so far, by object id, shared by the threads scanning pages.
     fonts: Mutex<HashMap<FontKey, Arc<Font>>>,
@@ -352,6 +362,7 @@ impl Document {
             pages: Vec::new(),
             options: options.clone(),
             inflated,
+            streams: StreamCache::new(options.max_stream_cache_bytes),
             repaired: false,
             fonts: Mutex::new(HashMap::new()),
             fallback: OnceLock::new(),
@@ -570,7 +581,7 @@ enum FontKey {
 }
 
 /// Why a stream could not be decoded.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum StreamError {
     /// A limit was hit: fatal for the document.
     Limit(String),
@@ -653,82 +664,15 @@ fn map_load_error(e: lopdf::Error) -> Error {
 }
 
 /// Rejects files whose arrays/dictionaries nest deeper than the limit, before the
-/// recursive parser sees them (lopdf's parser recurses once per level).
+/// recursive parser sees them (lopdf's parser recurses once per level); see
+/// [`crate::nesting`].
 fn check_nesting(bytes: &[u8], max_depth: usize) -> Result<(), Error> {
-    if nesting_exceeds(bytes, max_depth, true) {
+    if crate::nesting::nesting_exceeds(bytes, max_depth) {
         return Err(Error::limit(format!(
             "objects nest more than {max_depth} levels deep (max_nesting_depth)"
         )));
     }
     Ok(())
-}
-
-/// True when `[`/`<<` nest deeper than `max_depth` anywhere in `bytes`. Strings,
-/// hex strings and comments are skipped; with `skip_streams`, so is stream data
-/// that has an `endstream` (without one, the bytes are scanned, which can only
-/// over-count).
-pub(crate) fn nesting_exceeds(bytes: &[u8], max_depth: usize, skip_streams: bool) -> bool {
-    let mut depth: usize = 0;
-    let mut i = 0;
-    while let Some(&c) = bytes.get(i) {
-        match c {
-            b'%' => {
-                while bytes.get(i).is_some_and(|&b| b != b'\n' && b != b'\r') {
-                    i += 1;
-                }
-            }
-            b'(' => i = skip_literal_string(bytes, i),
-            b'<' if bytes.get(i + 1) == Some(&b'<') => {
-                depth += 1;
-                i += 1;
-            }
-            b'<' => {
-                while bytes.get(i).is_some_and(|&b| b != b'>') {
-                    i += 1;
-                }
-            }
-            b'>' if bytes.get(i + 1) == Some(&b'>') => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            b'[' => depth += 1,
-            b']' => depth = depth.saturating_sub(1),
-            b's' if skip_streams && bytes[i..].starts_with(b"stream") => {
-                if let Some(end) = find(&bytes[i + 6..], b"endstream") {
-                    i += 6 + end + 8;
-                }
-                depth = 0;
-            }
-            b'e' if bytes[i..].starts_with(b"endobj") => depth = 0,
-            _ => {}
-        }
-        if depth > max_depth {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// The index of the `)` closing the literal string opened at `start`.
-fn skip_literal_string(bytes: &[u8], start: usize) -> usize {
-    let mut level = 0usize;
-    let mut i = start;
-    while let Some(&c) = bytes.get(i) {
-        match c {
-            b'\\' => i += 1,
-            b'(' => level += 1,
-            b')' => {
-                level = level.saturating_sub(1);
-                if level == 0 {
-                    return i;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    i
 }
 
 /// A repaired file whose last written trailer names a `/Root` that does not
@@ -761,8 +705,7 @@ fn check_written_root(bytes: &[u8], doc: &lopdf::Document) -> Result<(), Error> 
     }
 }
 
-/// The first occurrence of `needle` in `hay`. SIMD search: the nesting
-/// pre-scan skips every stream with it, ~7% of a tag scan with a naive search.
+/// The first occurrence of `needle` in `hay`.
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     memchr::memmem::find(hay, needle)
 }

@@ -40,10 +40,12 @@ mod forms;
 pub mod fuzzing;
 mod geometry;
 mod loader;
+mod nesting;
 mod record;
 #[cfg(feature = "render")]
 mod render;
 mod scan;
+mod stream_cache;
 mod tags;
 
 pub use content::{Fill, Glyph};

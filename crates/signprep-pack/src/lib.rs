@@ -65,6 +65,8 @@
 mod builder;
 mod codes;
 mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 mod ids;
 mod manifest;
 mod model;

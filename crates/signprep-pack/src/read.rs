@@ -49,3 +49,53 @@ pub fn read_populate(json: &str) -> Result<Read<PopulateBody>, Error> {
         findings: Vec::new(),
     })
 }
+
+/// Reads a PDF a body or a manifest names: a regular file (a device or a pipe
+/// could be endless, or block) of at most `max` bytes, read no further than
+/// that even if it grows meanwhile.
+pub(crate) fn read_file(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let too_large = |len: u64| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the file is {len} bytes, more than the limit of {max} (max_file_bytes)"),
+        )
+    };
+    if meta.len() > max {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    std::fs::File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_file;
+    use std::path::Path;
+
+    #[test]
+    fn only_bounded_regular_files_are_read() {
+        let err = read_file(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.pdf");
+        std::fs::write(&f, b"%PDF-1.7 0123456789").unwrap();
+        assert_eq!(read_file(&f, 19).unwrap().len(), 19);
+        let err = read_file(&f, 18).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert!(read_file(dir.path(), 100).is_err(), "a folder");
+    }
+}

@@ -167,9 +167,11 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         xobject_deep_chain(),
         flate_bomb_300mb()?,
         flate_bomb_shared_stream()?,
+        flate_bomb_forms_over_cache()?,
         flate_bomb_inline_font()?,
         deep_array_object(),
         deep_dict_object(),
+        deep_array_keyword_names(),
         deep_array_content(),
         length_too_short(),
         length_too_long(),
@@ -551,8 +553,46 @@ fn flate_bomb_shared_stream() -> Result<Entry, Error> {
     Ok((
         "flate_bomb_shared_stream",
         r.finish(),
+        HostileExpect::ok(
+            "10 pages share one content stream inflating to 60 MiB of `[` (under max_stream_bytes): 600 MiB if inflated for each page, over max_document_bytes (512 MiB); the stream cache inflates it once",
+            pages as usize,
+            &[],
+            &["content_unreadable"],
+        ),
+    ))
+}
+
+fn flate_bomb_forms_over_cache() -> Result<Entry, Error> {
+    let mut r = Raw::default();
+    let pages = 10u32;
+    let kids: Vec<String> = (0..pages).map(|i| format!("{} 0 R", 10 + i)).collect();
+    r.obj(1, "<< /Type /Catalog /Pages 2 0 R >>").obj(
+        2,
+        format!(
+            "<< /Type /Pages /Kids [{}] /Count {pages} /MediaBox [0 0 612 792] /Resources << /XObject << /X1 5 0 R /X2 6 0 R >> >> >>",
+            kids.join(" ")
+        ),
+    );
+    r.stream(4, "", b"/X1 Do /X2 Do");
+    let form = repeated_zlib(b'[', 60)?;
+    r.stream(
+        5,
+        "/Type /XObject /Subtype /Form /BBox [0 0 9 9] /Filter /FlateDecode",
+        &form,
+    );
+    r.stream(
+        6,
+        "/Type /XObject /Subtype /Form /BBox [0 0 9 9] /Filter /FlateDecode",
+        &form,
+    );
+    for i in 0..pages {
+        r.obj(10 + i, "<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>");
+    }
+    Ok((
+        "flate_bomb_forms_over_cache",
+        r.finish(),
         HostileExpect::error(
-            "10 pages share one content stream inflating to 60 MiB of `[` (under max_stream_bytes): 600 MiB in all, over max_document_bytes (512 MiB)",
+            "10 pages draw two Form XObjects, each inflating to 60 MiB of `[`: the first fills the stream cache (64 MiB), so the second is inflated and charged at every page, 600 MiB in all, over max_document_bytes (512 MiB)",
             LIMIT,
         ),
     ))
@@ -623,6 +663,41 @@ fn deep_dict_object() -> Entry {
         r.finish(),
         HostileExpect::error(
             "an unreferenced object holds dictionaries nested 50,000 levels deep",
+            LIMIT,
+        ),
+    )
+}
+
+/// The nesting pre-check once took any `stream` or `endobj` bytes for
+/// keywords: a name `/stream` made it skip to the next `endstream` (here, past
+/// the page's content stream) and `/endobj` reset its count, so a nesting
+/// sprinkled with such names got past it to lopdf's recursive parser.
+fn deep_array_keyword_names() -> Entry {
+    let mut r = one_page();
+    let mut deep = String::new();
+    let noise = [
+        "/stream", "/endobj", "(endobj)", "/endobjX", "endobjX", "(stream)",
+    ];
+    for k in 0..DEEP {
+        deep.push('[');
+        if k % 64 == 0 {
+            deep.push_str(noise.get(k / 64 % noise.len()).copied().unwrap_or_default());
+            deep.push(' ');
+        }
+    }
+    deep.push_str(&"]".repeat(DEEP));
+    replace(
+        &mut r,
+        3,
+        &format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] {PAGE_RESOURCES} /Contents 4 0 R /Deep {deep} >>"
+        ),
+    );
+    (
+        "deep_array_keyword_names",
+        r.finish(),
+        HostileExpect::error(
+            "the page dictionary holds an array nested 100,000 levels deep, with the names /stream and /endobj (and strings holding those words) every 64 levels",
             LIMIT,
         ),
     )

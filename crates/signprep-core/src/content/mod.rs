@@ -13,8 +13,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error, StreamError, matrix_of};
 use crate::fonts::Font;
 use crate::geometry::{Matrix, Rect};
+use crate::stream_cache::{Decoded, Reuse};
 use lexer::{Lexer, Operands, Tok};
-use lopdf::{Dictionary, Object, ObjectId};
+use lopdf::{Dictionary, ObjectId};
 pub use state::Fill;
 use state::GState;
 use std::borrow::Cow;
@@ -126,30 +127,21 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
     Ok(it.out)
 }
 
-/// The page's content streams, decoded and joined; damaged streams are skipped
-/// with a diagnostic, limits are fatal.
+/// The page's content streams, decoded and joined (a single stream as it is
+/// decoded, shared with the stream cache when several pages list it); damaged
+/// streams are skipped with a diagnostic, limits are fatal.
 fn page_content(
     doc: &Document,
     id: ObjectId,
     page: usize,
     diags: &mut Vec<Diagnostic>,
-) -> Result<Vec<u8>, Error> {
-    let Some(dict) = doc.dictionary(id) else {
-        return Ok(Vec::new());
-    };
-    let streams: Vec<&lopdf::Stream> = match dict.get(b"Contents").ok().and_then(|o| doc.resolve(o))
-    {
-        Some(Object::Stream(s)) => vec![s],
-        Some(Object::Array(arr)) => arr
-            .iter()
-            .filter_map(|o| doc.resolve(o))
-            .filter_map(|o| o.as_stream().ok())
-            .collect(),
-        _ => Vec::new(),
-    };
+) -> Result<Decoded, Error> {
+    let streams = doc.content_streams(id);
     let mut out = Vec::new();
-    for s in streams {
-        match doc.stream_bytes(s) {
+    let one = streams.len() == 1;
+    for (id, s) in streams {
+        match doc.decoded_stream(id, s, Reuse::PageContent) {
+            Ok(data) if one => return Ok(data),
             Ok(data) => {
                 out.extend_from_slice(&data);
                 out.push(b'\n');
@@ -164,7 +156,7 @@ fn page_content(
             ),
         }
     }
-    Ok(out)
+    Ok(Decoded::Owned(out))
 }
 
 struct Interp<'a> {
@@ -570,8 +562,7 @@ impl<'a> Interp<'a> {
         let Ok(entry) = xobjects.get(name) else {
             return Ok(());
         };
-        let id = entry.as_reference().ok();
-        let Some(Object::Stream(stream)) = doc.resolve(entry) else {
+        let Some((id, stream)) = doc.resolve_stream(entry) else {
             return Ok(());
         };
         match doc.get_name(&stream.dict, b"Subtype") {
@@ -603,7 +594,7 @@ impl<'a> Interp<'a> {
             );
             return Ok(());
         }
-        let data = match doc.stream_bytes(stream) {
+        let data = match doc.decoded_stream(id, stream, Reuse::Form) {
             Ok(d) => d,
             Err(StreamError::Limit(msg)) => {
                 return Err(Error::limit(format!("page {}: {msg}", self.page + 1)));

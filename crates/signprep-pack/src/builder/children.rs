@@ -68,7 +68,7 @@ impl PackBuilder {
         let (label, bytes) = match input {
             ChildInput::Path(p) => {
                 let label = p.display().to_string();
-                match std::fs::read(&p) {
+                match crate::read::read_file(&p, self.load.max_file_bytes) {
                     Ok(b) => (label, b),
                     Err(e) => {
                         out.push(

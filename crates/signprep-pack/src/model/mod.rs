@@ -74,43 +74,64 @@ pub(crate) fn report_extra(
 
 /// The known key nearest to `key` (edit distance at most a third of its length).
 fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
-    let limit = (key.chars().count() / 3).max(1);
-    known
-        .iter()
-        .map(|k| (edit_distance(key, k), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, k)| k)
+    let mut budget = usize::MAX;
+    crate::rules::closest(key, known.iter().copied(), &mut budget)
 }
 
-/// Edit distance counting a swap of two neighbours as one edit (optimal string
-/// alignment): `tpye` is one edit from `type`.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    let at = |i: usize, j: usize| i * w + j;
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            let v = if i == 0 || j == 0 {
-                i + j
-            } else {
-                let get = |i, j| d.get(at(i, j)).copied().unwrap_or(usize::MAX / 2);
-                let same = a.get(i - 1) == b.get(j - 1);
-                let mut v = (get(i - 1, j) + 1)
-                    .min(get(i, j - 1) + 1)
-                    .min(get(i - 1, j - 1) + usize::from(!same));
-                if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
-                    v = v.min(get(i - 2, j - 2) + 1);
-                }
-                v
-            };
-            if let Some(x) = d.get_mut(at(i, j)) {
+/// Words longer than this many characters get no suggestion: no one means a
+/// 65-character key, and the cost of comparing stays bounded.
+pub(crate) const SUGGEST_MAX_CHARS: usize = 64;
+
+/// The edit distance of `a` (as characters) and `b`, counting a swap of two
+/// neighbours as one edit (optimal string alignment: `tpye` is one edit from
+/// `type`), when it is at most `limit`; with the work done: table cells
+/// computed plus the bytes of `b` read.
+///
+/// Memory is three rows of `b`; the work stops as soon as a row's minimum is
+/// over `limit` (row minima never decrease), and strings whose lengths differ
+/// by more than `limit` cost nothing.
+pub(crate) fn edit_distance_within(a: &[char], b: &str, limit: usize) -> (Option<usize>, usize) {
+    // A character is 1 to 4 bytes: a length check before reading `b`.
+    if b.len() / 4 > a.len().saturating_add(limit) || a.len() > b.len().saturating_add(limit) {
+        return (None, 0);
+    }
+    let read = b.len();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > limit {
+        return (None, read);
+    }
+    let m = b.len();
+    let mut before: Vec<usize> = vec![0; m + 1];
+    let mut prev: Vec<usize> = (0..=m).collect();
+    let mut cur: Vec<usize> = vec![0; m + 1];
+    let mut cells = read;
+    let at = |row: &[usize], j: usize| row.get(j).copied().unwrap_or(usize::MAX / 2);
+    for (i, ca) in a.iter().enumerate().map(|(i, c)| (i + 1, c)) {
+        if let Some(first) = cur.first_mut() {
+            *first = i;
+        }
+        let mut row_min = i;
+        for (j, cb) in b.iter().enumerate().map(|(j, c)| (j + 1, c)) {
+            let mut v = (at(&prev, j) + 1)
+                .min(at(&cur, j - 1) + 1)
+                .min(at(&prev, j - 1) + usize::from(ca != cb));
+            if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
+                v = v.min(at(&before, j - 2) + 1);
+            }
+            if let Some(x) = cur.get_mut(j) {
                 *x = v;
             }
+            row_min = row_min.min(v);
         }
+        cells += m;
+        if row_min > limit {
+            return (None, cells);
+        }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
     }
-    d.last().copied().unwrap_or(0)
+    let d = at(&prev, m);
+    ((d <= limit).then_some(d), cells)
 }
 
 #[cfg(test)]
@@ -123,8 +144,24 @@ mod tests {
         assert_eq!(closest("signatory_uid", &known), Some("signatory_uuid"));
         assert_eq!(closest("custom-id", &known), Some("custom_id"));
         assert_eq!(closest("colour", &known), None);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("tpye", "type"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let within = |a: &str, b, limit| {
+            let a: Vec<char> = a.chars().collect();
+            edit_distance_within(&a, b, limit)
+        };
+        let d = |a, b| within(a, b, usize::MAX).0;
+        assert_eq!(d("", "abc"), Some(3));
+        assert_eq!(d("tpye", "type"), Some(1));
+        assert_eq!(d("kitten", "sitting"), Some(3));
+        assert_eq!(d("abc", ""), Some(3));
+        assert_eq!(within("kitten", "sitting", 2).0, None);
+        assert_eq!(within("kitten", "sitting", 3).0, Some(3));
+        // Far apart: the work stops early.
+        let (a60, b60) = ("a".repeat(60), "b".repeat(60));
+        let (far, cells) = within(&a60, &b60, 20);
+        assert_eq!(far, None);
+        assert!(cells <= 60 + 21 * 60, "{cells}");
+        // A long name is skipped without being read.
+        let long = "x".repeat(1 << 20);
+        assert_eq!(within("ab", &long, 1), (None, 0));
     }
 }

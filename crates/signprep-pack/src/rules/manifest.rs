@@ -143,8 +143,11 @@ fn field_rules(ctx: &mut Ctx<'_>, pack: &DocumentPack, locate: &Locate<'_>) {
         base_dir: ctx.base_dir,
         label: ctx.label,
         out: Vec::new(),
+        suggest_budget: ctx.suggest_budget,
+        started: ctx.started,
     };
     pack::check(&mut sub, &lenient);
+    ctx.suggest_budget = sub.suggest_budget;
     for f in sub.out {
         if matches!(f.code, FindingCode::Pack(c) if KEEP.contains(&c)) {
             ctx.push(locate.finding(f));

@@ -42,6 +42,7 @@ use signprep_core::{LoadOptions, Scanner};
 use std::path::Path;
 
 pub use detect::detect;
+pub(crate) use values::closest;
 
 /// What an input is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -185,6 +186,8 @@ impl Checker {
             base_dir: base,
             label: &label,
             out: Vec::new(),
+            suggest_budget: values::SUGGEST_BUDGET,
+            started: std::time::Instant::now(),
         };
         let (kind, source) = detect::dispatch(&mut ctx, bytes, path, kind);
         Checked {
@@ -229,6 +232,12 @@ pub(crate) struct Ctx<'a> {
     /// The input's path as shown.
     pub(crate) label: &'a str,
     pub(crate) out: Vec<Finding>,
+    /// Work left for "did you mean" hints ([`values::SUGGEST_BUDGET`]).
+    pub(crate) suggest_budget: usize,
+    /// When checking began: the PDFs a body embeds or names share one time
+    /// budget (`LoadOptions::time_budget`), so that many of them cannot add
+    /// up to an endless check.
+    pub(crate) started: std::time::Instant,
 }
 
 impl Ctx<'_> {

@@ -325,6 +325,11 @@ fn data_field_rules(
     signed: &mut BTreeSet<String>,
 ) {
     let mut seen = BTreeSet::new();
+    // Looked up once per data field: a set, not a scan of the names.
+    let name_set: BTreeSet<&str> = match known {
+        Fields::Known { names, .. } => names.iter().map(String::as_str).collect(),
+        Fields::Unknown => BTreeSet::new(),
+    };
     for (j, f) in fields.iter().enumerate() {
         let fat = format!("{at}/data_fields/{j}");
         let id = f.custom_id.as_deref().filter(|c| !c.trim().is_empty());
@@ -368,7 +373,8 @@ fn data_field_rules(
             } else {
                 format!(
                     "signatory uuids: {}",
-                    list(&uuids.iter().collect::<Vec<_>>())
+                    // `list` shows twelve, and `...` when there are more.
+                    list(&uuids.iter().take(13).collect::<Vec<_>>())
                 )
             };
             ctx.push(
@@ -384,8 +390,12 @@ fn data_field_rules(
             names, signatures, ..
         } = known
         {
-            if !names.iter().any(|n| n == id) {
-                let hint = match closest(id, names.iter().map(String::as_str)) {
+            if !name_set.contains(id) {
+                let hint = match closest(
+                    id,
+                    names.iter().map(String::as_str),
+                    &mut ctx.suggest_budget,
+                ) {
                     Some(best) => {
                         format!("did you mean `{best}`? the document has: {}", list(names))
                     }

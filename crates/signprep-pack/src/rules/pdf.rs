@@ -77,8 +77,22 @@ pub(crate) fn load(
         return None;
     }
     let checker = ctx.checker;
-    let work =
-        || Document::from_bytes(bytes, &checker.load).and_then(|doc| checker.scanner.scan(&doc));
+    let mut options = checker.load.clone();
+    if let Some(budget) = options.time_budget {
+        let left = budget.saturating_sub(ctx.started.elapsed());
+        if left.is_zero() {
+            ctx.push(locate(Finding::new(
+                PackCode::DocumentUnreadable,
+                format!(
+                    "{what} was not scanned: checking this input took longer than {:.1} s, the time budget a body shares with the PDFs it embeds or names",
+                    budget.as_secs_f64()
+                ),
+            )));
+            return None;
+        }
+        options.time_budget = Some(left);
+    }
+    let work = || Document::from_bytes(bytes, &options).and_then(|doc| checker.scanner.scan(&doc));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
     match result {
         Ok(Ok(scan)) => {
@@ -142,7 +156,7 @@ fn tidy(path: &Path) -> PathBuf {
 pub(crate) fn load_path(ctx: &mut Ctx<'_>, written: &str, at: &str) -> Option<PdfFacts> {
     let path = resolve(ctx, written);
     let shown = path.display().to_string();
-    match std::fs::read(&path) {
+    match crate::read::read_file(&path, ctx.checker.load.max_file_bytes) {
         Ok(bytes) => {
             ctx.payload(
                 bytes.len() as u64,

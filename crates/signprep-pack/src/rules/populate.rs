@@ -160,8 +160,9 @@ fn field_rule(
             ),
             Some(_) => {}
             None => {
-                let names: Vec<&str> = fields.keys().copied().collect();
-                let hint = match closest(id, names.iter().copied()) {
+                // `list` shows twelve, and `...` when there are more.
+                let names: Vec<&str> = fields.keys().copied().take(13).collect();
+                let hint = match closest(id, fields.keys().copied(), &mut ctx.suggest_budget) {
                     Some(best) => format!(
                         "did you mean `{best}`? the template's fields: {}",
                         list(&names)

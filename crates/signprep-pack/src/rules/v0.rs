@@ -112,6 +112,8 @@ fn data_fields(ctx: &mut Ctx<'_>, doc: &V0Document, at: &str, upload: Option<(&P
         .collect();
     let fields = doc.data_fields.as_deref().unwrap_or_default();
     let tags = upload.map(|(f, _)| f.tags());
+    // Looked up once per data field: a set, not a scan of the tags.
+    let tag_set: BTreeSet<&str> = tags.iter().flatten().map(|(t, _)| t.as_str()).collect();
     let mut signed = BTreeSet::new();
     let mut named = BTreeSet::new();
     for (j, f) in fields.iter().enumerate() {
@@ -132,7 +134,7 @@ fn data_fields(ctx: &mut Ctx<'_>, doc: &V0Document, at: &str, upload: Option<(&P
                 .at(pointer(&fat, "signatory_uuid"))
                 .hint(format!(
                     "signatory uuids: {}",
-                    list(&uuids.iter().collect::<Vec<_>>())
+                    list(&uuids.iter().take(13).collect::<Vec<_>>())
                 )),
             );
         }
@@ -179,10 +181,12 @@ fn data_fields(ctx: &mut Ctx<'_>, doc: &V0Document, at: &str, upload: Option<(&P
                 )),
             );
         } else if let (Some(tags), Some((_, upload_at))) = (&tags, upload)
-            && !tags.iter().any(|(t, _)| t == tag)
+            && !tag_set.contains(tag)
         {
-            let names: Vec<&str> = tags.iter().map(|(t, _)| t.as_str()).collect();
-            let hint = match closest(tag, names.iter().copied()) {
+            // `list` shows twelve, and `...` when there are more.
+            let names: Vec<&str> = tags.iter().map(|(t, _)| t.as_str()).take(13).collect();
+            let all = tags.iter().map(|(t, _)| t.as_str());
+            let hint = match closest(tag, all, &mut ctx.suggest_budget) {
                 Some(best) => format!("did you mean `{best}`? the PDF has: {}", list(&names)),
                 None => format!("the PDF has: {}", list(&names)),
             };

@@ -104,16 +104,41 @@ pub(crate) fn uuid_ok(s: &str) -> bool {
     uuid::Uuid::parse_str(s).is_ok()
 }
 
+/// The work "did you mean" hints may take for one input, in cells of the
+/// edit-distance table (about a tenth of a second): a body with many unknown
+/// ids against a document with many names must not make its hints quadratic.
+/// Past it, hints only list the names.
+pub(crate) const SUGGEST_BUDGET: usize = 20_000_000;
+
 /// The known word nearest to `word` (edit distance at most a third of its
-/// length), for "did you mean" hints.
-pub(crate) fn closest<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
-    known
-        .into_iter()
-        .map(|k| (crate::model::edit_distance(word, k), k))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, k)| k)
+/// length), within `budget` cells of work, which it uses up. Words over
+/// [`SUGGEST_MAX_CHARS`](crate::model::SUGGEST_MAX_CHARS) characters get none.
+pub(crate) fn closest<'a>(
+    word: &str,
+    known: impl IntoIterator<Item = &'a str>,
+    budget: &mut usize,
+) -> Option<&'a str> {
+    use crate::model::{SUGGEST_MAX_CHARS, edit_distance_within};
+    if word.len() > 4 * SUGGEST_MAX_CHARS || word.chars().count() > SUGGEST_MAX_CHARS {
+        return None;
+    }
+    let chars: Vec<char> = word.chars().collect();
+    let limit = (chars.len() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for k in known {
+        if *budget == 0 {
+            return None;
+        }
+        // Every candidate costs at least one unit, even when skipped.
+        let (d, cells) = edit_distance_within(&chars, k, limit);
+        *budget = budget.saturating_sub(cells.max(1));
+        if let Some(d) = d
+            && best.is_none_or(|b| (d, k) < b)
+        {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k)
 }
 
 /// At most twelve names, comma-separated, for hints.
@@ -229,8 +254,15 @@ mod tests {
         );
         assert!(uuid_ok("3f1c2a9e-5b7d-4c1e-8a2f-6d9b0e4c7a11"));
         assert!(!uuid_ok("bob"));
-        assert_eq!(closest("discont", ["discount", "fee"]), Some("discount"));
-        assert_eq!(closest("zzz", ["discount"]), None);
+        let mut budget = SUGGEST_BUDGET;
+        assert_eq!(
+            closest("discont", ["discount", "fee"], &mut budget),
+            Some("discount")
+        );
+        assert_eq!(closest("zzz", ["discount"], &mut budget), None);
+        assert!(budget < SUGGEST_BUDGET);
+        let mut spent = 0;
+        assert_eq!(closest("discont", ["discount"], &mut spent), None);
         assert_eq!(list::<&str>(&[]), "nothing");
         assert_eq!(list(&["a", "b"]), "a, b");
     }

@@ -1,0 +1,325 @@
+//! Decoded streams kept for the life of a [`Document`], so that a stream used
+//! many times is inflated (and charged to the document's inflate budget) once.
+//!
+//! Without it, a Form XObject is inflated again at every `Do` and a content
+//! stream shared by many pages once per page: only the document's byte budget
+//! and the time budget bound that, and a small file can spend both.
+//!
+//! What is kept, within [`LoadOptions::max_stream_cache_bytes`]:
+//! - Form XObjects, from their first use: a form is there to be reused (a
+//!   letterhead on every page, a logo drawn many times);
+//! - page content streams that more than one page lists (found once, from the
+//!   page tree), and no others: a page's own content is read once, and keeping
+//!   it would only hold memory.
+//!
+//! A stream that does not fit is decoded, and charged, at every use, as
+//! before: the byte budget still bounds the work. Keys are object ids; a
+//! stream written inline has none and is never kept. The cache is shared by
+//! the threads scanning pages: a stream being decoded by one thread is waited
+//! for by the others rather than decoded twice.
+//!
+//! [`LoadOptions::max_stream_cache_bytes`]: crate::LoadOptions::max_stream_cache_bytes
+
+use crate::document::{Document, ErrorKind, StreamError};
+use lopdf::{Object, ObjectId, Stream};
+use std::collections::{HashMap, HashSet};
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// How a stream is used, which decides whether it is worth keeping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reuse {
+    /// A page's content stream: kept only when several pages list it.
+    PageContent,
+    /// A Form XObject: kept from its first use.
+    Form,
+}
+
+/// Decoded stream bytes: shared with the cache, or owned by the caller.
+#[derive(Debug)]
+pub(crate) enum Decoded {
+    /// Kept in the cache.
+    Shared(Arc<[u8]>),
+    /// Not kept (too large for what is left of the cache, or not reused).
+    Owned(Vec<u8>),
+}
+
+impl Deref for Decoded {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Decoded::Shared(a) => a,
+            Decoded::Owned(v) => v,
+        }
+    }
+}
+
+/// What became of a stream the first time it was asked for.
+#[derive(Debug)]
+enum Slot {
+    Cached(Arc<[u8]>),
+    /// It did not fit: decoded at every use.
+    Uncached,
+    /// It could not be decoded (damaged, or a limit was hit): the same answer
+    /// at every use, without trying again.
+    Failed(StreamError),
+}
+
+/// The cache of one document.
+#[derive(Debug)]
+pub(crate) struct StreamCache {
+    max_bytes: usize,
+    inner: Mutex<Inner>,
+    /// Content streams listed by more than one page, found on first need.
+    shared_contents: OnceLock<HashSet<ObjectId>>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    slots: HashMap<ObjectId, Arc<OnceLock<Slot>>>,
+    /// Bytes held by `Slot::Cached` entries.
+    used: usize,
+}
+
+impl StreamCache {
+    /// An empty cache holding at most `max_bytes` of decoded data.
+    pub(crate) fn new(max_bytes: usize) -> Self {
+        StreamCache {
+            max_bytes,
+            inner: Mutex::new(Inner::default()),
+            shared_contents: OnceLock::new(),
+        }
+    }
+
+    /// The slot of `id`, created empty on first request.
+    fn slot(&self, id: ObjectId) -> Option<Arc<OnceLock<Slot>>> {
+        let mut inner = self.inner.lock().ok()?;
+        Some(Arc::clone(inner.slots.entry(id).or_default()))
+    }
+
+    /// Takes `len` bytes of the cache's room; false when they do not fit.
+    fn reserve(&self, len: usize) -> bool {
+        let Ok(mut inner) = self.inner.lock() else {
+            return false;
+        };
+        match inner.used.checked_add(len) {
+            Some(total) if total <= self.max_bytes => {
+                inner.used = total;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Document {
+    /// Follows references (bounded, as [`Document::resolve`]) to a stream;
+    /// with the id of the object that holds it, when it is not inline.
+    pub(crate) fn resolve_stream<'a>(
+        &'a self,
+        mut obj: &'a Object,
+    ) -> Option<(Option<ObjectId>, &'a Stream)> {
+        let mut id = None;
+        for _ in 0..self.options.max_reference_chain {
+            match obj {
+                Object::Reference(r) => {
+                    id = Some(*r);
+                    obj = self.store.get(*r)?;
+                }
+                Object::Stream(s) => return Some((id, s)),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The content streams of page object `page`, in order, with their ids.
+    pub(crate) fn content_streams(&self, page: ObjectId) -> Vec<(Option<ObjectId>, &Stream)> {
+        let Some(dict) = self.dictionary(page) else {
+            return Vec::new();
+        };
+        let Ok(contents) = dict.get(b"Contents") else {
+            return Vec::new();
+        };
+        if let Some(one) = self.resolve_stream(contents) {
+            return vec![one];
+        }
+        match self.resolve(contents) {
+            Some(Object::Array(arr)) => arr.iter().filter_map(|o| self.resolve_stream(o)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Content streams that more than one page lists.
+    fn shared_contents(&self) -> &HashSet<ObjectId> {
+        self.streams.shared_contents.get_or_init(|| {
+            let mut seen = HashSet::new();
+            let mut shared = HashSet::new();
+            for page in &self.pages {
+                for (id, _) in self.content_streams(page.id) {
+                    if let Some(id) = id
+                        && !seen.insert(id)
+                    {
+                        shared.insert(id);
+                    }
+                }
+            }
+            shared
+        })
+    }
+
+    /// Decodes a stream, from the cache when it is there. A stream is charged
+    /// to the document's inflate budget each time it is inflated: once when
+    /// it is kept, at every use when it is not.
+    pub(crate) fn decoded_stream(
+        &self,
+        id: Option<ObjectId>,
+        stream: &Stream,
+        reuse: Reuse,
+    ) -> Result<Decoded, StreamError> {
+        let keep = match (id, reuse) {
+            (Some(id), Reuse::Form) => Some(id),
+            (Some(id), Reuse::PageContent) => self.shared_contents().contains(&id).then_some(id),
+            (None, _) => None,
+        };
+        let Some(slot) = keep.and_then(|id| self.streams.slot(id)) else {
+            return self.stream_bytes(stream).map(Decoded::Owned);
+        };
+        // The thread that fills the slot keeps the bytes it decoded when they
+        // do not fit; the others wait for it, then read the slot.
+        let mut mine = None;
+        let slot = slot.get_or_init(|| match self.stream_bytes(stream) {
+            Ok(data) if self.streams.reserve(data.len()) => Slot::Cached(Arc::from(data)),
+            Ok(data) => {
+                mine = Some(data);
+                Slot::Uncached
+            }
+            Err(e) => Slot::Failed(e),
+        });
+        if let Some(data) = mine {
+            return Ok(Decoded::Owned(data));
+        }
+        match slot {
+            Slot::Cached(data) => {
+                // Reading a kept stream costs no inflating, but running it
+                // does: the clock is checked as before each inflate.
+                if let Err(e) = self.check_time() {
+                    return Err(StreamError::Limit(match e.kind() {
+                        ErrorKind::LimitExceeded(msg) => msg.clone(),
+                        _ => e.message(),
+                    }));
+                }
+                Ok(Decoded::Shared(Arc::clone(data)))
+            }
+            Slot::Uncached => self.stream_bytes(stream).map(Decoded::Owned),
+            Slot::Failed(e) => Err(e.clone()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LoadOptions;
+    use lopdf::dictionary;
+
+    /// A PDF of `pages` pages that all list one content stream (object 4)
+    /// drawing Form XObject `/X` (object 5), each `len` bytes of spaces, and
+    /// a last page with its own content stream (object 6).
+    fn shared_pdf(pages: usize, len: usize) -> Vec<u8> {
+        let mut doc = lopdf::Document::with_version("1.7");
+        let pages_id: ObjectId = (1, 0);
+        let mut body = b"/X Do ".to_vec();
+        body.resize(len, b' ');
+        doc.objects.insert(
+            (4, 0),
+            Object::Stream(Stream::new(dictionary! {}, body.clone())),
+        );
+        doc.objects.insert(
+            (5, 0),
+            Object::Stream(Stream::new(
+                dictionary! { "Type" => "XObject", "Subtype" => "Form" },
+                vec![b' '; len],
+            )),
+        );
+        doc.objects
+            .insert((6, 0), Object::Stream(Stream::new(dictionary! {}, body)));
+        doc.max_id = 6;
+        let mut kids = Vec::new();
+        for k in 0..=pages {
+            let contents = if k == pages { (6, 0) } else { (4, 0) };
+            kids.push(Object::Reference(doc.add_object(dictionary! {
+                "Type" => "Page", "Parent" => pages_id, "Contents" => contents,
+                "Resources" => dictionary! { "XObject" => dictionary! { "X" => (5, 0) } },
+            })));
+        }
+        let count = kids.len() as i64;
+        doc.objects.insert(
+            pages_id,
+            Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => count }),
+        );
+        let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+        doc.trailer.set("Root", catalog);
+        let mut bytes = Vec::new();
+        doc.save_to(&mut bytes).unwrap();
+        bytes
+    }
+
+    fn load(bytes: &[u8], cache: usize) -> Document {
+        let o = LoadOptions {
+            max_stream_cache_bytes: cache,
+            ..LoadOptions::default()
+        };
+        Document::from_bytes(bytes, &o).unwrap()
+    }
+
+    fn inflated(doc: &Document) -> usize {
+        doc.inflated.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    #[test]
+    fn shared_content_and_forms_are_inflated_once() {
+        let doc = load(&shared_pdf(10, 1000), 1 << 20);
+        for page in 0..doc.page_count() {
+            crate::content::interpret_page(&doc, page).unwrap();
+        }
+        // The shared content stream and the form once each, the last page's
+        // own content once.
+        assert_eq!(inflated(&doc), 3 * 1000);
+        let shared = doc.shared_contents();
+        assert_eq!(shared.len(), 1);
+        assert!(shared.contains(&(4, 0)));
+    }
+
+    #[test]
+    fn without_room_every_use_is_inflated_and_charged() {
+        let doc = load(&shared_pdf(10, 1000), 999);
+        for page in 0..doc.page_count() {
+            crate::content::interpret_page(&doc, page).unwrap();
+        }
+        // 11 pages, each running its content stream and the form.
+        assert_eq!(inflated(&doc), 22 * 1000);
+    }
+
+    #[test]
+    fn pages_in_parallel_share_one_decode() {
+        let doc = load(&shared_pdf(64, 5000), 1 << 20);
+        let scan = crate::Scanner::new().scan(&doc).unwrap();
+        assert_eq!(scan.pages.len(), 65);
+        assert_eq!(inflated(&doc), 3 * 5000);
+    }
+
+    #[test]
+    fn the_cache_is_bounded() {
+        let doc = load(&shared_pdf(3, 1000), 1500);
+        for page in 0..doc.page_count() {
+            crate::content::interpret_page(&doc, page).unwrap();
+        }
+        // The shared content stream is asked for first and kept; the form
+        // does not fit beside it, so it is inflated on each of the 4 pages.
+        assert_eq!(inflated(&doc), 1000 + 4 * 1000 + 1000);
+        let used = doc.streams.inner.lock().unwrap().used;
+        assert_eq!(used, 1000);
+    }
+}
