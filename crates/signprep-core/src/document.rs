@@ -521,12 +521,12 @@ impl Document {
         // Inflating is the costly step, and a stream that fails in a later
         // filter is not charged to the byte budget: check the clock first.
         if let Some(msg) = self.over_time() {
-            return Err(StreamError::Limit(msg));
+            return Err(StreamError::DocumentLimit(msg));
         }
         // Once the document's budget is spent, refuse before inflating: callers
         // that skip a failed stream (a font's ToUnicode) must not pay again.
         if self.inflated.load(Ordering::Relaxed) > self.options.max_document_bytes {
-            return Err(StreamError::Limit(format!(
+            return Err(StreamError::DocumentLimit(format!(
                 "the document's streams inflate to more than {} bytes",
                 self.options.max_document_bytes
             )));
@@ -562,7 +562,7 @@ impl Document {
         };
         let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();
         if total > self.options.max_document_bytes {
-            return Err(StreamError::Limit(format!(
+            return Err(StreamError::DocumentLimit(format!(
                 "the document's streams inflate to more than {} bytes",
                 self.options.max_document_bytes
             )));
@@ -583,8 +583,13 @@ enum FontKey {
 /// Why a stream could not be decoded.
 #[derive(Clone, Debug)]
 pub(crate) enum StreamError {
-    /// A limit was hit: fatal for the document.
+    /// A limit of one stream was hit: fatal for the document.
     Limit(String),
+    /// A limit of the whole document (its inflate or time budget) was hit:
+    /// fatal too, but which page crosses it first depends on how the pages
+    /// were scheduled, so messages do not name the page (output must not
+    /// depend on the thread count).
+    DocumentLimit(String),
     /// The data is damaged: the stream is skipped.
     Corrupt(String),
 }

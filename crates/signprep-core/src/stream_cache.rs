@@ -205,7 +205,7 @@ impl Document {
                 // Reading a kept stream costs no inflating, but running it
                 // does: the clock is checked as before each inflate.
                 if let Err(e) = self.check_time() {
-                    return Err(StreamError::Limit(match e.kind() {
+                    return Err(StreamError::DocumentLimit(match e.kind() {
                         ErrorKind::LimitExceeded(msg) => msg.clone(),
                         _ => e.message(),
                     }));

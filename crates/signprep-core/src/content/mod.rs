@@ -147,6 +147,7 @@ fn page_content(
                 out.push(b'\n');
             }
             Err(StreamError::Limit(msg)) => return Err(Error::limit(format!("page {}: {msg}", page + 1))),
+            Err(StreamError::DocumentLimit(msg)) => return Err(Error::limit(msg)),
             Err(StreamError::Corrupt(msg)) => diags.push(
                 Diagnostic::new(
                     Code::ContentUnreadable,
@@ -599,6 +600,7 @@ impl<'a> Interp<'a> {
             Err(StreamError::Limit(msg)) => {
                 return Err(Error::limit(format!("page {}: {msg}", self.page + 1)));
             }
+            Err(StreamError::DocumentLimit(msg)) => return Err(Error::limit(msg)),
             Err(StreamError::Corrupt(msg)) => {
                 self.out.diagnostics.push(
                     Diagnostic::new(
