@@ -466,15 +466,27 @@ impl Document {
     }
 
     /// Follows references from `obj`, `hops` of them already followed.
-    fn follow<'a>(&'a self, mut obj: &'a Object, mut hops: usize) -> Option<&'a Object> {
+    fn follow<'a>(&'a self, obj: &'a Object, hops: usize) -> Option<&'a Object> {
+        self.follow_with_id(obj, hops).map(|(_, o)| o)
+    }
+
+    /// [`Document::follow`], also giving the id of the last object followed
+    /// (`None` when `obj` is direct).
+    pub(crate) fn follow_with_id<'a>(
+        &'a self,
+        mut obj: &'a Object,
+        mut hops: usize,
+    ) -> Option<(Option<ObjectId>, &'a Object)> {
+        let mut last = None;
         while let Object::Reference(id) = obj {
             if hops >= self.options.max_reference_chain {
                 return None;
             }
             obj = self.store.get(*id)?;
+            last = Some(*id);
             hops += 1;
         }
-        Some(obj)
+        Some((last, obj))
     }
 
     /// A dictionary entry, resolved.

@@ -118,20 +118,12 @@ impl Document {
     /// with the id of the object that holds it, when it is not inline.
     pub(crate) fn resolve_stream<'a>(
         &'a self,
-        mut obj: &'a Object,
+        obj: &'a Object,
     ) -> Option<(Option<ObjectId>, &'a Stream)> {
-        let mut id = None;
-        for _ in 0..self.options.max_reference_chain {
-            match obj {
-                Object::Reference(r) => {
-                    id = Some(*r);
-                    obj = self.store.get(*r)?;
-                }
-                Object::Stream(s) => return Some((id, s)),
-                _ => return None,
-            }
+        match self.follow_with_id(obj, 0)? {
+            (id, Object::Stream(s)) => Some((id, s)),
+            _ => None,
         }
-        None
     }
 
     /// The content streams of page object `page`, in order, with their ids.
