@@ -543,7 +543,15 @@ impl Document {
                 self.options.max_document_bytes
             )));
         }
-        let data = match stream.decompressed_content_with_limit(self.options.max_stream_bytes) {
+        let limit = self.options.max_stream_bytes;
+        let decoded = match crate::inflate::inflate(stream, limit) {
+            crate::inflate::Inflated::Data(d) => Ok(d),
+            crate::inflate::Inflated::OverLimit => Err(lopdf::Error::Decompress(
+                lopdf::DecompressError::MemoryLimitExceeded { limit },
+            )),
+            crate::inflate::Inflated::Lopdf => stream.decompressed_content_with_limit(limit),
+        };
+        let data = match decoded {
             Ok(d) => d,
             Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
                 ..

@@ -39,6 +39,7 @@ mod forms;
 #[doc(hidden)]
 pub mod fuzzing;
 mod geometry;
+mod inflate;
 mod loader;
 mod nesting;
 mod record;

@@ -24,30 +24,48 @@ use std::sync::Arc;
 /// Deepest `q` nesting honoured.
 const MAX_GSTATE_DEPTH: usize = 1024;
 
-/// One positioned glyph, in displayed page coordinates (top-left origin, y down,
-/// user-space units).
+/// What every glyph of one shown string has in common: the matrix from text
+/// space to the displayed page, the font and the text state. Glyphs keep only
+/// their own origin and width and point at their run, so the per-glyph work is
+/// an advance and a push; boxes are computed only for the few glyphs a caller
+/// asks about (the tags of pages that have any).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Run {
+    /// Text space to displayed page coordinates (top-left origin, y down). Its
+    /// translation is zero: each glyph records where its origin is.
+    m: Matrix,
+    /// Bottom and top of the glyph boxes in text space (descent + rise, + size).
+    descent: f64,
+    top: f64,
+    /// `Tf` size, rise and horizontal scale (`Tz / 100`).
+    font_size: f64,
+    rise: f64,
+    h_scale: f64,
+    /// Effective font size (Tf size scaled by the text matrix and CTM).
+    size: f32,
+    /// Index into [`PageText::fonts`].
+    font: u16,
+    /// Render mode (`Tr`).
+    render_mode: u8,
+    /// Painted invisibly: render mode 3/7, white fill or zero opacity.
+    hidden: bool,
+    vertical: bool,
+    fill: Fill,
+}
+
+/// One glyph as the interpreter records it; [`PageText`] turns it into
+/// displayed page coordinates (top-left origin, y down, user-space units).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GlyphRec {
     /// Byte range of the glyph's text in [`PageText::text`].
     pub(crate) text: (u32, u32),
-    /// The glyph box: advance wide, font size high, bottom at the descent.
-    pub(crate) bbox: Rect,
-    /// The baseline origin.
-    pub(crate) origin: (f64, f64),
-    /// The origin plus the glyph's advance (without character spacing).
-    pub(crate) end: (f64, f64),
-    /// Effective font size (Tf size scaled by the text matrix and CTM).
-    pub(crate) size: f32,
-    /// Index into [`PageText::fonts`].
-    pub(crate) font: u16,
+    /// The translation of the text-to-display matrix at this glyph: its
+    /// baseline origin.
+    at: (f64, f64),
     /// The glyph's width for a 1-unit font size (to tell proportional fonts).
     pub(crate) width: f32,
-    /// Render mode (`Tr`).
-    pub(crate) render_mode: u8,
-    /// Fill colour.
-    pub(crate) fill: Fill,
-    /// Painted invisibly: render mode 3/7, white fill or zero opacity.
-    pub(crate) hidden: bool,
+    /// Index into [`PageText::runs`].
+    run: u32,
     /// Has a Unicode mapping.
     pub(crate) mapped: bool,
 }
@@ -57,10 +75,28 @@ pub(crate) struct GlyphRec {
 pub(crate) struct PageText {
     pub(crate) text: String,
     pub(crate) glyphs: Vec<GlyphRec>,
+    runs: Vec<Run>,
     pub(crate) fonts: Vec<Arc<Font>>,
     pub(crate) images: usize,
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
+
+/// The run of a glyph that has none: unreachable for records the interpreter
+/// made, but keeps the accessors total.
+const NO_RUN: Run = Run {
+    m: Matrix::IDENTITY,
+    descent: 0.0,
+    top: 0.0,
+    font_size: 0.0,
+    rise: 0.0,
+    h_scale: 1.0,
+    size: 0.0,
+    font: u16::MAX,
+    render_mode: 0,
+    hidden: false,
+    vertical: false,
+    fill: Fill::Other,
+};
 
 impl PageText {
     pub(crate) fn glyph_text(&self, g: &GlyphRec) -> &str {
@@ -69,8 +105,59 @@ impl PageText {
             .unwrap_or_default()
     }
 
+    fn run(&self, g: &GlyphRec) -> &Run {
+        self.runs.get(g.run as usize).unwrap_or(&NO_RUN)
+    }
+
+    /// The glyph's text-to-display matrix.
+    fn matrix(&self, g: &GlyphRec) -> (&Run, Matrix) {
+        let run = self.run(g);
+        let mut m = run.m;
+        (m.e, m.f) = g.at;
+        (run, m)
+    }
+
     pub(crate) fn font(&self, g: &GlyphRec) -> Option<&Font> {
-        self.fonts.get(usize::from(g.font)).map(|f| &**f)
+        self.fonts.get(usize::from(self.run(g).font)).map(|f| &**f)
+    }
+
+    /// The glyph box: advance wide, font size high, bottom at the descent.
+    pub(crate) fn bbox(&self, g: &GlyphRec) -> Rect {
+        let (run, m) = self.matrix(g);
+        let r = if run.vertical {
+            // Vertical writing: glyphs advance downwards, centred on the origin.
+            let s = run.font_size;
+            Rect::new(-s / 2.0, -s + run.rise, s / 2.0, run.rise)
+        } else {
+            let adv = f64::from(g.width) * run.font_size * run.h_scale;
+            Rect::new(0.0, run.descent, adv, run.top)
+        };
+        m.apply_rect(&r)
+    }
+
+    /// The baseline origin.
+    pub(crate) fn origin(&self, g: &GlyphRec) -> (f64, f64) {
+        self.matrix(g).1.apply(0.0, 0.0)
+    }
+
+    /// The origin plus the glyph's advance (without character spacing).
+    pub(crate) fn end(&self, g: &GlyphRec) -> (f64, f64) {
+        let (run, m) = self.matrix(g);
+        if run.vertical {
+            m.apply(0.0, -run.font_size)
+        } else {
+            m.apply(f64::from(g.width) * run.font_size * run.h_scale, 0.0)
+        }
+    }
+
+    /// Effective font size (Tf size scaled by the text matrix and CTM).
+    pub(crate) fn size(&self, g: &GlyphRec) -> f32 {
+        self.run(g).size
+    }
+
+    /// Painted invisibly: render mode 3/7, white fill or zero opacity.
+    pub(crate) fn hidden(&self, g: &GlyphRec) -> bool {
+        self.run(g).hidden
     }
 }
 
@@ -485,66 +572,77 @@ impl<'a> Interp<'a> {
                 self.doc.fallback_font()
             }
         };
+        if bytes.is_empty() {
+            return;
+        }
+        let max_glyphs = self.doc.options.max_glyphs_per_page;
+        if self.out.glyphs.len() >= max_glyphs {
+            self.full = true;
+            return;
+        }
         let font_idx = self.font_index(&font);
-        let ts = self.gs.text.clone();
+        let ts = &self.gs.text;
+        let (size, char_space, word_space, h_scale, rise) =
+            (ts.size, ts.char_space, ts.word_space, ts.h_scale, ts.rise);
         let hidden =
             matches!(ts.render_mode, 3 | 7) || self.gs.fill.is_white() || self.gs.fill_alpha <= 0.0;
         let ctm_display = self.gs.ctm.then(&self.display);
-        let descent = font.descent * ts.size + ts.rise;
-        let top = descent + ts.size;
+        let descent = font.descent * size + rise;
         let mut tm = self.tm;
         let mut full = self.full;
-        let out = &mut self.out;
-        let mut text = std::mem::take(&mut out.text);
-        let fill = self.gs.fill;
-        let max_glyphs = self.doc.options.max_glyphs_per_page;
         // Within one string only the translation of Tm changes, so the full
         // text-to-display matrix is built once and moved along with it.
         let mut m = tm.then(&ctm_display);
-        let size = {
-            let (vx, vy) = m.apply_vector(0.0, 1.0);
-            (ts.size.abs() * (vx * vx + vy * vy).sqrt()) as f32
+        let run = Run {
+            m: Matrix {
+                e: 0.0,
+                f: 0.0,
+                ..m
+            },
+            descent,
+            top: descent + size,
+            font_size: size,
+            rise,
+            h_scale,
+            size: {
+                let (vx, vy) = m.apply_vector(0.0, 1.0);
+                (size.abs() * (vx * vx + vy * vy).sqrt()) as f32
+            },
+            font: font_idx,
+            render_mode: ts.render_mode,
+            hidden,
+            vertical: font.vertical,
+            fill: self.gs.fill,
         };
+        let out = &mut self.out;
+        // The strings of a `TJ` array, and most consecutive `Tj`s, share a run.
+        let run_idx = match out.runs.last() {
+            Some(last) if *last == run => out.runs.len() - 1,
+            _ => {
+                out.runs.push(run);
+                out.runs.len() - 1
+            }
+        } as u32;
+        let mut text = std::mem::take(&mut out.text);
+        let vertical = font.vertical;
         font.decode(bytes, &mut text, |code, start, end| {
             if out.glyphs.len() >= max_glyphs {
                 full = true;
                 return;
             }
-            let w = f64::from(code.width);
-            let spacing = ts.char_space + if code.word_space { ts.word_space } else { 0.0 };
-            let (bbox, origin, endp, (dx, dy)) = if font.vertical {
-                // Vertical writing: glyphs advance downwards, centred on the origin.
-                let adv = -ts.size;
-                let r = Rect::new(-ts.size / 2.0, adv + ts.rise, ts.size / 2.0, ts.rise);
-                (
-                    m.apply_rect(&r),
-                    m.apply(0.0, 0.0),
-                    m.apply(0.0, adv),
-                    (0.0, adv - spacing),
-                )
-            } else {
-                let adv = w * ts.size * ts.h_scale;
-                let r = Rect::new(0.0, descent, adv, top);
-                (
-                    m.apply_rect(&r),
-                    m.apply(0.0, 0.0),
-                    m.apply(adv, 0.0),
-                    ((w * ts.size + spacing) * ts.h_scale, 0.0),
-                )
-            };
             out.glyphs.push(GlyphRec {
                 text: (start as u32, end as u32),
-                bbox,
-                origin,
-                end: endp,
-                size,
-                font: font_idx,
+                at: (m.e, m.f),
                 width: code.width,
-                render_mode: ts.render_mode,
-                fill,
-                hidden,
+                run: run_idx,
                 mapped: code.mapped,
             });
+            let spacing = char_space + if code.word_space { word_space } else { 0.0 };
+            let (dx, dy) = if vertical {
+                (0.0, -size - spacing)
+            } else {
+                ((f64::from(code.width) * size + spacing) * h_scale, 0.0)
+            };
             tm.e += dx * tm.a + dy * tm.c;
             tm.f += dx * tm.b + dy * tm.d;
             m.e += dx * m.a + dy * m.c;
@@ -671,12 +769,12 @@ impl Document {
             .iter()
             .map(|g| Glyph {
                 text: page.glyph_text(g).to_string(),
-                bbox: g.bbox,
+                bbox: page.bbox(g),
                 font: page.font(g).map(|f| f.name.clone()).unwrap_or_default(),
-                font_size: f64::from(g.size),
-                fill: g.fill,
-                render_mode: g.render_mode,
-                hidden: g.hidden,
+                font_size: f64::from(page.size(g)),
+                fill: page.run(g).fill,
+                render_mode: page.run(g).render_mode,
+                hidden: page.hidden(g),
             })
             .collect())
     }

@@ -8,7 +8,7 @@
 
 mod lexer;
 
-use crate::content::{GlyphRec, PageText};
+use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
 use lexer::{Unclosed, find_matches};
@@ -53,8 +53,8 @@ struct LineState {
 }
 
 /// Direction of a glyph's advance, as a unit vector.
-fn direction(g: &GlyphRec) -> (f64, f64) {
-    let (dx, dy) = (g.end.0 - g.origin.0, g.end.1 - g.origin.1);
+fn direction(origin: (f64, f64), end: (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (end.0 - origin.0, end.1 - origin.1);
     let len = (dx * dx + dy * dy).sqrt();
     if len > 1e-9 {
         (dx / len, dy / len)
@@ -80,8 +80,9 @@ pub(crate) fn build_lines(page: &PageText) -> Lines {
     };
     for (i, g) in page.glyphs.iter().enumerate() {
         let text = page.glyph_text(g);
-        let dir = direction(g);
-        let size = f64::from(g.size).max(0.1);
+        let (origin, end) = (page.origin(g), page.end(g));
+        let dir = direction(origin, end);
+        let size = f64::from(page.size(g)).max(0.1);
         let is_space = text.chars().all(char::is_whitespace) && !text.is_empty();
         let mut gap_space = false;
         let same_line = match cur {
@@ -94,10 +95,10 @@ pub(crate) fn build_lines(page: &PageText) -> Lines {
             }) => {
                 let parallel = d.0 * dir.0 + d.1 * dir.1 > 0.995;
                 // Perpendicular distance of this origin from the line's baseline.
-                let (ox, oy) = (g.origin.0 - base.0, g.origin.1 - base.1);
+                let (ox, oy) = (origin.0 - base.0, origin.1 - base.1);
                 let perp = (ox * d.1 - oy * d.0).abs();
                 // Distance along the line from the previous glyph's end.
-                let along = (g.origin.0 - end.0) * d.0 + (g.origin.1 - end.1) * d.1;
+                let along = (origin.0 - end.0) * d.0 + (origin.1 - end.1) * d.1;
                 let ok = parallel && perp < 0.35 * size && along > -0.5 * size;
                 if ok && along > 0.25 * size && !prev_space && !is_space {
                     gap_space = true;
@@ -122,14 +123,14 @@ pub(crate) fn build_lines(page: &PageText) -> Lines {
         push(&mut lines, text, i as u32, line);
         cur = Some(match cur {
             Some(l) => LineState {
-                end: g.end,
+                end,
                 prev_space: is_space,
                 ..l
             },
             None => LineState {
                 dir,
-                base: g.origin,
-                end: g.end,
+                base: origin,
+                end,
                 prev_space: is_space,
             },
         });
@@ -190,18 +191,18 @@ pub(crate) fn find_page_tags(
         let Some(first_glyph) = page.glyphs.get(first as usize) else {
             continue;
         };
-        let mut bbox = first_glyph.bbox;
+        let mut bbox = page.bbox(first_glyph);
         let mut hidden = true;
         let mut widths = Vec::with_capacity(glyphs.len());
         for &gi in &glyphs {
             if let Some(g) = page.glyphs.get(gi as usize) {
-                bbox = bbox.union(&g.bbox);
-                hidden &= g.hidden;
+                bbox = bbox.union(&page.bbox(g));
+                hidden &= page.hidden(g);
                 widths.push(g.width);
             }
         }
         let font = page.font(first_glyph);
-        let dir = direction(first_glyph);
+        let dir = direction(page.origin(first_glyph), page.end(first_glyph));
         let max_w = widths.iter().copied().fold(0.0f32, f32::max);
         let min_w = widths.iter().copied().fold(f32::INFINITY, f32::min);
         let proportional = max_w > 0.0 && (max_w - min_w) > 0.01 * max_w;
@@ -210,7 +211,7 @@ pub(crate) fn find_page_tags(
             tag_id: m.id(&lines.text).to_string(),
             bbox,
             font: font.map(|f| f.name.clone()).unwrap_or_default(),
-            font_size: f64::from(first_glyph.size),
+            font_size: f64::from(page.size(first_glyph)),
             hidden,
             vertical: dir.1.abs() > dir.0.abs(),
             proportional,

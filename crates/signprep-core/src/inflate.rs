@@ -1,0 +1,220 @@
+//! Inflating `/FlateDecode` streams, the common case, without lopdf's per-stream
+//! setup.
+//!
+//! lopdf's `decompressed_content_with_limit` builds a new zlib state (a 32 KiB
+//! window, ~15 k instructions), a zero-filled 32 KiB read buffer (~33 k) and an
+//! `io::Read` pipeline for every stream; a page's content stream is often only a
+//! few KiB. Here each thread keeps one decompressor and resets it, and inflates
+//! straight from the stream's bytes into the output. Only a stream whose
+//! `/Filter` is exactly `/FlateDecode` (or `[/FlateDecode]`) without
+//! `/DecodeParms` is taken, and every case where lopdf's result could differ
+//! (a corrupt stream, whose partial output and raw-deflate retry lopdf defines)
+//! is handed back to lopdf: the output is byte-identical (see the tests).
+
+use flate2::{Decompress, FlushDecompress, Status};
+use lopdf::{Object, Stream};
+use std::cell::RefCell;
+
+/// What [`inflate`] concluded.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Inflated {
+    /// The decoded bytes, exactly as lopdf would have returned them.
+    Data(Vec<u8>),
+    /// The stream inflates to more than the limit.
+    OverLimit,
+    /// Not a case this module decides: ask lopdf.
+    Lopdf,
+}
+
+thread_local! {
+    static DECOMPRESS: RefCell<Option<Decompress>> = const { RefCell::new(None) };
+}
+
+/// True when lopdf would read the stream's filter chain as a single FlateDecode
+/// and apply no predictor. lopdf reads `/Filter` and `/DecodeParms` without
+/// following references, and so does this.
+fn plain_flate(stream: &Stream) -> bool {
+    let flate = match stream.dict.get(b"Filter") {
+        Ok(Object::Name(n)) => n.as_slice() == b"FlateDecode",
+        Ok(Object::Array(a)) => {
+            matches!(a.as_slice(), [Object::Name(n)] if n.as_slice() == b"FlateDecode")
+        }
+        _ => false,
+    };
+    flate && matches!(stream.dict.get(b"DecodeParms"), Err(_) | Ok(Object::Null))
+}
+
+/// Inflates `stream` when it is a plain FlateDecode stream, refusing output
+/// longer than `limit` bytes.
+pub(crate) fn inflate(stream: &Stream, limit: usize) -> Inflated {
+    if !plain_flate(stream) {
+        return Inflated::Lopdf;
+    }
+    let input = stream.content.as_slice();
+    if input.is_empty() {
+        return Inflated::Data(Vec::new());
+    }
+    DECOMPRESS.with(|cell| {
+        // A re-entrant call (none today) would find the decompressor borrowed:
+        // lopdf then does the work.
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            return Inflated::Lopdf;
+        };
+        let d = match slot.as_mut() {
+            Some(d) => {
+                d.reset(true);
+                d
+            }
+            None => slot.insert(Decompress::new(true)),
+        };
+        run(d, input, limit)
+    })
+}
+
+fn run(d: &mut Decompress, input: &[u8], limit: usize) -> Inflated {
+    // lopdf's starting guess (twice the input, at most one byte past the limit).
+    let cap = input.len().saturating_mul(2).min(limit.saturating_add(1));
+    let mut out = Vec::with_capacity(cap.max(64));
+    loop {
+        if out.len() > limit {
+            return Inflated::OverLimit;
+        }
+        if out.len() == out.capacity() {
+            // Double, but never past one byte over the limit: a bomb stops there.
+            let room = out
+                .len()
+                .max(4096)
+                .min(limit.saturating_add(1).saturating_sub(out.len()));
+            out.reserve(room.max(1));
+        }
+        let consumed = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
+        let rest = input.get(consumed..).unwrap_or_default();
+        let flush = if rest.is_empty() {
+            FlushDecompress::Finish
+        } else {
+            FlushDecompress::None
+        };
+        let before = (d.total_in(), d.total_out());
+        match d.decompress_vec(rest, &mut out, flush) {
+            Ok(Status::StreamEnd) => break,
+            Ok(Status::Ok | Status::BufError) => {
+                if (d.total_in(), d.total_out()) == before {
+                    if rest.is_empty() {
+                        // A truncated stream: lopdf keeps what was inflated.
+                        break;
+                    }
+                    // No progress with input and room left: not a state lopdf's
+                    // reader loop is known to end in the same way.
+                    return Inflated::Lopdf;
+                }
+            }
+            // lopdf keeps a corrupt stream's partial output as its reader
+            // delivered it, or retries it as raw deflate: let it decide.
+            Err(_) => return Inflated::Lopdf,
+        }
+    }
+    if out.len() > limit {
+        return Inflated::OverLimit;
+    }
+    Inflated::Data(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::Compression;
+    use flate2::write::ZlibEncoder;
+    use lopdf::Dictionary;
+    use std::io::Write;
+
+    fn zlib(data: &[u8]) -> Vec<u8> {
+        let mut e = ZlibEncoder::new(Vec::new(), Compression::default());
+        let _ = e.write_all(data);
+        e.finish().unwrap_or_default()
+    }
+
+    fn flate_stream(content: Vec<u8>) -> Stream {
+        let mut dict = Dictionary::new();
+        dict.set("Filter", Object::Name(b"FlateDecode".to_vec()));
+        Stream::new(dict, content)
+    }
+
+    /// Same result as lopdf: data, the limit error, or a hand-back.
+    fn agrees(stream: &Stream, limit: usize) {
+        let ours = inflate(stream, limit);
+        let theirs = stream.decompressed_content_with_limit(limit);
+        match (&ours, theirs) {
+            (Inflated::Data(a), Ok(b)) => assert_eq!(a, &b),
+            (
+                Inflated::OverLimit,
+                Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
+                    ..
+                })),
+            ) => {}
+            (Inflated::Lopdf, _) => {}
+            (a, b) => panic!("ours {a:?}, lopdf {b:?}"),
+        }
+    }
+
+    #[test]
+    fn matches_lopdf_on_whole_truncated_and_oversized_streams() {
+        let text: Vec<u8> = (0..200_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let z = zlib(&text);
+        let s = flate_stream(z.clone());
+        assert_eq!(inflate(&s, usize::MAX / 2), Inflated::Data(text.clone()));
+        agrees(&s, usize::MAX / 2);
+        agrees(&s, text.len());
+        assert_eq!(inflate(&s, text.len() - 1), Inflated::OverLimit);
+        agrees(&s, text.len() - 1);
+        for cut in [3, 10, z.len() / 2, z.len() - 4, z.len() - 1] {
+            agrees(
+                &flate_stream(z.get(..cut).unwrap_or_default().to_vec()),
+                1 << 30,
+            );
+        }
+        // Trailing bytes after the end of the zlib stream are ignored by both.
+        let mut extra = z.clone();
+        extra.extend_from_slice(b"\r\nendstream garbage");
+        agrees(&flate_stream(extra), 1 << 30);
+    }
+
+    #[test]
+    fn corrupt_and_unusual_streams_go_to_lopdf() {
+        // Not a zlib header: lopdf retries as raw deflate.
+        assert_eq!(
+            inflate(&flate_stream(b"xx garbage".to_vec()), 1 << 20),
+            Inflated::Lopdf
+        );
+        let mut bad = zlib(b"hello hello hello");
+        if let Some(b) = bad.last_mut() {
+            *b ^= 0xff; // adler32
+        }
+        assert_eq!(inflate(&flate_stream(bad), 1 << 20), Inflated::Lopdf);
+        let mut s = flate_stream(zlib(b"x"));
+        s.dict.set("DecodeParms", Dictionary::new());
+        assert_eq!(inflate(&s, 1 << 20), Inflated::Lopdf);
+        let mut s = flate_stream(zlib(b"x"));
+        s.dict.set("Filter", Object::Reference((1, 0)));
+        assert_eq!(inflate(&s, 1 << 20), Inflated::Lopdf);
+        let mut s = flate_stream(zlib(b"x"));
+        s.dict.set(
+            "Filter",
+            Object::Array(vec![Object::Name(b"FlateDecode".to_vec())]),
+        );
+        assert_eq!(inflate(&s, 1 << 20), Inflated::Data(b"x".to_vec()));
+        assert_eq!(
+            inflate(&flate_stream(Vec::new()), 10),
+            Inflated::Data(Vec::new())
+        );
+    }
+
+    #[test]
+    fn a_bomb_stops_one_byte_past_the_limit() {
+        let z = zlib(&vec![0u8; 50 << 20]);
+        let s = flate_stream(z);
+        assert_eq!(inflate(&s, 1 << 20), Inflated::OverLimit);
+        agrees(&s, 1 << 20);
+    }
+}
