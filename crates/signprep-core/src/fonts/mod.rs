@@ -63,6 +63,18 @@ pub(crate) struct Code {
     pub(crate) mapped: bool,
 }
 
+/// Receives the codes [`Font::decode`] reads: the code's metrics and the byte
+/// range of its text in the output string.
+pub(crate) trait GlyphSink {
+    fn glyph(&mut self, code: Code, start: usize, end: usize);
+}
+
+impl<F: FnMut(Code, usize, usize)> GlyphSink for F {
+    fn glyph(&mut self, code: Code, start: usize, end: usize) {
+        self(code, start, end);
+    }
+}
+
 impl Font {
     /// A stand-in used when a font resource is missing: Helvetica metrics, Standard encoding.
     pub(crate) fn fallback() -> Font {
@@ -296,12 +308,8 @@ impl Font {
 
     /// Decodes `bytes` code by code, appending each code's text to `out` and
     /// calling `f` with the code's metrics and the byte range of its text in `out`.
-    pub(crate) fn decode(
-        &self,
-        bytes: &[u8],
-        out: &mut String,
-        mut f: impl FnMut(Code, usize, usize),
-    ) {
+    #[inline]
+    pub(crate) fn decode(&self, bytes: &[u8], out: &mut String, f: &mut impl GlyphSink) {
         match &self.kind {
             Kind::Simple { widths, text } => {
                 for &b in bytes {
@@ -319,7 +327,7 @@ impl Font {
                         word_space: b == 32,
                         mapped,
                     };
-                    f(code, at, out.len());
+                    f.glyph(code, at, out.len());
                 }
             }
             Kind::Composite { encoding, dw, w } => {
@@ -352,7 +360,7 @@ impl Font {
                         word_space: len == 1 && code == 32,
                         mapped,
                     };
-                    f(code, at, out.len());
+                    f.glyph(code, at, out.len());
                 }
             }
         }
