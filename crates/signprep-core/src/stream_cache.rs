@@ -20,7 +20,7 @@
 //!
 //! [`LoadOptions::max_stream_cache_bytes`]: crate::LoadOptions::max_stream_cache_bytes
 
-use crate::document::{Document, ErrorKind, StreamError};
+use crate::document::{Document, ErrorKind, StreamError, lookup};
 use lopdf::{Object, ObjectId, Stream};
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
@@ -131,7 +131,7 @@ impl Document {
         let Some(dict) = self.dictionary(page) else {
             return Vec::new();
         };
-        let Ok(contents) = dict.get(b"Contents") else {
+        let Some(contents) = lookup(dict, b"Contents") else {
             return Vec::new();
         };
         if let Some(one) = self.resolve_stream(contents) {

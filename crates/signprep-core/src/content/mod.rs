@@ -10,7 +10,7 @@ mod lexer;
 mod state;
 
 use crate::diag::{Code, Diagnostic};
-use crate::document::{Document, Error, StreamError, matrix_of};
+use crate::document::{Document, Error, StreamError, lookup, matrix_of};
 use crate::fonts::{self, Font, GlyphSink};
 use crate::geometry::{Matrix, Rect};
 use crate::stream_cache::{Decoded, Reuse};
@@ -596,15 +596,13 @@ impl<'a> Interp<'a> {
 
     fn lookup_font(&self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<Arc<Font>> {
         let fonts = resources.and_then(|r| self.doc.get_dict(r, b"Font"))?;
-        let entry = fonts.get(name).ok()?;
+        let entry = lookup(fonts, name)?;
         Some(self.doc.font(entry))
     }
 
     fn ext_gstate_alpha(&self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<f64> {
         let gstates = resources.and_then(|r| self.doc.get_dict(r, b"ExtGState"))?;
-        let gs = gstates
-            .get(name)
-            .ok()
+        let gs = lookup(gstates, name)
             .and_then(|o| self.doc.resolve(o))?
             .as_dict()
             .ok()?;
@@ -742,7 +740,7 @@ impl<'a> Interp<'a> {
         let Some(xobjects) = resources.and_then(|r| doc.get_dict(r, b"XObject")) else {
             return Ok(());
         };
-        let Ok(entry) = xobjects.get(name) else {
+        let Some(entry) = lookup(xobjects, name) else {
             return Ok(());
         };
         let Some((id, stream)) = doc.resolve_stream(entry) else {

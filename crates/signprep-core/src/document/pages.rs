@@ -1,6 +1,6 @@
 //! The page tree: pages in order, with their inherited attributes.
 
-use super::{Document, Error, PageRef, number};
+use super::{Document, Error, PageRef, lookup, number};
 use crate::geometry::{PageGeometry, Rect, Rotation};
 use lopdf::Object;
 use std::collections::HashSet;
@@ -76,7 +76,7 @@ pub(super) fn walk_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
             continue;
         };
         let mut inh = inherited;
-        let get_box = |key: &[u8]| dict.get(key).ok().and_then(|o| rect_of(doc, o));
+        let get_box = |key: &[u8]| lookup(dict, key).and_then(|o| rect_of(doc, o));
         if let Some(b) = get_box(b"MediaBox") {
             inh.media_box = Some(b);
         }
@@ -91,10 +91,10 @@ pub(super) fn walk_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
         {
             inh.rotate = Some(r as i64);
         }
-        if let Ok(r) = dict.get(b"Resources") {
+        if let Some(r) = lookup(dict, b"Resources") {
             inh.resources = Some(Arc::new(r.clone()));
         }
-        let is_pages = dict.get(b"Kids").is_ok() && !matches!(dict.get_type(), Ok(b"Page"));
+        let is_pages = lookup(dict, b"Kids").is_some() && !matches!(dict.get_type(), Ok(b"Page"));
         if is_pages {
             let kids = dict
                 .get(b"Kids")

@@ -30,7 +30,7 @@ mod text;
 mod walk;
 
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::document::{Document, Error, number};
+use crate::document::{Document, Error, lookup, number};
 use crate::geometry::{Rect, round2};
 use lopdf::{Dictionary, Object, ObjectId};
 use serde::Serialize;
@@ -274,7 +274,7 @@ fn full_name(chain: &[Node<'_>]) -> String {
     let parts: Vec<String> = chain
         .iter()
         .rev()
-        .filter_map(|n| n.dict.get(b"T").ok())
+        .filter_map(|n| lookup(n.dict, b"T"))
         .filter_map(text::object_text)
         .filter(|t| !t.is_empty())
         .collect();
@@ -298,7 +298,7 @@ fn read_field<'a>(
     let inherited = |nodes: &[Node<'a>], key: &[u8]| -> Option<&'a Object> {
         nodes
             .iter()
-            .find_map(|n| n.dict.get(key).ok())
+            .find_map(|n| lookup(n.dict, key))
             .and_then(|o| doc.resolve(o))
     };
 

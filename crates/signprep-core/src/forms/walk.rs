@@ -1,7 +1,7 @@
 //! Finding the widgets: the `/AcroForm /Fields` tree, then every page's
 //! `/Annots`, in the order the output lists them.
 
-use crate::document::{Document, Error};
+use crate::document::{Document, Error, lookup};
 use lopdf::{Dictionary, Object, ObjectId};
 use std::collections::{HashMap, HashSet};
 
@@ -70,7 +70,7 @@ pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Vec<Node<'a>> {
     let mut seen: HashSet<ObjectId> = start.id.into_iter().collect();
     let mut cur = start;
     while out.len() <= MAX_FIELD_DEPTH {
-        let Some(parent) = cur.dict.get(b"Parent").ok().and_then(|p| node(doc, p)) else {
+        let Some(parent) = lookup(cur.dict, b"Parent").and_then(|p| node(doc, p)) else {
             break;
         };
         if let Some(id) = parent.id
