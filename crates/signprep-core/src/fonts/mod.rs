@@ -179,36 +179,49 @@ impl Font {
         font_matrix: Matrix,
         base: Option<&'static [Option<&'static str>; 256]>,
     ) {
-        // Glyph names: base encoding, then /Differences.
-        let mut names: [Option<std::borrow::Cow<'static, str>>; 256] =
-            std::array::from_fn(|_| None);
         let base = base
             .or(std.map(|s| s.builtin_encoding))
             .unwrap_or(&encodings::STANDARD_ENCODING);
-        for (slot, name) in names.iter_mut().zip(base.iter()) {
-            *slot = name.map(std::borrow::Cow::Borrowed);
-        }
+        // /Differences, in order (a later entry for a code wins). Names are borrowed:
+        // they are ASCII in practice, and an owned copy per name cost an allocation.
+        let mut renamed: Vec<(usize, std::borrow::Cow<'_, str>)> = Vec::new();
         let mut code = 0usize;
         for item in differences {
             match item {
                 Object::Integer(i) => code = (*i).clamp(0, 256) as usize,
                 Object::Name(n) => {
-                    if let Some(slot) = names.get_mut(code) {
-                        *slot = Some(std::borrow::Cow::Owned(
-                            String::from_utf8_lossy(n).into_owned(),
-                        ));
+                    if code < 256 {
+                        renamed.push((code, String::from_utf8_lossy(n)));
                     }
                     code += 1;
                 }
                 _ => {}
             }
         }
+        // Glyph names: base encoding, then /Differences.
+        let mut names: [Option<&str>; 256] = *base;
+        let mut differs = [false; 256];
+        for (code, name) in &renamed {
+            if let (Some(slot), Some(flag)) = (names.get_mut(*code), differs.get_mut(*code)) {
+                *slot = Some(name.as_ref());
+                *flag = true;
+            }
+        }
+        // The base encoding's text, mapped once per process rather than per font.
+        let base_text = glyphs::encoding_text(base);
 
-        let Kind::Simple { widths, text } = &mut self.kind else {
+        let Font {
+            kind,
+            to_unicode,
+            text: font_text,
+            ..
+        } = self;
+        let Kind::Simple { widths, text } = kind else {
             return;
         };
-        let mut buf = String::new();
+        font_text.reserve(base_text.map_or(256, |t| t.text.len()));
         for c in 0..256usize {
+            let name = names.get(c).copied().flatten();
             // Width.
             let w = match explicit {
                 Some((first, list, missing)) => {
@@ -217,24 +230,33 @@ impl Font {
                         _ => missing,
                     }
                 }
-                None => names[c]
-                    .as_deref()
+                None => name
                     .and_then(|n| std.and_then(|s| s.width(n)))
                     .map_or(0.0, f64::from),
             };
-            widths[c] = font_matrix.apply_vector(w, 0.0).0 as f32;
+            if let Some(slot) = widths.get_mut(c) {
+                *slot = font_matrix.apply_vector(w, 0.0).0 as f32;
+            }
 
-            // Text: ToUnicode first, then the glyph name.
-            buf.clear();
-            let mapped = self.to_unicode.as_ref().is_some_and(|tu| {
-                tu.unicode(c as u32, 1, &mut buf) || tu.unicode(c as u32, 2, &mut buf)
-            }) || names[c]
-                .as_deref()
-                .is_some_and(|n| glyphs::push_glyph_unicode(n, &mut buf));
-            if mapped && !buf.is_empty() && buf.len() < 256 {
-                let start = self.text.len() as u32;
-                self.text.push_str(&buf);
-                text[c] = (start, buf.len() as u8);
+            // Text: ToUnicode first, then the glyph name; appended straight to the
+            // font's text and dropped again if unmapped or too long.
+            let start = font_text.len();
+            let mapped = to_unicode.as_ref().is_some_and(|tu| {
+                tu.unicode(c as u32, 1, font_text) || tu.unicode(c as u32, 2, font_text)
+            }) || match (base_text, differs.get(c)) {
+                (Some(t), Some(false)) => {
+                    font_text.push_str(t.get(c));
+                    true
+                }
+                _ => name.is_some_and(|n| glyphs::push_glyph_unicode(n, font_text)),
+            };
+            let len = font_text.len() - start;
+            if mapped && len > 0 && len < 256 {
+                if let Some(slot) = text.get_mut(c) {
+                    *slot = (start as u32, len as u8);
+                }
+            } else {
+                font_text.truncate(start);
             }
         }
     }
