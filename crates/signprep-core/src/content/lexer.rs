@@ -54,6 +54,8 @@ const WHITE: u8 = 1;
 const DELIM: u8 = 2;
 /// Bytes that end a run of plain literal-string bytes: `(`, `)`, `\`.
 const STR_SPECIAL: u8 = 4;
+/// Bytes a number token may hold: digits, signs and dots.
+const NUMBER: u8 = 8;
 
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -72,6 +74,12 @@ static CLASS: [u8; 256] = {
     t[b'(' as usize] |= STR_SPECIAL;
     t[b')' as usize] |= STR_SPECIAL;
     t[b'\\' as usize] |= STR_SPECIAL;
+    let number = *b"0123456789+-.";
+    let mut i = 0;
+    while i < number.len() {
+        t[number[i] as usize] = NUMBER;
+        i += 1;
+    }
     t
 };
 
@@ -243,17 +251,20 @@ impl<'a> Lexer<'a> {
         // `scale`, `seen_dot` and `digits` exactly as the general loop below
         // would, and that loop then takes whatever follows (more digits, stray
         // signs or dots).
-        let mut exact: u64 = 0;
+        // Signed so that the conversion below is one instruction; 15 digits fit.
+        let mut exact: i64 = 0;
+        let rest = data.get(i..).unwrap_or_default();
+        let head = rest.get(..MAX_EXACT_DIGITS).unwrap_or(rest);
         let mut digits = 0usize;
-        while let Some(&c) = data.get(i) {
+        for &c in head {
             let d = c.wrapping_sub(b'0');
-            if d > 9 || digits >= MAX_EXACT_DIGITS {
+            if d > 9 {
                 break;
             }
-            exact = exact * 10 + u64::from(d);
+            exact = exact * 10 + i64::from(d);
             digits += 1;
-            i += 1;
         }
+        i += digits;
         let mut int = exact as f64;
         let mut frac: f64 = 0.0;
         let mut scale: f64 = 1.0;
@@ -261,17 +272,18 @@ impl<'a> Lexer<'a> {
         if data.get(i) == Some(&b'.') {
             seen_dot = true;
             i += 1;
+            let rest = data.get(i..).unwrap_or_default();
             let mut m = 0usize;
             let mut n = 0usize;
-            while let Some(&c) = data.get(i) {
+            for &c in rest.get(..3).unwrap_or(rest) {
                 let d = c.wrapping_sub(b'0');
-                if d > 9 || n >= 3 {
+                if d > 9 {
                     break;
                 }
                 m = m * 10 + usize::from(d);
                 n += 1;
-                i += 1;
             }
+            i += n;
             let table: &[f64] = match n {
                 1 => &FRAC_1,
                 2 => &FRAC_2,
@@ -283,7 +295,11 @@ impl<'a> Lexer<'a> {
                 digits += n;
             }
         }
-        while let Some(&c) = data.get(i) {
+        // Usually a number ends at white space or a delimiter; only more digits
+        // or stray signs and dots need the general loop.
+        while let Some(&c) = data.get(i)
+            && class(c) & NUMBER != 0
+        {
             match c {
                 b'0'..=b'9' => {
                     let d = f64::from(c - b'0');
@@ -297,8 +313,7 @@ impl<'a> Lexer<'a> {
                 }
                 // Some producers write "--5" or "1.2.3"; the extra signs/dots end up ignored.
                 b'.' if !seen_dot => seen_dot = true,
-                b'-' | b'+' | b'.' => {}
-                _ => break,
+                _ => {}
             }
             i += 1;
         }
