@@ -21,6 +21,10 @@ enum Kind {
         widths: Box<[f32; 256]>,
         /// Text per code: `(start, len)` into `Font::text`; len 0 = unmapped.
         text: Box<[(u32, u8); 256]>,
+        /// The text of a code when it is one character (the usual case), pushed
+        /// as a `char`: copying a one-byte slice out of `Font::text` was most of
+        /// `decode`'s own cost.
+        single: Box<[Option<char>; 256]>,
     },
     /// Type0 (composite): codes through a CMap, widths by CID.
     Composite {
@@ -216,7 +220,12 @@ impl Font {
             text: font_text,
             ..
         } = self;
-        let Kind::Simple { widths, text } = kind else {
+        let Kind::Simple {
+            widths,
+            text,
+            single,
+        } = kind
+        else {
             return;
         };
         font_text.reserve(base_text.map_or(256, |t| t.text.len()));
@@ -254,6 +263,12 @@ impl Font {
             if mapped && len > 0 && len < 256 {
                 if let Some(slot) = text.get_mut(c) {
                     *slot = (start as u32, len as u8);
+                }
+                let mut chars = font_text.get(start..).unwrap_or_default().chars();
+                if let (Some(ch), None, Some(slot)) =
+                    (chars.next(), chars.next(), single.get_mut(c))
+                {
+                    *slot = Some(ch);
                 }
             } else {
                 font_text.truncate(start);
@@ -325,12 +340,18 @@ impl Font {
         mut f: impl FnMut(Code, usize, usize),
     ) {
         match &self.kind {
-            Kind::Simple { widths, text } => {
+            Kind::Simple {
+                widths,
+                text,
+                single,
+            } => {
                 for &b in bytes {
                     let (start, len) = text[usize::from(b)];
                     let at = out.len();
                     let mapped = len > 0;
-                    if mapped {
+                    if let Some(ch) = single[usize::from(b)] {
+                        out.push(ch);
+                    } else if mapped {
                         let s = start as usize;
                         out.push_str(self.text.get(s..s + usize::from(len)).unwrap_or("\u{fffd}"));
                     } else {
@@ -386,6 +407,7 @@ impl Kind {
         Kind::Simple {
             widths: Box::new([0.0; 256]),
             text: Box::new([(0, 0); 256]),
+            single: Box::new([None; 256]),
         }
     }
 }
