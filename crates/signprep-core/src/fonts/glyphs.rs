@@ -110,25 +110,47 @@ impl EncodingText {
     }
 }
 
+/// The generated base encodings that per-process tables are kept for.
+static ENCODINGS: [&[Option<&str>; 256]; 7] = [
+    &STANDARD_ENCODING,
+    &WIN_ANSI_ENCODING,
+    &MAC_ROMAN_ENCODING,
+    &MAC_EXPERT_ENCODING,
+    &PDF_DOC_ENCODING,
+    &SYMBOL_ENCODING,
+    &ZAPF_DINGBATS_ENCODING,
+];
+
+/// Index of `encoding` in [`ENCODINGS`]: the same static, not an equal copy.
+fn encoding_index(encoding: &[Option<&str>; 256]) -> Option<usize> {
+    ENCODINGS.iter().position(|t| std::ptr::eq(*t, encoding))
+}
+
 /// [`EncodingText`] of one of the generated base encodings, built once per process: every
 /// simple font maps its 256 codes through one of these, and doing the glyph-name lookups
 /// per font was most of `Font::fill_simple`. None for a table not generated here.
 pub(crate) fn encoding_text(
     encoding: &'static [Option<&'static str>; 256],
 ) -> Option<&'static EncodingText> {
-    static TABLES: [&[Option<&str>; 256]; 7] = [
-        &STANDARD_ENCODING,
-        &WIN_ANSI_ENCODING,
-        &MAC_ROMAN_ENCODING,
-        &MAC_EXPERT_ENCODING,
-        &PDF_DOC_ENCODING,
-        &SYMBOL_ENCODING,
-        &ZAPF_DINGBATS_ENCODING,
-    ];
     static TEXT: [OnceLock<EncodingText>; 7] = [const { OnceLock::new() }; 7];
-    let i = TABLES.iter().position(|t| std::ptr::eq(*t, encoding))?;
-    let (table, cell) = (TABLES.get(i)?, TEXT.get(i)?);
+    let i = encoding_index(encoding)?;
+    let (table, cell) = (ENCODINGS.get(i)?, TEXT.get(i)?);
     Some(cell.get_or_init(|| EncodingText::build(table)))
+}
+
+/// Per code of a generated base encoding, `font`'s width of the glyph it names
+/// ([`Standard14::width`]), built once per process: a standard font without
+/// /Widths otherwise searches its width table by name for each of 256 codes.
+pub(crate) fn encoding_widths(
+    font: &'static Standard14,
+    encoding: &'static [Option<&'static str>; 256],
+) -> Option<&'static [Option<u16>; 256]> {
+    static WIDTHS: [[OnceLock<[Option<u16>; 256]>; 7]; 14] =
+        [const { [const { OnceLock::new() }; 7] }; 14];
+    let f = STANDARD14.iter().position(|s| std::ptr::eq(s, font))?;
+    let e = encoding_index(encoding)?;
+    let (table, cell) = (ENCODINGS.get(e)?, WIDTHS.get(f)?.get(e)?);
+    Some(cell.get_or_init(|| table.map(|name| name.and_then(|n| font.width(n)))))
 }
 
 /// Appends the Unicode text of glyph `name` to `out` (AGL rules). Returns false, leaving
@@ -518,6 +540,27 @@ mod tests {
         // A copy of a table is not one of the statics.
         let copy = Box::leak(Box::new(WIN_ANSI_ENCODING));
         assert!(encoding_text(copy).is_none());
+    }
+
+    #[test]
+    fn encoding_widths_match_per_name_lookups() {
+        for font in &STANDARD14 {
+            for table in ENCODINGS {
+                let Some(widths) = encoding_widths(font, table) else {
+                    panic!("no widths for {}", font.name);
+                };
+                for (code, name) in table.iter().enumerate() {
+                    assert_eq!(widths[code], name.and_then(|n| font.width(n)), "{code}");
+                }
+            }
+        }
+        let copy = Box::leak(Box::new(WIN_ANSI_ENCODING));
+        assert!(
+            STANDARD14
+                .first()
+                .and_then(|f| encoding_widths(f, copy))
+                .is_none()
+        );
     }
 
     #[test]

@@ -211,8 +211,13 @@ impl Font {
                 *flag = true;
             }
         }
-        // The base encoding's text, mapped once per process rather than per font.
+        // The base encoding's text and standard-font widths, mapped once per
+        // process rather than per font.
         let base_text = glyphs::encoding_text(base);
+        let base_widths = match (explicit, std) {
+            (None, Some(s)) => glyphs::encoding_widths(s, base),
+            _ => None,
+        };
 
         let Font {
             kind,
@@ -239,9 +244,11 @@ impl Font {
                         _ => missing,
                     }
                 }
-                None => name
-                    .and_then(|n| std.and_then(|s| s.width(n)))
-                    .map_or(0.0, f64::from),
+                None => match (base_widths, differs.get(c)) {
+                    (Some(ws), Some(false)) => ws.get(c).copied().flatten(),
+                    _ => name.and_then(|n| std.and_then(|s| s.width(n))),
+                }
+                .map_or(0.0, f64::from),
             };
             if let Some(slot) = widths.get_mut(c) {
                 *slot = font_matrix.apply_vector(w, 0.0).0 as f32;
