@@ -285,6 +285,13 @@ impl CMap {
 
     /// Appends the Unicode text of a code to `out`; false when unmapped.
     pub(crate) fn unicode(&self, code: u32, len: u8, out: &mut String) -> bool {
+        // Ranges are sorted by length first: a length outside the first..last
+        // lengths cannot match, and a simple font asks every one of its 256
+        // codes as 1- and then 2-byte codes, mostly of a 1-byte CMap.
+        let lengths = self.bf.first().zip(self.bf.last());
+        if !lengths.is_some_and(|(first, last)| first.len <= len && len <= last.len) {
+            return false;
+        }
         let Some(r) = find_range(&self.bf, code, len, |r| (r.len, r.lo, r.hi)) else {
             return false;
         };
