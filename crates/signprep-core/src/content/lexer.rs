@@ -631,6 +631,9 @@ mod tests {
     }
 
     proptest! {
+        // Cheap cases, and the number fast paths have many shapes to cover.
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
         /// The table-driven lexer reads exactly what the reference lexer reads,
         /// number bits included.
         #[test]
