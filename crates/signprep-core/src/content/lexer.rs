@@ -6,6 +6,9 @@
 //! close markers. Nesting is tracked with a counter, never recursion, and inline
 //! image data (`BI … ID … EI`) is skipped without being tokenized.
 
+#[cfg(test)]
+mod reference;
+
 /// One operand.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Tok {
@@ -45,16 +48,87 @@ pub(crate) struct Lexer<'a> {
     pub(crate) flooded: bool,
 }
 
+/// Byte classes, one table lookup instead of a chain of comparisons per byte
+/// (the lexer looks at every byte of every content stream).
+const WHITE: u8 = 1;
+const DELIM: u8 = 2;
+/// Bytes that end a run of plain literal-string bytes: `(`, `)`, `\`.
+const STR_SPECIAL: u8 = 4;
+/// Bytes a number token may hold: digits, signs and dots.
+const NUMBER: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let white = [b' ', b'\n', b'\r', b'\t', b'\x0c', b'\0'];
+    let mut i = 0;
+    while i < white.len() {
+        t[white[i] as usize] = WHITE;
+        i += 1;
+    }
+    let delim = [b'(', b')', b'<', b'>', b'[', b']', b'{', b'}', b'/', b'%'];
+    let mut i = 0;
+    while i < delim.len() {
+        t[delim[i] as usize] = DELIM;
+        i += 1;
+    }
+    t[b'(' as usize] |= STR_SPECIAL;
+    t[b')' as usize] |= STR_SPECIAL;
+    t[b'\\' as usize] |= STR_SPECIAL;
+    let number = *b"0123456789+-.";
+    let mut i = 0;
+    while i < number.len() {
+        t[number[i] as usize] = NUMBER;
+        i += 1;
+    }
+    t
+};
+
+fn class(c: u8) -> u8 {
+    // A u8 always indexes a 256-entry table.
+    CLASS[usize::from(c)]
+}
+
 fn is_white(c: u8) -> bool {
-    matches!(c, b' ' | b'\n' | b'\r' | b'\t' | b'\x0c' | b'\0')
+    class(c) & WHITE != 0
 }
 
 fn is_delim(c: u8) -> bool {
-    matches!(
-        c,
-        b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
-    )
+    class(c) & DELIM != 0
 }
+
+/// `FRAC_n[m]` is the fraction the digit-by-digit loop in [`Lexer::number`]
+/// computes for the `n` fraction digits of `m` (leading zeros included), and
+/// `SCALE[n]` its scale afterwards. Built by the same f64 operations in the same
+/// order, so a table hit is bit-identical to running the loop; it saves the
+/// per-digit work for the one to three decimals most coordinates have.
+const fn frac_table<const N: usize>() -> [f64; N] {
+    let mut t = [0.0; N];
+    let mut m = 0;
+    while m < N {
+        let mut frac = 0.0;
+        let mut scale = 1.0;
+        let mut p = N / 10;
+        while p > 0 {
+            let d = ((m / p) % 10) as f64;
+            scale /= 10.0;
+            frac += d * scale;
+            p /= 10;
+        }
+        t[m] = frac;
+        m += 1;
+    }
+    t
+}
+
+static FRAC_1: [f64; 10] = frac_table::<10>();
+static FRAC_2: [f64; 100] = frac_table::<100>();
+static FRAC_3: [f64; 1000] = frac_table::<1000>();
+const SCALE: [f64; 4] = [1.0, 1.0 / 10.0, 1.0 / 10.0 / 10.0, 1.0 / 10.0 / 10.0 / 10.0];
+
+/// Integer digits summed exactly in a `u64` before one conversion: below 2^53
+/// every step of the f64 loop `int * 10 + d` is exact too, so both agree bit for
+/// bit. 15 digits stay below 10^15 < 2^53; longer runs continue in f64.
+const MAX_EXACT_DIGITS: usize = 15;
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(data: &'a [u8]) -> Self {
@@ -139,48 +213,93 @@ impl<'a> Lexer<'a> {
     }
 
     fn skip_white(&mut self) {
-        while let Some(&c) = self.data.get(self.pos) {
+        let data = self.data;
+        let mut i = self.pos;
+        while let Some(&c) = data.get(i) {
             if is_white(c) {
-                self.pos += 1;
+                i += 1;
             } else if c == b'%' {
-                while self
-                    .data
-                    .get(self.pos)
-                    .is_some_and(|&c| c != b'\n' && c != b'\r')
-                {
-                    self.pos += 1;
-                }
+                let rest = data.get(i..).unwrap_or_default();
+                i += memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
             } else {
                 break;
             }
         }
+        self.pos = i;
     }
 
     fn regular(&mut self) {
-        while self
-            .data
-            .get(self.pos)
-            .is_some_and(|&c| !is_white(c) && !is_delim(c))
-        {
-            self.pos += 1;
-        }
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        self.pos += rest
+            .iter()
+            .position(|&c| class(c) & (WHITE | DELIM) != 0)
+            .unwrap_or(rest.len());
     }
 
     fn number(&mut self) -> Tok {
+        let data = self.data;
         let start = self.pos;
+        let mut i = start;
         let mut neg = false;
-        if let Some(&s) = self.data.get(self.pos)
+        if let Some(&s) = data.get(i)
             && (s == b'+' || s == b'-')
         {
             neg = s == b'-';
-            self.pos += 1;
+            i += 1;
         }
-        let mut int: f64 = 0.0;
+        // Fast path for the usual `ddd` or `ddd.ddd`; it leaves `int`, `frac`,
+        // `scale`, `seen_dot` and `digits` exactly as the general loop below
+        // would, and that loop then takes whatever follows (more digits, stray
+        // signs or dots).
+        // Signed so that the conversion below is one instruction; 15 digits fit.
+        let mut exact: i64 = 0;
+        let rest = data.get(i..).unwrap_or_default();
+        let head = rest.get(..MAX_EXACT_DIGITS).unwrap_or(rest);
+        let mut digits = 0usize;
+        for &c in head {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            exact = exact * 10 + i64::from(d);
+            digits += 1;
+        }
+        i += digits;
+        let mut int = exact as f64;
         let mut frac: f64 = 0.0;
         let mut scale: f64 = 1.0;
         let mut seen_dot = false;
-        let mut digits = 0;
-        while let Some(&c) = self.data.get(self.pos) {
+        if data.get(i) == Some(&b'.') {
+            seen_dot = true;
+            i += 1;
+            let rest = data.get(i..).unwrap_or_default();
+            let mut m = 0usize;
+            let mut n = 0usize;
+            for &c in rest.get(..3).unwrap_or(rest) {
+                let d = c.wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                m = m * 10 + usize::from(d);
+                n += 1;
+            }
+            i += n;
+            let table: &[f64] = match n {
+                1 => &FRAC_1,
+                2 => &FRAC_2,
+                _ => &FRAC_3,
+            };
+            if n > 0 {
+                frac = table.get(m).copied().unwrap_or(0.0);
+                scale = SCALE.get(n).copied().unwrap_or(1.0);
+                digits += n;
+            }
+        }
+        // Usually a number ends at white space or a delimiter; only more digits
+        // or stray signs and dots need the general loop.
+        while let Some(&c) = data.get(i)
+            && class(c) & NUMBER != 0
+        {
             match c {
                 b'0'..=b'9' => {
                     let d = f64::from(c - b'0');
@@ -194,10 +313,9 @@ impl<'a> Lexer<'a> {
                 }
                 // Some producers write "--5" or "1.2.3"; the extra signs/dots end up ignored.
                 b'.' if !seen_dot => seen_dot = true,
-                b'-' | b'+' | b'.' => {}
-                _ => break,
+                _ => {}
             }
-            self.pos += 1;
+            i += 1;
         }
         if digits == 0 {
             // A bare sign or dot: not a number; read it as a keyword-ish token.
@@ -205,16 +323,29 @@ impl<'a> Lexer<'a> {
             self.regular();
             return Tok::Other;
         }
+        self.pos = i;
         let v = int + frac;
         Tok::Num(if neg { -v } else { v })
     }
 
     fn literal(&mut self, strings: &mut Vec<u8>) -> Tok {
-        self.pos += 1;
+        let data = self.data;
+        let mut i = self.pos + 1;
         let start = strings.len();
         let mut depth = 1usize;
-        while let Some(&c) = self.data.get(self.pos) {
-            self.pos += 1;
+        loop {
+            // Copy the run of plain bytes up to the next `(`, `)` or `\` at once.
+            let rest = data.get(i..).unwrap_or_default();
+            let run = rest
+                .iter()
+                .position(|&c| class(c) & STR_SPECIAL != 0)
+                .unwrap_or(rest.len());
+            strings.extend_from_slice(rest.get(..run).unwrap_or_default());
+            i += run;
+            let Some(&c) = data.get(i) else {
+                break;
+            };
+            i += 1;
             match c {
                 b'(' => {
                     depth += 1;
@@ -227,11 +358,12 @@ impl<'a> Lexer<'a> {
                     }
                     strings.push(c);
                 }
-                b'\\' => {
-                    let Some(&e) = self.data.get(self.pos) else {
+                _ => {
+                    // A backslash.
+                    let Some(&e) = data.get(i) else {
                         break;
                     };
-                    self.pos += 1;
+                    i += 1;
                     match e {
                         b'n' => strings.push(b'\n'),
                         b'r' => strings.push(b'\r'),
@@ -241,10 +373,10 @@ impl<'a> Lexer<'a> {
                         b'0'..=b'7' => {
                             let mut v = u32::from(e - b'0');
                             for _ in 0..2 {
-                                match self.data.get(self.pos) {
+                                match data.get(i) {
                                     Some(&d @ b'0'..=b'7') => {
                                         v = v * 8 + u32::from(d - b'0');
-                                        self.pos += 1;
+                                        i += 1;
                                     }
                                     _ => break,
                                 }
@@ -252,17 +384,17 @@ impl<'a> Lexer<'a> {
                             strings.push((v & 0xff) as u8);
                         }
                         b'\r' => {
-                            if self.data.get(self.pos) == Some(&b'\n') {
-                                self.pos += 1;
+                            if data.get(i) == Some(&b'\n') {
+                                i += 1;
                             }
                         }
                         b'\n' => {}
                         other => strings.push(other),
                     }
                 }
-                _ => strings.push(c),
             }
         }
+        self.pos = i;
         Tok::Str(start as u32, strings.len() as u32)
     }
 
@@ -317,6 +449,7 @@ impl<'a> Lexer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn ops(data: &[u8]) -> Vec<(String, Vec<String>)> {
         let mut lx = Lexer::new(data);
@@ -360,6 +493,162 @@ mod tests {
         let got = ops(b"% c\nq /P <</MCID 3>> BDC BI /W 2 /H 2 ID \x00EI\xffEI Q EI \nQ");
         let names: Vec<&str> = got.iter().map(|(o, _)| o.as_str()).collect();
         assert_eq!(names, ["q", "BDC", "BI", "EI", "Q"]);
+    }
+
+    #[test]
+    fn numbers() {
+        let nums = |data: &[u8]| -> Vec<u64> {
+            let mut lx = Lexer::new(data);
+            let mut o = Operands::default();
+            let _ = lx.next_op(&mut o);
+            o.toks
+                .iter()
+                .map(|t| match *t {
+                    Tok::Num(v) => v.to_bits(),
+                    _ => u64::MAX,
+                })
+                .collect()
+        };
+        let bits = |v: f64| v.to_bits();
+        assert_eq!(
+            nums(b"0 1 -2 +3 42 op"),
+            [0.0, 1.0, -2.0, 3.0, 42.0].map(bits)
+        );
+        assert_eq!(nums(b"-0 op"), [bits(-0.0)]);
+        assert_eq!(
+            nums(b".5 -.25 5. 0.125 op"),
+            [0.5, -0.25, 5.0, 0.125].map(bits)
+        );
+        // The extra signs and dots are skipped; digits after a second dot are
+        // still fraction digits (and the first sign counts).
+        assert_eq!(nums(b"1.2.3 --5 1-2 op"), [1.23, -5.0, 12.0].map(bits));
+        // Bare signs and dots are not numbers.
+        assert_eq!(nums(b"- . +. op"), [u64::MAX; 3]);
+        // Past the exact u64 run (15 digits) and past the 3-digit fraction table.
+        let long = b"12345678901234567890.1234567890123 op";
+        assert_eq!(nums(long), [reference_nums(long)[0]]);
+        assert_eq!(nums(b"1234567890123456789012345 op").len(), 1);
+    }
+
+    /// The number bits the reference lexer reads from `data`'s first operator.
+    fn reference_nums(data: &[u8]) -> Vec<u64> {
+        let mut lx = reference::RefLexer::new(data);
+        let mut o = Operands::default();
+        let _ = lx.next_op(&mut o);
+        o.toks
+            .iter()
+            .filter_map(|t| match *t {
+                Tok::Num(v) => Some(v.to_bits()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fraction_tables_match_the_digit_loop() {
+        for n in 1..=3u32 {
+            for m in 0..10usize.pow(n) {
+                let digits = format!("{m:0width$}", width = n as usize);
+                let mut frac: f64 = 0.0;
+                let mut scale: f64 = std::hint::black_box(1.0);
+                for d in digits.bytes() {
+                    scale /= 10.0;
+                    frac += f64::from(d - b'0') * scale;
+                }
+                let table: &[f64] = match n {
+                    1 => &FRAC_1,
+                    2 => &FRAC_2,
+                    _ => &FRAC_3,
+                };
+                assert_eq!(table[m].to_bits(), frac.to_bits(), "{digits}");
+                assert_eq!(SCALE[n as usize].to_bits(), scale.to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn literal_strings() {
+        let got = ops(br"(plain) Tj (a(b)c) Tj (x\\y\)z) Tj (\n\r\t\b\f\q\0\12\1234) Tj (un");
+        assert_eq!(got[0].1, ["(plain)"]);
+        assert_eq!(got[1].1, ["(a(b)c)"]);
+        assert_eq!(got[2].1, ["(x\\y)z)"]);
+        assert_eq!(got[3].1, ["(\n\r\t\u{8}\u{c}q\0\nS4)"]);
+        // Line continuations are dropped; an unterminated string runs to the end.
+        assert_eq!(ops(b"(a\\\r\nb\\\nc) Tj")[0].1, ["(abc)"]);
+        assert!(ops(b"(unterminated \\").is_empty());
+    }
+
+    /// Every operator and operand of `data`, numbers by their bits, strings and
+    /// names by their bytes: what two lexers must agree on.
+    type Lexed = (Vec<(Vec<u8>, Vec<(u8, u64, Vec<u8>)>)>, bool);
+
+    fn lex_all(data: &[u8], new: bool) -> Lexed {
+        let mut o = Operands::default();
+        let mut out = Vec::new();
+        let mut lx = Lexer::new(data);
+        let mut rf = reference::RefLexer::new(data);
+        loop {
+            let op = if new {
+                lx.next_op(&mut o)
+            } else {
+                rf.next_op(&mut o)
+            };
+            let Some(op) = op else { break };
+            let toks = o
+                .toks
+                .iter()
+                .map(|t| match *t {
+                    Tok::Num(v) => (0, v.to_bits(), Vec::new()),
+                    Tok::Name(a, b) => (1, 0, data[a as usize..b as usize].to_vec()),
+                    Tok::Str(a, b) => (2, 0, o.strings[a as usize..b as usize].to_vec()),
+                    Tok::ArrayOpen => (3, 0, Vec::new()),
+                    Tok::ArrayClose => (4, 0, Vec::new()),
+                    Tok::Other => (5, 0, Vec::new()),
+                })
+                .collect();
+            out.push((op.to_vec(), toks));
+        }
+        (out, if new { lx.flooded } else { rf.flooded })
+    }
+
+    /// Content-stream-like bytes: numbers, names, strings, operators and every
+    /// delimiter, sign, dot and escape the lexer treats specially.
+    fn content() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            "[+-]?[0-9]{0,20}(\\.[0-9]{0,20})?".prop_map(String::into_bytes),
+            "[0-9.+-]{1,8}".prop_map(String::into_bytes),
+            "/[A-Za-z0-9#.]{0,6}".prop_map(String::into_bytes),
+            "[A-Za-z'\"*]{1,3}".prop_map(String::into_bytes),
+            prop::collection::vec(any::<u8>(), 0..12),
+            prop::collection::vec(
+                prop::sample::select(b"()\\nrtbf0127\r\n x<>[]{}%/ID EI".to_vec()),
+                0..16
+            ),
+            Just(b" ".to_vec()),
+            Just(b"\n".to_vec()),
+        ];
+        prop::collection::vec(piece, 0..40).prop_map(|ps| ps.join(&b' '))
+    }
+
+    proptest! {
+        // Cheap cases, and the number fast paths have many shapes to cover.
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        /// The table-driven lexer reads exactly what the reference lexer reads,
+        /// number bits included.
+        #[test]
+        fn agrees_with_the_reference(data in content()) {
+            prop_assert_eq!(lex_all(&data, true), lex_all(&data, false));
+        }
+
+        /// Any number text: same value to the bit.
+        #[test]
+        fn numbers_agree_with_the_reference(
+            text in "[+-]{0,2}[0-9]{0,22}(\\.[0-9]{0,22})?([.+-][0-9]{0,4}){0,2}"
+        ) {
+            let data = format!("{text} op");
+            prop_assert_eq!(lex_all(data.as_bytes(), true), lex_all(data.as_bytes(), false));
+        }
     }
 
     #[test]

@@ -285,6 +285,13 @@ impl CMap {
 
     /// Appends the Unicode text of a code to `out`; false when unmapped.
     pub(crate) fn unicode(&self, code: u32, len: u8, out: &mut String) -> bool {
+        // Ranges are sorted by length first: a length outside the first..last
+        // lengths cannot match, and a simple font asks every one of its 256
+        // codes as 1- and then 2-byte codes, mostly of a 1-byte CMap.
+        let lengths = self.bf.first().zip(self.bf.last());
+        if !lengths.is_some_and(|(first, last)| first.len <= len && len <= last.len) {
+            return false;
+        }
         let Some(r) = find_range(&self.bf, code, len, |r| (r.len, r.lo, r.hi)) else {
             return false;
         };
@@ -311,6 +318,12 @@ impl CMap {
         };
         // The low 16 bits of the incremented unit, as a wrapping add gives.
         let last = u32::from(last).wrapping_add(bump) as u16;
+        if init.is_empty() {
+            // One unit, the usual case: decode_utf16 would give this char, or
+            // U+FFFD for a lone surrogate (the only values from_u32 refuses).
+            out.push(char::from_u32(u32::from(last)).unwrap_or(char::REPLACEMENT_CHARACTER));
+            return true;
+        }
         let before = out.len();
         for ch in char::decode_utf16(init.iter().copied().chain(std::iter::once(last))) {
             out.push(ch.unwrap_or(char::REPLACEMENT_CHARACTER));
@@ -547,6 +560,27 @@ endcmap CMapName currentdict /CMap defineresource pop end end";
         assert_eq!(text(&c, 0x0028, 2), None);
         assert_eq!(text(&c, 0x0024, 1), None);
         assert_eq!(c.cid(0x0105, 2), Some(505));
+    }
+
+    #[test]
+    fn lone_surrogates_and_mixed_lengths() {
+        let c = CMap::parse(
+            b"4 beginbfchar <01> <D800> <02> <0041> <0003> <DC00> <0004> <00410042> endbfchar
+              2 beginbfrange <10> <20> <0061> <0010> <0020> <0030> endbfrange",
+        );
+        // A lone surrogate destination reads as U+FFFD, as decode_utf16 gives.
+        assert_eq!(text(&c, 0x01, 1).as_deref(), Some("\u{fffd}"));
+        assert_eq!(text(&c, 0x0003, 2).as_deref(), Some("\u{fffd}"));
+        assert_eq!(text(&c, 0x02, 1).as_deref(), Some("A"));
+        assert_eq!(text(&c, 0x0004, 2).as_deref(), Some("AB"));
+        // Lengths never mix: 1-byte code 0x12 is in <10>..<20>, 2-byte 0x0012 in
+        // <0010>..<0020>, and 0x0012 as a 1-byte lookup is not found past them.
+        assert_eq!(text(&c, 0x12, 1).as_deref(), Some("c"));
+        assert_eq!(text(&c, 0x0012, 2).as_deref(), Some("2"));
+        assert_eq!(text(&c, 0x21, 1), None);
+        assert_eq!(text(&c, 0x0002, 2), None);
+        assert_eq!(text(&c, 0x0001, 3), None);
+        assert_eq!(text(&CMap::default(), 0x41, 1), None);
     }
 
     #[test]

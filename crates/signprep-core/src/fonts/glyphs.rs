@@ -12,6 +12,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use super::generated::encodings::{
+    MAC_EXPERT_ENCODING, MAC_ROMAN_ENCODING, PDF_DOC_ENCODING, STANDARD_ENCODING, SYMBOL_ENCODING,
+    WIN_ANSI_ENCODING, ZAPF_DINGBATS_ENCODING,
+};
 use super::generated::glyphlist::{GLYPH_LIST, ZAPF_DINGBATS_GLYPH_LIST};
 use super::generated::standard14::{PDFMINER_METRICS_NAMES, STANDARD14, Standard14};
 
@@ -65,6 +69,88 @@ pub(crate) fn agl_lookup(name: &str) -> Option<&'static str> {
     })
     .get(name)
     .copied()
+}
+
+/// The Unicode text of every code of a base encoding, as [`push_glyph_unicode`] maps its
+/// glyph names: `text` holds the strings, `spans[code]` is `(start, len)` into it (len 0 =
+/// unmapped or 256 bytes and longer, as a font's own table stores them).
+#[derive(Debug)]
+pub(crate) struct EncodingText {
+    pub(crate) text: String,
+    pub(crate) spans: [(u32, u8); 256],
+}
+
+impl EncodingText {
+    fn build(encoding: &[Option<&str>; 256]) -> EncodingText {
+        let mut text = String::new();
+        let mut spans = [(0, 0); 256];
+        for (span, name) in spans.iter_mut().zip(encoding) {
+            let start = text.len();
+            if name.is_some_and(|n| push_glyph_unicode(n, &mut text)) {
+                let len = text.len() - start;
+                if len < 256 {
+                    *span = (start as u32, len as u8);
+                } else {
+                    text.truncate(start);
+                }
+            }
+        }
+        EncodingText { text, spans }
+    }
+
+    /// The text of `code`, empty when unmapped.
+    pub(crate) fn get(&self, code: usize) -> &str {
+        self.spans
+            .get(code)
+            .and_then(|&(start, len)| {
+                let start = start as usize;
+                self.text.get(start..start + usize::from(len))
+            })
+            .unwrap_or("")
+    }
+}
+
+/// The generated base encodings that per-process tables are kept for.
+static ENCODINGS: [&[Option<&str>; 256]; 7] = [
+    &STANDARD_ENCODING,
+    &WIN_ANSI_ENCODING,
+    &MAC_ROMAN_ENCODING,
+    &MAC_EXPERT_ENCODING,
+    &PDF_DOC_ENCODING,
+    &SYMBOL_ENCODING,
+    &ZAPF_DINGBATS_ENCODING,
+];
+
+/// Index of `encoding` in [`ENCODINGS`]: the same static, not an equal copy.
+fn encoding_index(encoding: &[Option<&str>; 256]) -> Option<usize> {
+    ENCODINGS.iter().position(|t| std::ptr::eq(*t, encoding))
+}
+
+/// [`EncodingText`] of one of the generated base encodings, built once per process: every
+/// simple font maps its 256 codes through one of these, and doing the glyph-name lookups
+/// per font was most of `Font::fill_simple`. None for a table not generated here.
+pub(crate) fn encoding_text(
+    encoding: &'static [Option<&'static str>; 256],
+) -> Option<&'static EncodingText> {
+    static TEXT: [OnceLock<EncodingText>; 7] = [const { OnceLock::new() }; 7];
+    let i = encoding_index(encoding)?;
+    let (table, cell) = (ENCODINGS.get(i)?, TEXT.get(i)?);
+    Some(cell.get_or_init(|| EncodingText::build(table)))
+}
+
+/// Per code of a generated base encoding, `font`'s width of the glyph it names
+/// ([`Standard14::width`]), built once per process: a standard font without
+/// /Widths otherwise searches its width table by name for each of 256 codes.
+pub(crate) fn encoding_widths(
+    font: &'static Standard14,
+    encoding: &'static [Option<&'static str>; 256],
+) -> Option<&'static [Option<u16>; 256]> {
+    static WIDTHS: [[OnceLock<[Option<u16>; 256]>; 7]; 14] =
+        [const { [const { OnceLock::new() }; 7] }; 14];
+    let f = STANDARD14.iter().position(|s| std::ptr::eq(s, font))?;
+    let e = encoding_index(encoding)?;
+    let (table, cell) = (ENCODINGS.get(e)?, WIDTHS.get(f)?.get(e)?);
+    Some(cell.get_or_init(|| table.map(|name| name.and_then(|n| font.width(n)))))
 }
 
 /// Appends the Unicode text of glyph `name` to `out` (AGL rules). Returns false, leaving
@@ -270,10 +356,6 @@ pub(crate) fn standard14_pdfminer(base_font: &str) -> Option<&'static Standard14
 
 #[cfg(test)]
 mod tests {
-    use super::super::generated::encodings::{
-        MAC_EXPERT_ENCODING, MAC_ROMAN_ENCODING, PDF_DOC_ENCODING, STANDARD_ENCODING,
-        SYMBOL_ENCODING, WIN_ANSI_ENCODING, ZAPF_DINGBATS_ENCODING,
-    };
     use super::*;
 
     fn uni(name: &str) -> Option<String> {
@@ -430,6 +512,55 @@ mod tests {
         assert_eq!(WIN_ANSI_ENCODING.get(0x81), Some(&Some("bullet")));
         assert_eq!(WIN_ANSI_ENCODING.get(0x80), Some(&Some("Euro")));
         assert_eq!(STANDARD_ENCODING.get(0x27), Some(&Some("quoteright")));
+    }
+
+    #[test]
+    fn encoding_text_matches_per_name_mapping() {
+        let tables: [&'static [Option<&'static str>; 256]; 7] = [
+            &STANDARD_ENCODING,
+            &WIN_ANSI_ENCODING,
+            &MAC_ROMAN_ENCODING,
+            &MAC_EXPERT_ENCODING,
+            &PDF_DOC_ENCODING,
+            &SYMBOL_ENCODING,
+            &ZAPF_DINGBATS_ENCODING,
+        ];
+        for table in tables {
+            let Some(text) = encoding_text(table) else {
+                panic!("no text for a generated table");
+            };
+            for (code, name) in table.iter().enumerate() {
+                let mut want = String::new();
+                if !name.is_some_and(|n| push_glyph_unicode(n, &mut want)) || want.len() >= 256 {
+                    want.clear();
+                }
+                assert_eq!(text.get(code), want, "{code} {name:?}");
+            }
+        }
+        // A copy of a table is not one of the statics.
+        let copy = Box::leak(Box::new(WIN_ANSI_ENCODING));
+        assert!(encoding_text(copy).is_none());
+    }
+
+    #[test]
+    fn encoding_widths_match_per_name_lookups() {
+        for font in &STANDARD14 {
+            for table in ENCODINGS {
+                let Some(widths) = encoding_widths(font, table) else {
+                    panic!("no widths for {}", font.name);
+                };
+                for (code, name) in table.iter().enumerate() {
+                    assert_eq!(widths[code], name.and_then(|n| font.width(n)), "{code}");
+                }
+            }
+        }
+        let copy = Box::leak(Box::new(WIN_ANSI_ENCODING));
+        assert!(
+            STANDARD14
+                .first()
+                .and_then(|f| encoding_widths(f, copy))
+                .is_none()
+        );
     }
 
     #[test]

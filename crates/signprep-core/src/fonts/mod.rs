@@ -21,6 +21,10 @@ enum Kind {
         widths: Box<[f32; 256]>,
         /// Text per code: `(start, len)` into `Font::text`; len 0 = unmapped.
         text: Box<[(u32, u8); 256]>,
+        /// The text of a code when it is one character (the usual case), pushed
+        /// as a `char`: copying a one-byte slice out of `Font::text` was most of
+        /// `decode`'s own cost.
+        single: Box<[Option<char>; 256]>,
     },
     /// Type0 (composite): codes through a CMap, widths by CID.
     Composite {
@@ -191,36 +195,59 @@ impl Font {
         font_matrix: Matrix,
         base: Option<&'static [Option<&'static str>; 256]>,
     ) {
-        // Glyph names: base encoding, then /Differences.
-        let mut names: [Option<std::borrow::Cow<'static, str>>; 256] =
-            std::array::from_fn(|_| None);
         let base = base
             .or(std.map(|s| s.builtin_encoding))
             .unwrap_or(&encodings::STANDARD_ENCODING);
-        for (slot, name) in names.iter_mut().zip(base.iter()) {
-            *slot = name.map(std::borrow::Cow::Borrowed);
-        }
+        // /Differences, in order (a later entry for a code wins). Names are borrowed:
+        // they are ASCII in practice, and an owned copy per name cost an allocation.
+        let mut renamed: Vec<(usize, std::borrow::Cow<'_, str>)> = Vec::new();
         let mut code = 0usize;
         for item in differences {
             match item {
                 Object::Integer(i) => code = (*i).clamp(0, 256) as usize,
                 Object::Name(n) => {
-                    if let Some(slot) = names.get_mut(code) {
-                        *slot = Some(std::borrow::Cow::Owned(
-                            String::from_utf8_lossy(n).into_owned(),
-                        ));
+                    if code < 256 {
+                        renamed.push((code, String::from_utf8_lossy(n)));
                     }
                     code += 1;
                 }
                 _ => {}
             }
         }
+        // Glyph names: base encoding, then /Differences.
+        let mut names: [Option<&str>; 256] = *base;
+        let mut differs = [false; 256];
+        for (code, name) in &renamed {
+            if let (Some(slot), Some(flag)) = (names.get_mut(*code), differs.get_mut(*code)) {
+                *slot = Some(name.as_ref());
+                *flag = true;
+            }
+        }
+        // The base encoding's text and standard-font widths, mapped once per
+        // process rather than per font.
+        let base_text = glyphs::encoding_text(base);
+        let base_widths = match (explicit, std) {
+            (None, Some(s)) => glyphs::encoding_widths(s, base),
+            _ => None,
+        };
 
-        let Kind::Simple { widths, text } = &mut self.kind else {
+        let Font {
+            kind,
+            to_unicode,
+            text: font_text,
+            ..
+        } = self;
+        let Kind::Simple {
+            widths,
+            text,
+            single,
+        } = kind
+        else {
             return;
         };
-        let mut buf = String::new();
+        font_text.reserve(base_text.map_or(256, |t| t.text.len()));
         for c in 0..256usize {
+            let name = names.get(c).copied().flatten();
             // Width.
             let w = match explicit {
                 Some((first, list, missing)) => {
@@ -229,24 +256,41 @@ impl Font {
                         _ => missing,
                     }
                 }
-                None => names[c]
-                    .as_deref()
-                    .and_then(|n| std.and_then(|s| s.width(n)))
-                    .map_or(0.0, f64::from),
+                None => match (base_widths, differs.get(c)) {
+                    (Some(ws), Some(false)) => ws.get(c).copied().flatten(),
+                    _ => name.and_then(|n| std.and_then(|s| s.width(n))),
+                }
+                .map_or(0.0, f64::from),
             };
-            widths[c] = font_matrix.apply_vector(w, 0.0).0 as f32;
+            if let Some(slot) = widths.get_mut(c) {
+                *slot = font_matrix.apply_vector(w, 0.0).0 as f32;
+            }
 
-            // Text: ToUnicode first, then the glyph name.
-            buf.clear();
-            let mapped = self.to_unicode.as_ref().is_some_and(|tu| {
-                tu.unicode(c as u32, 1, &mut buf) || tu.unicode(c as u32, 2, &mut buf)
-            }) || names[c]
-                .as_deref()
-                .is_some_and(|n| glyphs::push_glyph_unicode(n, &mut buf));
-            if mapped && !buf.is_empty() && buf.len() < 256 {
-                let start = self.text.len() as u32;
-                self.text.push_str(&buf);
-                text[c] = (start, buf.len() as u8);
+            // Text: ToUnicode first, then the glyph name; appended straight to the
+            // font's text and dropped again if unmapped or too long.
+            let start = font_text.len();
+            let mapped = to_unicode.as_ref().is_some_and(|tu| {
+                tu.unicode(c as u32, 1, font_text) || tu.unicode(c as u32, 2, font_text)
+            }) || match (base_text, differs.get(c)) {
+                (Some(t), Some(false)) => {
+                    font_text.push_str(t.get(c));
+                    true
+                }
+                _ => name.is_some_and(|n| glyphs::push_glyph_unicode(n, font_text)),
+            };
+            let len = font_text.len() - start;
+            if mapped && len > 0 && len < 256 {
+                if let Some(slot) = text.get_mut(c) {
+                    *slot = (start as u32, len as u8);
+                }
+                let mut chars = font_text.get(start..).unwrap_or_default().chars();
+                if let (Some(ch), None, Some(slot)) =
+                    (chars.next(), chars.next(), single.get_mut(c))
+                {
+                    *slot = Some(ch);
+                }
+            } else {
+                font_text.truncate(start);
             }
         }
     }
@@ -311,12 +355,18 @@ impl Font {
     #[inline]
     pub(crate) fn decode(&self, bytes: &[u8], out: &mut String, f: &mut impl GlyphSink) {
         match &self.kind {
-            Kind::Simple { widths, text } => {
+            Kind::Simple {
+                widths,
+                text,
+                single,
+            } => {
                 for &b in bytes {
                     let (start, len) = text[usize::from(b)];
                     let at = out.len();
                     let mapped = len > 0;
-                    if mapped {
+                    if let Some(ch) = single[usize::from(b)] {
+                        out.push(ch);
+                    } else if mapped {
                         let s = start as usize;
                         out.push_str(self.text.get(s..s + usize::from(len)).unwrap_or("\u{fffd}"));
                     } else {
@@ -372,6 +422,7 @@ impl Kind {
         Kind::Simple {
             widths: Box::new([0.0; 256]),
             text: Box::new([(0, 0); 256]),
+            single: Box::new([None; 256]),
         }
     }
 }
