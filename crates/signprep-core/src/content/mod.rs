@@ -136,7 +136,13 @@ impl GlyphSink for Pen<'_> {
 
 /// The state the strings of one text-showing operator share.
 struct ShowCtx {
+    /// The text state's font, moved out of it until [`Interp::end_show`]: a
+    /// clone per string bounced the font's reference count between the
+    /// threads scanning pages of one document (the count shares a cache line
+    /// with the font's tables, read for every glyph).
     font: Arc<Font>,
+    /// `font` came from the text state (else it is the fallback).
+    taken: bool,
     /// The run being filled; `m` is the linear part it was made for.
     run: Run,
     /// Its index in [`PageText::runs`], once a glyph was shown.
@@ -529,9 +535,20 @@ impl<'a> Interp<'a> {
                                 self.show_with(ctx, s);
                             }
                         }
-                        Tok::Num(n) => self.kern(n),
+                        Tok::Num(n) => {
+                            // While a string's context holds the font, the
+                            // text state has none.
+                            let vertical = match &ctx {
+                                Some(c) => c.taken && c.font.vertical,
+                                None => self.gs.text.font.as_ref().is_some_and(|f| f.vertical),
+                            };
+                            self.kern(n, vertical);
+                        }
                         _ => {}
                     }
+                }
+                if let Some(ctx) = ctx {
+                    self.end_show(ctx);
                 }
             }
             b"g" => self.gs.fill = args.nums::<1>().map_or(Fill::Other, |[g]| Fill::Gray(g)),
@@ -583,9 +600,10 @@ impl<'a> Interp<'a> {
         self.tm = self.tlm;
     }
 
-    fn kern(&mut self, n: f64) {
+    /// Moves the text matrix by a `TJ` number (`vertical`: the font writes
+    /// top to bottom).
+    fn kern(&mut self, n: f64, vertical: bool) {
         let ts = &self.gs.text;
-        let vertical = ts.font.as_ref().is_some_and(|f| f.vertical);
         let d = -n / 1000.0 * ts.size;
         self.tm = if vertical {
             Matrix::translate(0.0, d).then(&self.tm)
@@ -623,13 +641,21 @@ impl<'a> Interp<'a> {
     fn show(&mut self, bytes: &[u8]) {
         let mut ctx = self.show_ctx();
         self.show_with(&mut ctx, bytes);
+        self.end_show(ctx);
+    }
+
+    /// Gives the font back to the text state.
+    fn end_show(&mut self, ctx: ShowCtx) {
+        if ctx.taken {
+            self.gs.text.font = Some(ctx.font);
+        }
     }
 
     /// Prepares what the strings of one text-showing operator share: the
     /// font (warning once per page when there is none) and the text state.
     fn show_ctx(&mut self) -> ShowCtx {
-        let font = match &self.gs.text.font {
-            Some(f) => Arc::clone(f),
+        let (font, taken) = match self.gs.text.font.take() {
+            Some(f) => (f, true),
             None => {
                 if !self.warned_font {
                     self.warned_font = true;
@@ -641,7 +667,7 @@ impl<'a> Interp<'a> {
                         .page(self.page),
                     );
                 }
-                self.doc.fallback_font()
+                (self.doc.fallback_font(), false)
             }
         };
         let ts = &self.gs.text;
@@ -668,6 +694,7 @@ impl<'a> Interp<'a> {
             char_space: ts.char_space,
             word_space: ts.word_space,
             font,
+            taken,
         }
     }
 
