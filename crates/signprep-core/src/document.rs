@@ -460,6 +460,11 @@ impl Document {
         Arc::clone(self.fallback.get_or_init(|| Arc::new(Font::fallback())))
     }
 
+    /// [`Document::fallback_font`], borrowed.
+    pub(crate) fn fallback(&self) -> &Font {
+        self.fallback.get_or_init(|| Arc::new(Font::fallback()))
+    }
+
     /// Follows references (bounded) to a direct object.
     pub(crate) fn resolve<'a>(&'a self, obj: &'a Object) -> Option<&'a Object> {
         self.follow(obj, 0)

@@ -21,6 +21,9 @@ use state::GState;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+/// Font resources a page remembers by address (see `Interp::font_slots`).
+const MAX_FONT_SLOTS: usize = 64;
+
 /// Deepest `q` nesting honoured.
 const MAX_GSTATE_DEPTH: usize = 1024;
 
@@ -44,7 +47,7 @@ pub(crate) struct Run {
     /// Effective font size (Tf size scaled by the text matrix and CTM).
     size: f32,
     /// Index into [`PageText::fonts`].
-    font: u16,
+    font: u32,
     /// Render mode (`Tr`).
     render_mode: u8,
     /// Painted invisibly: render mode 3/7, white fill or zero opacity.
@@ -136,13 +139,8 @@ impl GlyphSink for Pen<'_> {
 
 /// The state the strings of one text-showing operator share.
 struct ShowCtx {
-    /// The text state's font, moved out of it until [`Interp::end_show`]: a
-    /// clone per string bounced the font's reference count between the
-    /// threads scanning pages of one document (the count shares a cache line
-    /// with the font's tables, read for every glyph).
-    font: Arc<Font>,
-    /// `font` came from the text state (else it is the fallback).
-    taken: bool,
+    /// Index of the font in [`PageText::fonts`].
+    font: u32,
     /// The run being filled; `m` is the linear part it was made for.
     run: Run,
     /// Its index in [`PageText::runs`], once a glyph was shown.
@@ -162,7 +160,7 @@ const NO_RUN: Run = Run {
     rise: 0.0,
     h_scale: 1.0,
     size: 0.0,
-    font: u16::MAX,
+    font: u32::MAX,
     render_mode: 0,
     hidden: false,
     vertical: false,
@@ -189,7 +187,7 @@ impl PageText {
     }
 
     pub(crate) fn font(&self, g: &GlyphRec) -> Option<&Font> {
-        self.fonts.get(usize::from(self.run(g).font)).map(|f| &**f)
+        self.fonts.get(self.run(g).font as usize).map(|f| &**f)
     }
 
     /// The glyph box: advance wide, font size high, bottom at the descent.
@@ -253,6 +251,8 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
         warned_font: false,
         full: false,
         operators: 0,
+        font_slots: Vec::new(),
+        fallback: None,
     };
     let content = page_content(doc, page.id, index, &mut it.out.diagnostics)?;
     // Text pages show about one glyph per 4-20 content bytes: reserving for
@@ -333,6 +333,16 @@ struct Interp<'a> {
     /// Set when a per-page limit stopped the page.
     full: bool,
     operators: usize,
+    /// The page's fonts by the address of their resource entry: index into
+    /// [`PageText::fonts`]. The text state holds such an index, not an
+    /// `Arc<Font>`: `Tf`, `q` and `Q` then touch no reference count that the
+    /// threads scanning other pages of the document share (that cache-line
+    /// traffic made two threads slower per glyph than one).
+    /// Searched linearly (pages use a few fonts; past [`MAX_FONT_SLOTS`] the
+    /// document's cache answers).
+    font_slots: Vec<(usize, u32)>,
+    /// Index of the fallback font, once needed.
+    fallback: Option<u32>,
 }
 
 /// The operands of one operator, as the lexer left them.
@@ -536,19 +546,12 @@ impl<'a> Interp<'a> {
                             }
                         }
                         Tok::Num(n) => {
-                            // While a string's context holds the font, the
-                            // text state has none.
-                            let vertical = match &ctx {
-                                Some(c) => c.taken && c.font.vertical,
-                                None => self.gs.text.font.as_ref().is_some_and(|f| f.vertical),
-                            };
+                            let vertical =
+                                self.gs.text.font.is_some_and(|i| self.font_at(i).vertical);
                             self.kern(n, vertical);
                         }
                         _ => {}
                     }
-                }
-                if let Some(ctx) = ctx {
-                    self.end_show(ctx);
                 }
             }
             b"g" => self.gs.fill = args.nums::<1>().map_or(Fill::Other, |[g]| Fill::Gray(g)),
@@ -612,10 +615,21 @@ impl<'a> Interp<'a> {
         };
     }
 
-    fn lookup_font(&self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<Arc<Font>> {
+    /// The page's index of font resource `name`.
+    fn lookup_font(&mut self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<u32> {
         let fonts = resources.and_then(|r| self.doc.get_dict(r, b"Font"))?;
         let entry = lookup(fonts, name)?;
-        Some(self.doc.font(entry))
+        // The entry's address is stable: the document is not modified while
+        // it is scanned.
+        let key = std::ptr::from_ref(entry) as usize;
+        if let Some(&(_, i)) = self.font_slots.iter().find(|(k, _)| *k == key) {
+            return Some(i);
+        }
+        let i = self.font_index(&self.doc.font(entry));
+        if self.font_slots.len() < MAX_FONT_SLOTS {
+            self.font_slots.push((key, i));
+        }
+        Some(i)
     }
 
     fn ext_gstate_alpha(&self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<f64> {
@@ -627,35 +641,35 @@ impl<'a> Interp<'a> {
         self.doc.get_number(gs, b"ca")
     }
 
-    fn font_index(&mut self, font: &Arc<Font>) -> u16 {
+    /// The index of `font` in [`PageText::fonts`], added on first use. Two
+    /// resource names for one font object share an index.
+    fn font_index(&mut self, font: &Arc<Font>) -> u32 {
         if let Some(i) = self.out.fonts.iter().position(|f| Arc::ptr_eq(f, font)) {
-            return i as u16;
-        }
-        if self.out.fonts.len() >= usize::from(u16::MAX) {
-            return 0;
+            return i as u32;
         }
         self.out.fonts.push(Arc::clone(font));
-        (self.out.fonts.len() - 1) as u16
+        (self.out.fonts.len() - 1) as u32
+    }
+
+    /// The font at a page index (the fallback for an index out of range,
+    /// which the interpreter never makes).
+    fn font_at(&self, i: u32) -> &Font {
+        self.out
+            .fonts
+            .get(i as usize)
+            .map_or(self.doc.fallback(), |f| f)
     }
 
     fn show(&mut self, bytes: &[u8]) {
         let mut ctx = self.show_ctx();
         self.show_with(&mut ctx, bytes);
-        self.end_show(ctx);
-    }
-
-    /// Gives the font back to the text state.
-    fn end_show(&mut self, ctx: ShowCtx) {
-        if ctx.taken {
-            self.gs.text.font = Some(ctx.font);
-        }
     }
 
     /// Prepares what the strings of one text-showing operator share: the
     /// font (warning once per page when there is none) and the text state.
     fn show_ctx(&mut self) -> ShowCtx {
-        let (font, taken) = match self.gs.text.font.take() {
-            Some(f) => (f, true),
+        let font = match self.gs.text.font {
+            Some(f) => f,
             None => {
                 if !self.warned_font {
                     self.warned_font = true;
@@ -667,11 +681,22 @@ impl<'a> Interp<'a> {
                         .page(self.page),
                     );
                 }
-                (self.doc.fallback_font(), false)
+                match self.fallback {
+                    Some(i) => i,
+                    None => {
+                        let i = self.font_index(&self.doc.fallback_font());
+                        self.fallback = Some(i);
+                        i
+                    }
+                }
             }
         };
+        let (descent, vertical) = {
+            let f = self.font_at(font);
+            (f.descent, f.vertical)
+        };
         let ts = &self.gs.text;
-        let descent = font.descent * ts.size + ts.rise;
+        let descent = descent * ts.size + ts.rise;
         ShowCtx {
             run: Run {
                 m: Matrix::IDENTITY,
@@ -681,12 +706,12 @@ impl<'a> Interp<'a> {
                 rise: ts.rise,
                 h_scale: ts.h_scale,
                 size: 0.0,
-                font: 0,
+                font,
                 render_mode: ts.render_mode,
                 hidden: matches!(ts.render_mode, 3 | 7)
                     || self.gs.fill.is_white()
                     || self.gs.fill_alpha <= 0.0,
-                vertical: font.vertical,
+                vertical,
                 fill: self.gs.fill,
             },
             run_idx: None,
@@ -694,7 +719,6 @@ impl<'a> Interp<'a> {
             char_space: ts.char_space,
             word_space: ts.word_space,
             font,
-            taken,
         }
     }
 
@@ -720,9 +744,6 @@ impl<'a> Interp<'a> {
         let run_idx = match ctx.run_idx {
             Some(i) if ctx.run.m == linear => i,
             _ => {
-                if ctx.run_idx.is_none() {
-                    ctx.run.font = self.font_index(&ctx.font);
-                }
                 let (vx, vy) = m.apply_vector(0.0, 1.0);
                 ctx.run.size = (ctx.run.font_size.abs() * (vx * vx + vy * vy).sqrt()) as f32;
                 ctx.run.m = linear;
@@ -740,6 +761,11 @@ impl<'a> Interp<'a> {
             }
         };
         let run = &ctx.run;
+        let font = self
+            .out
+            .fonts
+            .get(ctx.font as usize)
+            .map_or(self.doc.fallback(), |f| &**f);
         let mut pen = Pen {
             glyphs: &mut self.out.glyphs,
             max_glyphs,
@@ -754,7 +780,7 @@ impl<'a> Interp<'a> {
             word_space: ctx.word_space,
         };
         let mut text = std::mem::take(&mut self.out.text);
-        ctx.font.decode(bytes, &mut text, &mut pen);
+        font.decode(bytes, &mut text, &mut pen);
         let (tm, full) = (pen.tm, pen.full);
         let out = &mut self.out;
         out.text = text;

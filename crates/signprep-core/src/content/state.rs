@@ -1,8 +1,6 @@
 //! Graphics and text state.
 
-use crate::fonts::Font;
 use crate::geometry::Matrix;
-use std::sync::Arc;
 
 /// A glyph's fill colour, in its device space.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -32,9 +30,10 @@ impl Fill {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct TextState {
-    pub(crate) font: Option<Arc<Font>>,
+    /// Index of the font in the page's [`super::PageText::fonts`].
+    pub(crate) font: Option<u32>,
     pub(crate) size: f64,
     pub(crate) char_space: f64,
     pub(crate) word_space: f64,
