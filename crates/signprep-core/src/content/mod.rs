@@ -219,6 +219,19 @@ impl PageText {
         }
     }
 
+    /// [`PageText::origin`], [`PageText::end`] and [`PageText::size`] at
+    /// once (one run lookup; lines are built from these for every glyph of a
+    /// page with a tag).
+    pub(crate) fn placement(&self, g: &GlyphRec) -> ((f64, f64), (f64, f64), f32) {
+        let (run, m) = self.matrix(g);
+        let end = if run.vertical {
+            m.apply(0.0, -run.font_size)
+        } else {
+            m.apply(f64::from(g.width) * run.font_size * run.h_scale, 0.0)
+        };
+        (m.apply(0.0, 0.0), end, run.size)
+    }
+
     /// Effective font size (Tf size scaled by the text matrix and CTM).
     pub(crate) fn size(&self, g: &GlyphRec) -> f32 {
         self.run(g).size

@@ -80,9 +80,9 @@ pub(crate) fn build_lines(page: &PageText) -> Lines {
     };
     for (i, g) in page.glyphs.iter().enumerate() {
         let text = page.glyph_text(g);
-        let (origin, end) = (page.origin(g), page.end(g));
+        let (origin, end, size) = page.placement(g);
         let dir = direction(origin, end);
-        let size = f64::from(page.size(g)).max(0.1);
+        let size = f64::from(size).max(0.1);
         let is_space = text.chars().all(char::is_whitespace) && !text.is_empty();
         let mut gap_space = false;
         let same_line = match cur {
