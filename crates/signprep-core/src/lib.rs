@@ -30,6 +30,7 @@
 //! less is a [`Diagnostic`] beside the result.
 #![forbid(unsafe_code)]
 
+mod chars;
 mod content;
 mod datafields;
 mod diag;

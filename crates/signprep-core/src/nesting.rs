@@ -9,18 +9,7 @@
 //! for nothing, so no byte sequence can reset the depth in the middle of a
 //! nesting that the parser would recurse through.
 
-/// PDF white-space characters (ISO 32000-1, 7.2.2).
-fn is_white(b: u8) -> bool {
-    matches!(b, b'\0' | b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
-}
-
-/// PDF delimiter characters (ISO 32000-1, 7.2.2).
-fn is_delimiter(b: u8) -> bool {
-    matches!(
-        b,
-        b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
-    )
-}
+use crate::chars::{is_delim, is_regular, is_white};
 
 /// True when `[`/`<<` nest deeper than `max_depth` anywhere in `bytes`.
 ///
@@ -63,10 +52,10 @@ pub(crate) fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> bool {
                 i += 1;
             }
             // A name: `/` and the regular characters after it.
-            b'/' => i = skip_while(bytes, i + 1, |b| !is_white(b) && !is_delimiter(b)),
-            _ if is_delimiter(c) => i += 1,
+            b'/' => i = skip_while(bytes, i + 1, is_regular),
+            _ if is_delim(c) => i += 1,
             _ => {
-                let end = skip_while(bytes, i, |b| !is_white(b) && !is_delimiter(b));
+                let end = skip_while(bytes, i, is_regular);
                 match bytes.get(i..end) {
                     Some(b"stream") if after_top_dict => {
                         // Stream data, up to `endstream`; without one, go on

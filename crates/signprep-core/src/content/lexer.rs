@@ -48,53 +48,7 @@ pub(crate) struct Lexer<'a> {
     pub(crate) flooded: bool,
 }
 
-/// Byte classes, one table lookup instead of a chain of comparisons per byte
-/// (the lexer looks at every byte of every content stream).
-const WHITE: u8 = 1;
-const DELIM: u8 = 2;
-/// Bytes that end a run of plain literal-string bytes: `(`, `)`, `\`.
-const STR_SPECIAL: u8 = 4;
-/// Bytes a number token may hold: digits, signs and dots.
-const NUMBER: u8 = 8;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let white = [b' ', b'\n', b'\r', b'\t', b'\x0c', b'\0'];
-    let mut i = 0;
-    while i < white.len() {
-        t[white[i] as usize] = WHITE;
-        i += 1;
-    }
-    let delim = [b'(', b')', b'<', b'>', b'[', b']', b'{', b'}', b'/', b'%'];
-    let mut i = 0;
-    while i < delim.len() {
-        t[delim[i] as usize] = DELIM;
-        i += 1;
-    }
-    t[b'(' as usize] |= STR_SPECIAL;
-    t[b')' as usize] |= STR_SPECIAL;
-    t[b'\\' as usize] |= STR_SPECIAL;
-    let number = *b"0123456789+-.";
-    let mut i = 0;
-    while i < number.len() {
-        t[number[i] as usize] = NUMBER;
-        i += 1;
-    }
-    t
-};
-
-fn class(c: u8) -> u8 {
-    // A u8 always indexes a 256-entry table.
-    CLASS[usize::from(c)]
-}
-
-fn is_white(c: u8) -> bool {
-    class(c) & WHITE != 0
-}
-
-fn is_delim(c: u8) -> bool {
-    class(c) & DELIM != 0
-}
+use crate::chars::{NUMBER, STR_SPECIAL, class, is_delim, is_regular, is_white};
 
 /// `FRAC_n[m]` is the fraction the digit-by-digit loop in [`Lexer::number`]
 /// computes for the `n` fraction digits of `m` (leading zeros included), and
@@ -232,7 +186,7 @@ impl<'a> Lexer<'a> {
         let rest = self.data.get(self.pos..).unwrap_or_default();
         self.pos += rest
             .iter()
-            .position(|&c| class(c) & (WHITE | DELIM) != 0)
+            .position(|&c| !is_regular(c))
             .unwrap_or(rest.len());
     }
 

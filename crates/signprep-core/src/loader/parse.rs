@@ -23,19 +23,10 @@ const MAX_PAREN_DEPTH: usize = 99;
 
 /// PDF white space, as lopdf reads it.
 pub(crate) fn is_ws(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0 | 0x0C)
+    crate::chars::is_white(c)
 }
 
-fn is_delimiter(c: u8) -> bool {
-    matches!(
-        c,
-        b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
-    )
-}
-
-fn is_regular(c: u8) -> bool {
-    !is_ws(c) && !is_delimiter(c)
-}
+use crate::chars::is_regular;
 
 fn hex_value(c: u8) -> Option<u8> {
     match c {
