@@ -116,6 +116,7 @@ pub(super) fn walk_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
                         options.max_kids_per_node
                     )));
                 }
+                prefetch(doc, kids);
                 for kid in kids.iter().rev() {
                     if let Ok(kid_id) = kid.as_reference() {
                         stack.push((kid_id, inh.clone(), depth + 1));
@@ -164,4 +165,23 @@ fn rect_of(doc: &Document, obj: &Object) -> Option<Rect> {
     }
     let r = Rect::new(v[0], v[1], v[2], v[3]);
     (r.width() > 0.0 && r.height() > 0.0).then_some(r)
+}
+
+/// Kids parsed at once per node before the walk reads them one by one.
+const PREFETCH_MIN: usize = 4;
+
+/// Parses the kids of a page tree node on all threads: the walk itself is
+/// serial, and parsing the page dictionaries was most of the time a scan of a
+/// long document spent before its pages could be read in parallel (the
+/// lazy store's slots are filled once, whichever thread gets there first).
+fn prefetch(doc: &Document, kids: &[Object]) {
+    use rayon::prelude::*;
+    if kids.len() < PREFETCH_MIN || !doc.store.is_lazy() {
+        return;
+    }
+    kids.par_iter().for_each(|kid| {
+        if let Ok(id) = kid.as_reference() {
+            let _ = doc.store.get(id);
+        }
+    });
 }
