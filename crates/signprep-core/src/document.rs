@@ -607,10 +607,9 @@ pub(crate) fn lookup<'a>(dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object>
         dict.iter()
             .find(|(k, _)| k.as_slice() == key)
             .map(|(_, v)| v)
-    } else if dict.has(key) {
-        dict.get(key).ok()
     } else {
-        None
+        // The map itself: one hash, and no error for a missing key.
+        dict.as_hashmap().get(key)
     }
 }
 

@@ -84,6 +84,22 @@ const SCALE: [f64; 4] = [1.0, 1.0 / 10.0, 1.0 / 10.0 / 10.0, 1.0 / 10.0 / 10.0 /
 /// bit. 15 digits stay below 10^15 < 2^53; longer runs continue in f64.
 const MAX_EXACT_DIGITS: usize = 15;
 
+/// The value of the decimal digits `bytes` starts with, at most `max` of them,
+/// and how many there were (`max` <= 19 cannot overflow).
+fn leading_digits(bytes: &[u8], max: usize) -> (u64, usize) {
+    let mut value = 0u64;
+    let mut n = 0usize;
+    for &c in bytes.get(..max).unwrap_or(bytes) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        value = value * 10 + u64::from(d);
+        n += 1;
+    }
+    (value, n)
+}
+
 impl<'a> Lexer<'a> {
     pub(crate) fn new(data: &'a [u8]) -> Self {
         Lexer {
@@ -205,38 +221,19 @@ impl<'a> Lexer<'a> {
         // `scale`, `seen_dot` and `digits` exactly as the general loop below
         // would, and that loop then takes whatever follows (more digits, stray
         // signs or dots).
-        // Signed so that the conversion below is one instruction; 15 digits fit.
-        let mut exact: i64 = 0;
-        let rest = data.get(i..).unwrap_or_default();
-        let head = rest.get(..MAX_EXACT_DIGITS).unwrap_or(rest);
-        let mut digits = 0usize;
-        for &c in head {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            exact = exact * 10 + i64::from(d);
-            digits += 1;
-        }
+        let (exact, mut digits) =
+            leading_digits(data.get(i..).unwrap_or_default(), MAX_EXACT_DIGITS);
         i += digits;
-        let mut int = exact as f64;
+        // Through i64 so that the conversion is one instruction; 15 digits fit.
+        let mut int = exact as i64 as f64;
         let mut frac: f64 = 0.0;
         let mut scale: f64 = 1.0;
         let mut seen_dot = false;
         if data.get(i) == Some(&b'.') {
             seen_dot = true;
             i += 1;
-            let rest = data.get(i..).unwrap_or_default();
-            let mut m = 0usize;
-            let mut n = 0usize;
-            for &c in rest.get(..3).unwrap_or(rest) {
-                let d = c.wrapping_sub(b'0');
-                if d > 9 {
-                    break;
-                }
-                m = m * 10 + usize::from(d);
-                n += 1;
-            }
+            let (m, n) = leading_digits(data.get(i..).unwrap_or_default(), 3);
+            let m = m as usize;
             i += n;
             let table: &[f64] = match n {
                 1 => &FRAC_1,

@@ -137,11 +137,17 @@ impl GlyphSink for Pen<'_> {
     }
 }
 
+/// The font at page index `i` of `fonts` (the fallback for an index out of
+/// range, which the interpreter never makes). A free function so that it can
+/// borrow the fonts beside the glyphs being written.
+fn font_in<'f>(fonts: &'f [Arc<Font>], doc: &'f Document, i: u32) -> &'f Font {
+    fonts.get(i as usize).map_or(doc.fallback(), |f| f)
+}
+
 /// The state the strings of one text-showing operator share.
 struct ShowCtx {
-    /// Index of the font in [`PageText::fonts`].
-    font: u32,
-    /// The run being filled; `m` is the linear part it was made for.
+    /// The run being filled (its font included); `m` is the linear part it
+    /// was made for.
     run: Run,
     /// Its index in [`PageText::runs`], once a glyph was shown.
     run_idx: Option<u32>,
@@ -204,24 +210,9 @@ impl PageText {
         m.apply_rect(&r)
     }
 
-    /// The baseline origin.
-    pub(crate) fn origin(&self, g: &GlyphRec) -> (f64, f64) {
-        self.matrix(g).1.apply(0.0, 0.0)
-    }
-
-    /// The origin plus the glyph's advance (without character spacing).
-    pub(crate) fn end(&self, g: &GlyphRec) -> (f64, f64) {
-        let (run, m) = self.matrix(g);
-        if run.vertical {
-            m.apply(0.0, -run.font_size)
-        } else {
-            m.apply(f64::from(g.width) * run.font_size * run.h_scale, 0.0)
-        }
-    }
-
-    /// [`PageText::origin`], [`PageText::end`] and [`PageText::size`] at
-    /// once (one run lookup; lines are built from these for every glyph of a
-    /// page with a tag).
+    /// The baseline origin, the origin plus the glyph's advance (without
+    /// character spacing) and the effective font size, from one run lookup
+    /// (lines are built from these for every glyph of a page with a tag).
     pub(crate) fn placement(&self, g: &GlyphRec) -> ((f64, f64), (f64, f64), f32) {
         let (run, m) = self.matrix(g);
         let end = if run.vertical {
@@ -558,11 +549,7 @@ impl<'a> Interp<'a> {
                                 self.show_with(ctx, s);
                             }
                         }
-                        Tok::Num(n) => {
-                            let vertical =
-                                self.gs.text.font.is_some_and(|i| self.font_at(i).vertical);
-                            self.kern(n, vertical);
-                        }
+                        Tok::Num(n) => self.kern(n),
                         _ => {}
                     }
                 }
@@ -616,9 +603,9 @@ impl<'a> Interp<'a> {
         self.tm = self.tlm;
     }
 
-    /// Moves the text matrix by a `TJ` number (`vertical`: the font writes
-    /// top to bottom).
-    fn kern(&mut self, n: f64, vertical: bool) {
+    /// Moves the text matrix by a `TJ` number.
+    fn kern(&mut self, n: f64) {
+        let vertical = self.gs.text.font.is_some_and(|i| self.font_at(i).vertical);
         let ts = &self.gs.text;
         let d = -n / 1000.0 * ts.size;
         self.tm = if vertical {
@@ -664,13 +651,8 @@ impl<'a> Interp<'a> {
         (self.out.fonts.len() - 1) as u32
     }
 
-    /// The font at a page index (the fallback for an index out of range,
-    /// which the interpreter never makes).
     fn font_at(&self, i: u32) -> &Font {
-        self.out
-            .fonts
-            .get(i as usize)
-            .map_or(self.doc.fallback(), |f| f)
+        font_in(&self.out.fonts, self.doc, i)
     }
 
     fn show(&mut self, bytes: &[u8]) {
@@ -731,7 +713,6 @@ impl<'a> Interp<'a> {
             ctm_display: self.gs.ctm.then(&self.display),
             char_space: ts.char_space,
             word_space: ts.word_space,
-            font,
         }
     }
 
@@ -774,11 +755,7 @@ impl<'a> Interp<'a> {
             }
         };
         let run = &ctx.run;
-        let font = self
-            .out
-            .fonts
-            .get(ctx.font as usize)
-            .map_or(self.doc.fallback(), |f| &**f);
+        let font = font_in(&self.out.fonts, self.doc, run.font);
         let mut pen = Pen {
             glyphs: &mut self.out.glyphs,
             max_glyphs,

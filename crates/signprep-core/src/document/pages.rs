@@ -83,12 +83,7 @@ pub(super) fn walk_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
         if let Some(b) = get_box(b"CropBox") {
             inh.crop_box = Some(b);
         }
-        if let Some(r) = dict
-            .get(b"Rotate")
-            .ok()
-            .and_then(|o| doc.resolve(o))
-            .and_then(number)
-        {
+        if let Some(r) = doc.get_number(dict, b"Rotate") {
             inh.rotate = Some(r as i64);
         }
         if let Some(r) = lookup(dict, b"Resources") {
@@ -96,12 +91,7 @@ pub(super) fn walk_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
         }
         let is_pages = lookup(dict, b"Kids").is_some() && !matches!(dict.get_type(), Ok(b"Page"));
         if is_pages {
-            let kids = dict
-                .get(b"Kids")
-                .ok()
-                .and_then(|k| doc.resolve(k))
-                .and_then(|k| k.as_array().ok());
-            if let Some(kids) = kids {
+            if let Some(kids) = doc.get_array(dict, b"Kids") {
                 // Every pending kid is a page to come or a node holding some:
                 // more than max_pages of them is refused before they are queued.
                 if out.len() + stack.len() + kids.len() > options.max_pages {
@@ -134,12 +124,7 @@ pub(super) fn walk_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
         let media = inh
             .media_box
             .unwrap_or_else(|| Rect::new(0.0, 0.0, 612.0, 792.0));
-        let user_unit = dict
-            .get(b"UserUnit")
-            .ok()
-            .and_then(|o| doc.resolve(o))
-            .and_then(number)
-            .unwrap_or(1.0);
+        let user_unit = doc.get_number(dict, b"UserUnit").unwrap_or(1.0);
         out.push(PageRef {
             id,
             geometry: PageGeometry::new(

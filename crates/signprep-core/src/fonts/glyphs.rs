@@ -516,16 +516,7 @@ mod tests {
 
     #[test]
     fn encoding_text_matches_per_name_mapping() {
-        let tables: [&'static [Option<&'static str>; 256]; 7] = [
-            &STANDARD_ENCODING,
-            &WIN_ANSI_ENCODING,
-            &MAC_ROMAN_ENCODING,
-            &MAC_EXPERT_ENCODING,
-            &PDF_DOC_ENCODING,
-            &SYMBOL_ENCODING,
-            &ZAPF_DINGBATS_ENCODING,
-        ];
-        for table in tables {
+        for table in ENCODINGS {
             let Some(text) = encoding_text(table) else {
                 panic!("no text for a generated table");
             };

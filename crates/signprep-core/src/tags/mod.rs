@@ -202,7 +202,8 @@ pub(crate) fn find_page_tags(
             }
         }
         let font = page.font(first_glyph);
-        let dir = direction(page.origin(first_glyph), page.end(first_glyph));
+        let (origin, end, _) = page.placement(first_glyph);
+        let dir = direction(origin, end);
         let max_w = widths.iter().copied().fold(0.0f32, f32::max);
         let min_w = widths.iter().copied().fold(f32::INFINITY, f32::min);
         let proportional = max_w > 0.0 && (max_w - min_w) > 0.01 * max_w;
