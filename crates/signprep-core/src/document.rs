@@ -31,7 +31,9 @@ pub struct LoadOptions {
     /// XObjects, content streams several pages share), so that they are
     /// inflated once; past it, streams are inflated at every use.
     pub max_stream_cache_bytes: usize,
-    /// Deepest array/dictionary nesting accepted in the file.
+    /// Deepest array/dictionary nesting accepted: in any object read, and
+    /// anywhere in the file when it must be loaded whole (damaged
+    /// cross-reference data, encryption), since lopdf's parser recurses.
     pub max_nesting_depth: usize,
     /// Deepest chain of Form XObjects (`Do` inside `Do`).
     pub max_xobject_depth: usize,
@@ -299,9 +301,6 @@ impl Document {
     fn from_vec(bytes: Vec<u8>, options: &LoadOptions, lazy: bool) -> Result<Document, Error> {
         check_input(&bytes, options)?;
         let started = Instant::now();
-        // A file nesting deeper than the limit anywhere is refused, read lazily
-        // or not: the lazy parser is bounded, but the file reads as it always did.
-        check_nesting(&bytes, options.max_nesting_depth)?;
         let inflated = Arc::new(AtomicUsize::new(0));
         let bytes = if lazy {
             match Document::open_lazy(bytes, options, started, &inflated) {
@@ -313,7 +312,7 @@ impl Document {
         };
         // The file as lopdf reads it whole: damaged cross-reference data,
         // encryption, or an object the strict parser leaves to lopdf.
-        let (inner, repaired) = load_eager(&bytes, options, true)?;
+        let (inner, repaired) = load_eager(&bytes, options)?;
         drop(bytes);
         let mut doc = Document::new(Store::Eager(Box::new(inner)), options, started, inflated);
         doc.repaired = repaired;
@@ -667,16 +666,16 @@ fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<(), Error> {
 }
 
 /// Loads the whole file with lopdf, as signprep always did: the nesting
-/// pre-scan (lopdf's parser recurses; skipped when the caller ran it), the
-/// load, the encryption and catalog checks. Returns the document and whether lopdf rebuilt its table.
+/// pre-scan, the load, the encryption and catalog checks. Returns the document and whether lopdf rebuilt its table.
 pub(crate) fn load_eager(
     bytes: &[u8],
     options: &LoadOptions,
-    nesting_checked: bool,
 ) -> Result<(lopdf::Document, bool), Error> {
-    if !nesting_checked {
-        check_nesting(bytes, options.max_nesting_depth)?;
-    }
+    // lopdf's parser recurses: a file nesting deeper than the limit anywhere
+    // never reaches it. (The lazy store's own parser is bounded and reads only
+    // the objects a scan needs, so a deep object that nothing refers to does
+    // not stop a file read on demand.)
+    check_nesting(bytes, options.max_nesting_depth)?;
     let lopts = lopdf::LoadOptions {
         max_decompressed_size: Some(options.max_stream_bytes),
         ..lopdf::LoadOptions::default()

@@ -171,6 +171,7 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         flate_bomb_inline_font()?,
         deep_array_object(),
         deep_dict_object(),
+        deep_dict_object_no_xref(),
         deep_array_keyword_names(),
         deep_array_content(),
         length_too_short(),
@@ -661,8 +662,28 @@ fn deep_dict_object() -> Entry {
     (
         "deep_dict_object",
         r.finish(),
+        HostileExpect::ok(
+            "an unreferenced object holds dictionaries nested 50,000 levels deep: read on demand, nothing refers to it, so it is never parsed",
+            1,
+            &["SIG_1"],
+            &[],
+        ),
+    )
+}
+
+/// The same deep object in a file whose xref table is gone: the whole file is
+/// read by lopdf's recursive parser, so the nesting pre-scan must refuse it.
+fn deep_dict_object_no_xref() -> Entry {
+    let (_, full, _) = deep_dict_object();
+    let at = full
+        .windows(5)
+        .rposition(|w| w == b"xref\n")
+        .unwrap_or(full.len());
+    (
+        "deep_dict_object_no_xref",
+        full.get(..at).unwrap_or_default().to_vec(),
         HostileExpect::error(
-            "an unreferenced object holds dictionaries nested 50,000 levels deep",
+            "an unreferenced object holds dictionaries nested 50,000 levels deep, and the file is cut before its xref table: rebuilding reads every object",
             LIMIT,
         ),
     )

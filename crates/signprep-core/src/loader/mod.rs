@@ -325,9 +325,9 @@ impl Lazy {
             self.missed.store(true, Ordering::Relaxed);
             return None;
         }
-        let doc = self.eager.get_or_init(|| {
-            load_eager(&self.bytes, &self.limits.options, true).map(|(doc, _)| doc)
-        });
+        let doc = self
+            .eager
+            .get_or_init(|| load_eager(&self.bytes, &self.limits.options).map(|(doc, _)| doc));
         doc.as_ref().ok()?.objects.get(&id)
     }
 
