@@ -271,14 +271,22 @@ fn widget_rect(doc: &Document, dict: &Dictionary) -> Rect {
 
 /// The full name: non-empty `/T` of the chain, outermost first, joined with `.`.
 fn full_name(chain: &[Node<'_>]) -> String {
-    let parts: Vec<String> = chain
+    let mut name = String::new();
+    for part in chain
         .iter()
         .rev()
         .filter_map(|n| lookup(n.dict, b"T"))
         .filter_map(text::object_text)
         .filter(|t| !t.is_empty())
-        .collect();
-    parts.join(".")
+    {
+        if name.is_empty() {
+            name = part;
+        } else {
+            name.push('.');
+            name.push_str(&part);
+        }
+    }
+    name
 }
 
 /// Reads one entry: name, type, flags, values, box. Also returns the

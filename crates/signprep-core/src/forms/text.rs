@@ -16,6 +16,12 @@ pub(crate) fn decode_text(bytes: &[u8]) -> String {
         utf16(rest, u16::from_le_bytes)
     } else if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         String::from_utf8_lossy(rest).into_owned()
+    } else if bytes
+        .iter()
+        .all(|&b| b < 0x7F && !(0x18..=0x1F).contains(&b))
+    {
+        // ASCII, which PDFDocEncoding leaves as it is: the common case.
+        String::from_utf8_lossy(bytes).into_owned()
     } else {
         bytes.iter().map(|&b| pdf_doc_char(b)).collect()
     }
@@ -91,6 +97,22 @@ mod tests {
         // An unpaired surrogate and an odd trailing byte do not fail.
         assert_eq!(decode_text(b"\xFE\xFF\xD8\x00\x00A\x00"), "\u{FFFD}A");
         assert_eq!(decode_text(b""), "");
+    }
+
+    /// The ASCII shortcut gives what the PDFDocEncoding table gives, byte by
+    /// byte, alone and among other bytes.
+    #[test]
+    fn ascii_shortcut_matches_the_table() {
+        for b in 0..=u8::MAX {
+            let by_table =
+                |bytes: &[u8]| bytes.iter().map(|&b| pdf_doc_char(b)).collect::<String>();
+            for bytes in [vec![b'a', b], vec![b, b'z', b' ']] {
+                if bytes.starts_with(b"\xFE\xFF") || bytes.starts_with(b"\xFF\xFE") {
+                    continue;
+                }
+                assert_eq!(decode_text(&bytes), by_table(&bytes), "byte {b:#04x}");
+            }
+        }
     }
 
     #[test]
