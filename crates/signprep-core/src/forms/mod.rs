@@ -174,8 +174,9 @@ pub(crate) fn extract(
     let mut fields = Vec::with_capacity(walked.entries.len());
     let mut placed = Vec::with_capacity(walked.entries.len());
     let mut terms = Vec::with_capacity(walked.entries.len());
+    let mut names = Names::default();
     for entry in &walked.entries {
-        let (field, term) = read_field(doc, entry, to_px);
+        let (field, term) = read_field(doc, entry, to_px, &mut names);
         placed.push(checks::Placed {
             page: field.page,
             rect: displayed_rect(doc, entry),
@@ -189,7 +190,7 @@ pub(crate) fn extract(
 
     let mut diags = checks::check(doc, &fields, &placed);
     for n in &walked.empty_fields {
-        let name = full_name(&walk::chain(doc, *n));
+        let name = names.full_name(&walk::full_chain(doc, *n));
         diags.push(checks::without_widget(&name, None));
     }
     if walked.xfa {
@@ -269,24 +270,44 @@ fn widget_rect(doc: &Document, dict: &Dictionary) -> Rect {
     read().unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0))
 }
 
-/// The full name: non-empty `/T` of the chain, outermost first, joined with `.`.
-fn full_name(chain: &[Node<'_>]) -> String {
-    let mut name = String::new();
-    for part in chain
-        .iter()
-        .rev()
-        .filter_map(|n| lookup(n.dict, b"T"))
-        .filter_map(text::object_text)
-        .filter(|t| !t.is_empty())
-    {
-        if name.is_empty() {
-            name = part;
-        } else {
-            name.push('.');
-            name.push_str(&part);
+/// The full name: non-empty `/T` of the chain, outermost first, joined with
+/// `.`. The names of parent fields are remembered: the widgets of one form
+/// share their parents, whose `/T` would otherwise be decoded again for each.
+/// Only chains that end at the root are remembered (one cut at a cycle or at
+/// the depth limit names its nodes after where it started).
+#[derive(Default)]
+struct Names(HashMap<ObjectId, String>);
+
+impl Names {
+    fn full_name(&mut self, (chain, complete): &(Vec<Node<'_>>, bool)) -> String {
+        let complete = *complete;
+        // The nearest ancestor already named, and its name.
+        let (known, mut name) = chain
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|_| complete)
+            .find_map(|(i, n)| Some((i, self.0.get(&n.id?)?.clone())))
+            .unwrap_or((chain.len(), String::new()));
+        for (i, n) in chain.iter().enumerate().take(known).rev() {
+            let part = lookup(n.dict, b"T")
+                .and_then(text::object_text)
+                .filter(|t| !t.is_empty());
+            if let Some(part) = part {
+                if !name.is_empty() {
+                    name.push('.');
+                }
+                name.push_str(&part);
+            }
+            if complete
+                && i > 0
+                && let Some(id) = n.id
+            {
+                self.0.insert(id, name.clone());
+            }
         }
+        name
     }
-    name
 }
 
 /// Reads one entry: name, type, flags, values, box. Also returns the
@@ -295,8 +316,10 @@ fn read_field<'a>(
     doc: &'a Document,
     entry: &Entry<'a>,
     to_px: &ToPixels<'_>,
+    names: &mut Names,
 ) -> (Field, Option<ObjectId>) {
-    let chain = walk::chain(doc, entry.node);
+    let walked = walk::full_chain(doc, entry.node);
+    let chain = &walked.0;
     let term_at = chain
         .iter()
         .position(|n| n.dict.has(b"T"))
@@ -310,10 +333,10 @@ fn read_field<'a>(
             .and_then(|o| doc.resolve(o))
     };
 
-    let ff = inherited(&chain, b"Ff")
+    let ff = inherited(chain, b"Ff")
         .and_then(number)
         .map_or(0, |v| v as i64);
-    let kind = match inherited(&chain, b"FT") {
+    let kind = match inherited(chain, b"FT") {
         Some(Object::Name(ft)) => FieldType::from_pdf(ft, ff),
         _ => None,
     };
@@ -329,7 +352,7 @@ fn read_field<'a>(
     };
 
     let (options, option_values) = match kind {
-        Some(k) if k.is_choice() => read_options(doc, inherited(&chain, b"Opt")),
+        Some(k) if k.is_choice() => read_options(doc, inherited(chain, b"Opt")),
         _ => (Vec::new(), None),
     };
     let max_len = if is(FieldType::Text) {
@@ -351,7 +374,7 @@ fn read_field<'a>(
     };
 
     let field = Field {
-        name: full_name(&chain),
+        name: names.full_name(&walked),
         kind,
         page,
         x: round2(x),
@@ -436,4 +459,38 @@ fn read_options(doc: &Document, opt: Option<&Object>) -> (Vec<String>, Option<Ve
     }
     let differ = export != display;
     (display, differ.then_some(export))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::document::{Document, LoadOptions};
+    use crate::loader::tests::classic;
+    use crate::scan::Scanner;
+
+    /// Widgets sharing a parent, and a `/Parent` cycle (9 -> 12 -> 9) whose
+    /// names depend on where the chain starts: remembered parent names must
+    /// not leak from one chain into the other.
+    #[test]
+    fn full_names_with_shared_parents_and_a_parent_cycle() {
+        let w = "/Subtype /Widget /FT /Tx /Rect [10 10 50 30] /P 3 0 R";
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [6 0 R 9 0 R] >> >>".to_string(),
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Annots [7 0 R 8 0 R 10 0 R 11 0 R] >>".to_string(),
+            "<< /Length 0 >>\nstream\n\nendstream".to_string(),
+            "<< >>".to_string(),
+            "<< /T (parent) /Kids [7 0 R 8 0 R] >>".to_string(),
+            format!("<< /Parent 6 0 R /T (a) {w} >>"),
+            format!("<< /Parent 6 0 R /T (b) {w} >>"),
+            "<< /T (x) /Parent 12 0 R /Kids [10 0 R 11 0 R] >>".to_string(),
+            format!("<< /Parent 9 0 R /T (c) {w} >>"),
+            format!("<< /Parent 12 0 R /T (d) {w} >>"),
+            "<< /T (y) /Parent 9 0 R >>".to_string(),
+        ];
+        let objects: Vec<&str> = objects.iter().map(String::as_str).collect();
+        let doc = Document::from_bytes(&classic(&objects), &LoadOptions::default()).unwrap();
+        let scan = Scanner::new().scan(&doc).unwrap();
+        let names: Vec<&str> = scan.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["parent.a", "parent.b", "y.x.c", "x.y.d"]);
+    }
 }

@@ -66,12 +66,18 @@ pub(super) fn node<'a>(doc: &'a Document, obj: &'a Object) -> Option<Node<'a>> {
 /// The `/Parent` chain of a widget, the widget first; stops at a repeated
 /// object or after [`MAX_FIELD_DEPTH`] links.
 pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Vec<Node<'a>> {
+    full_chain(doc, start).0
+}
+
+/// [`chain`], and whether it ends at a node without a parent (rather than at
+/// a repeated object or the depth limit, where it depends on the start).
+pub(super) fn full_chain<'a>(doc: &'a Document, start: Node<'a>) -> (Vec<Node<'a>>, bool) {
     let mut out = vec![start];
     let mut seen: HashSet<ObjectId> = start.id.into_iter().collect();
     let mut cur = start;
     while out.len() <= MAX_FIELD_DEPTH {
         let Some(parent) = lookup(cur.dict, b"Parent").and_then(|p| node(doc, p)) else {
-            break;
+            return (out, true);
         };
         if let Some(id) = parent.id
             && !seen.insert(id)
@@ -81,7 +87,7 @@ pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Vec<Node<'a>> {
         out.push(parent);
         cur = parent;
     }
-    out
+    (out, false)
 }
 
 pub(super) fn is_widget(doc: &Document, dict: &Dictionary) -> bool {

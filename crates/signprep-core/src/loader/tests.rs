@@ -6,7 +6,7 @@ use lopdf::Object;
 use std::io::Write;
 
 /// A file of `objects` (numbered from 1) with a classic table.
-fn classic(objects: &[&str]) -> Vec<u8> {
+pub(crate) fn classic(objects: &[&str]) -> Vec<u8> {
     let mut pdf = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
     let mut offsets = Vec::new();
     for (i, body) in objects.iter().enumerate() {
