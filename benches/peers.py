@@ -14,6 +14,9 @@ Tag methods (find `<# ID #>` with a box, the oracle's regex):
   pymupdf-search    PyMuPDF page.search_for("<#") (and "#>" when it hits), paired on
                     the line, id from the TextPage's words inside the box (one TextPage
                     a page; page.get_textbox costs ~0.1 s a call, so it is not used)
+  pymupdf-search-widgets
+                    pymupdf-search plus page.widgets() (as pymupdf-widgets): the tags
+                    and the fields of each page, the job `signprep scan` does in one pass
   pdfplumber        pdfplumber page.chars, grouped into lines, regex, union of boxes
                     (page.close() after each page so its cache does not pile up)
   pdftotext         poppler `pdftotext -bbox-layout FILE -` per file, the XHTML
@@ -70,29 +73,42 @@ def pymupdf_rawdict(path):
     return pages, found
 
 
-def pymupdf_search(path):
+def pymupdf_search(path, widgets=False):
     import pymupdf
     pages = found = 0
     with pymupdf.open(path) as doc:
         for page in doc:
             pages += 1
-            tp = page.get_textpage()
-            opens = page.search_for("<#", textpage=tp)
-            if not opens:
-                continue
-            closes = page.search_for("#>", textpage=tp)
-            words = tp.extractWORDS()  # (x0, y0, x1, y1, word, block, line, n)
-            for o in opens:
-                same_line = [c for c in closes if abs(c.y0 - o.y0) < 1 and c.x0 >= o.x0]
-                if not same_line:
-                    continue
-                c = min(same_line, key=lambda r: r.x0)
-                box = pymupdf.Rect(o.x0, min(o.y0, c.y0), c.x1, max(o.y1, c.y1))
-                inside = [w[4] for w in words if w[0] >= box.x0 - 1 and w[2] <= box.x1 + 1
-                          and abs(w[1] - box.y0) < 1]
-                _ident = " ".join(inside).removeprefix("<#").removesuffix("#>").strip()
-                found += 1
+            found += search_page(pymupdf, page)
+            if widgets:
+                read_widgets(page)
     return pages, found
+
+
+def search_page(pymupdf, page):
+    """Tags on one page with search_for; returns how many."""
+    found = 0
+    tp = page.get_textpage()
+    opens = page.search_for("<#", textpage=tp)
+    if not opens:
+        return 0
+    closes = page.search_for("#>", textpage=tp)
+    words = tp.extractWORDS()  # (x0, y0, x1, y1, word, block, line, n)
+    for o in opens:
+        same_line = [c for c in closes if abs(c.y0 - o.y0) < 1 and c.x0 >= o.x0]
+        if not same_line:
+            continue
+        c = min(same_line, key=lambda r: r.x0)
+        box = pymupdf.Rect(o.x0, min(o.y0, c.y0), c.x1, max(o.y1, c.y1))
+        inside = [w[4] for w in words if w[0] >= box.x0 - 1 and w[2] <= box.x1 + 1
+                  and abs(w[1] - box.y0) < 1]
+        _ident = " ".join(inside).removeprefix("<#").removesuffix("#>").strip()
+        found += 1
+    return found
+
+
+def pymupdf_search_widgets(path):
+    return pymupdf_search(path, widgets=True)
 
 
 def pdfplumber_chars(path):
@@ -153,10 +169,17 @@ def pymupdf_widgets(path):
     with pymupdf.open(path) as doc:
         for page in doc:
             pages += 1
-            for w in page.widgets():
-                _ = (w.field_name, w.field_type_string, tuple(w.rect), w.field_flags, w.field_value)
-                found += 1
+            found += read_widgets(page)
     return pages, found
+
+
+def read_widgets(page):
+    """Name, type, rect, flags and value of every widget on the page; returns how many."""
+    found = 0
+    for w in page.widgets():
+        _ = (w.field_name, w.field_type_string, tuple(w.rect), w.field_flags, w.field_value)
+        found += 1
+    return found
 
 
 def pypdf_fields(path):
@@ -179,6 +202,7 @@ def qpdf_json(path):
 METHODS = {
     "pymupdf-rawdict": pymupdf_rawdict,
     "pymupdf-search": pymupdf_search,
+    "pymupdf-search-widgets": pymupdf_search_widgets,
     "pdfplumber": pdfplumber_chars,
     "pdftotext": pdftotext_bbox,
     "pymupdf-widgets": pymupdf_widgets,

@@ -62,6 +62,10 @@ pub struct ScanArgs {
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Find tags only: skip the AcroForm fields (each record's `fields` is then empty, and no
+    /// field finding is made). Faster, most of all on form-heavy files.
+    #[arg(long)]
+    pub no_fields: bool,
     /// Add `data_fields` to each record: the tags and form fields as the service's Data field objects.
     #[arg(long)]
     pub data_fields: bool,

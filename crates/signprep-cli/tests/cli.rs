@@ -156,3 +156,36 @@ fn json_wraps_documents_and_summary() {
     assert_eq!(v["summary"]["files"], 2);
     assert!(v["summary"]["tags"].as_u64().is_some_and(|n| n > 0));
 }
+
+/// `--no-fields`: the same tags, no fields and no field findings; the other
+/// findings unchanged.
+#[test]
+fn no_fields_finds_tags_only() {
+    let all = run(&["scan", "--format", "ndjson", "."]);
+    let tags_only = run(&["scan", "--format", "ndjson", "--no-fields", "."]);
+    let (all, tags_only) = (records(&all), records(&tags_only));
+    assert_eq!(all.len(), tags_only.len());
+    let is_field_code = |d: &serde_json::Value| {
+        let code = d["code"].as_str().unwrap_or_default();
+        code.starts_with("field_") || code == "widget_not_in_acroform" || code == "xfa_form"
+    };
+    let mut had_fields = 0;
+    for (a, t) in all.iter().zip(&tags_only) {
+        assert_eq!(a["path"], t["path"]);
+        assert_eq!(a["tags"], t["tags"], "{}", a["path"]);
+        assert_eq!(t["fields"], serde_json::json!([]), "{}", t["path"]);
+        if a["fields"].as_array().is_some_and(|f| !f.is_empty()) {
+            had_fields += 1;
+        }
+        let kept: Vec<&serde_json::Value> = a["diagnostics"]
+            .as_array()
+            .map(|d| d.iter().filter(|d| !is_field_code(d)).collect())
+            .unwrap_or_default();
+        let got: Vec<&serde_json::Value> = t["diagnostics"]
+            .as_array()
+            .map(|d| d.iter().collect())
+            .unwrap_or_default();
+        assert_eq!(kept, got, "{}", a["path"]);
+    }
+    assert!(had_fields >= 5, "only {had_fields} fixtures with fields");
+}

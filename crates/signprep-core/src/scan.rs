@@ -83,6 +83,7 @@ pub struct Scanner {
     scale: Scale,
     apply_user_unit: bool,
     parallel: bool,
+    fields: bool,
 }
 
 impl Default for Scanner {
@@ -92,12 +93,14 @@ impl Default for Scanner {
 }
 
 impl Scanner {
-    /// 72 dpi (1 px = 1 pt), `/UserUnit` not applied, pages in parallel.
+    /// 72 dpi (1 px = 1 pt), `/UserUnit` not applied, pages in parallel,
+    /// tags and form fields.
     pub fn new() -> Self {
         Scanner {
             scale: Scale::Dpi(72.0),
             apply_user_unit: false,
             parallel: true,
+            fields: true,
         }
     }
 
@@ -126,6 +129,15 @@ impl Scanner {
     #[must_use]
     pub fn parallel_pages(mut self, yes: bool) -> Self {
         self.parallel = yes;
+        self
+    }
+
+    /// Extract form fields too (the default). Without them a scan finds tags
+    /// only: `Scan::fields` stays empty and no field finding is made, and the
+    /// AcroForm and the pages' annotations are not read at all.
+    #[must_use]
+    pub fn fields(mut self, yes: bool) -> Self {
+        self.fields = yes;
         self
     }
 
@@ -209,16 +221,18 @@ impl Scanner {
         tag_diags.extend(duplicates(&page_tags));
         scan.diagnostics.extend(tag_diags);
 
-        let extracted = forms::extract(doc, &|page, r: &Rect| {
-            let (f, off, _, _) = factors.get(page).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
-            (r.x0 * f, off + r.y0 * f, r.width() * f, r.height() * f)
-        });
-        if let Some(e) = doc.deferred_error() {
-            return Err(e);
+        if self.fields {
+            let extracted = forms::extract(doc, &|page, r: &Rect| {
+                let (f, off, _, _) = factors.get(page).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
+                (r.x0 * f, off + r.y0 * f, r.width() * f, r.height() * f)
+            });
+            if let Some(e) = doc.deferred_error() {
+                return Err(e);
+            }
+            let (fields, field_diags) = extracted?;
+            scan.fields = fields;
+            scan.diagnostics.extend(field_diags);
         }
-        let (fields, field_diags) = extracted?;
-        scan.fields = fields;
-        scan.diagnostics.extend(field_diags);
         if doc.was_repaired() {
             scan.diagnostics.push(Diagnostic::new(
                 Code::PdfRepaired,
