@@ -141,7 +141,9 @@ impl GlyphSink for Pen<'_> {
 /// range, which the interpreter never makes). A free function so that it can
 /// borrow the fonts beside the glyphs being written.
 fn font_in<'f>(fonts: &'f [Arc<Font>], doc: &'f Document, i: u32) -> &'f Font {
-    fonts.get(i as usize).map_or_else(|| doc.fallback(), Arc::as_ref)
+    fonts
+        .get(i as usize)
+        .map_or_else(|| doc.fallback(), Arc::as_ref)
 }
 
 /// The state the strings of one text-showing operator share.
