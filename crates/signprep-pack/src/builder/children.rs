@@ -106,6 +106,9 @@ impl PackBuilder {
                         .iter()
                         .map(|d| Finding::from_scan(d, at, &label)),
                 );
+                if let Some(Ok(mut kept)) = self.kept.as_ref().map(|k| k.lock()) {
+                    kept.push((bytes.clone(), scan.clone()));
+                }
                 Some(LoadedPdf { label, bytes, scan })
             }
             Err(e) => {

@@ -90,7 +90,14 @@ pub struct PackBuilder {
     load: LoadOptions,
     scanner: Scanner,
     findings: Vec<Finding>,
+    /// Where the PDFs read and their scans are kept, when asked
+    /// ([`PackBuilder::keep_scans`]).
+    kept: Option<KeptScans>,
 }
+
+/// PDFs a build read, with their scans: `check` of a manifest hands them to
+/// the pack rules it runs on the built pack, which would scan them again.
+pub(crate) type KeptScans = std::sync::Arc<std::sync::Mutex<Vec<(Vec<u8>, signprep_core::Scan)>>>;
 
 impl PackBuilder {
     /// A pack named `name` (`document_pack_name`).
@@ -118,6 +125,7 @@ impl PackBuilder {
             load: LoadOptions::default(),
             scanner: Scanner::new(),
             findings: Vec::new(),
+            kept: None,
         }
     }
 
@@ -219,6 +227,13 @@ impl PackBuilder {
     #[must_use]
     pub fn scanner(mut self, s: Scanner) -> Self {
         self.scanner = s;
+        self
+    }
+
+    /// Keeps every PDF read and its scan in `into`.
+    #[must_use]
+    pub(crate) fn keep_scans(mut self, into: KeptScans) -> Self {
+        self.kept = Some(into);
         self
     }
 

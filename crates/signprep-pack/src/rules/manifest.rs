@@ -4,6 +4,7 @@
 use super::Ctx;
 use super::pack::{self, settings_rules_at};
 use super::people::{self, Keys, Person, Policy};
+use crate::builder::KeptScans;
 use crate::codes::{Finding, FindingCode, PackCode};
 use crate::ids::SeededIds;
 use crate::manifest::{Manifest, ManifestField};
@@ -53,11 +54,13 @@ pub(super) fn check(ctx: &mut Ctx<'_>, bytes: &[u8], path: &Path) -> Option<Valu
         }
     };
     let children = manifest.children_of(ctx.base_dir);
+    let kept = KeptScans::default();
     let builder = manifest
         .builder(ctx.base_dir, ctx.label)
         .ids(SeededIds::new(0))
         .load_options(ctx.checker.load.clone())
-        .scanner(ctx.checker.scanner.clone());
+        .scanner(ctx.checker.scanner.clone())
+        .keep_scans(std::sync::Arc::clone(&kept));
     let (found, built) = match builder.build() {
         Ok(w) => (w.warnings, Some(w.output)),
         Err(e) => (e.findings, None),
@@ -73,7 +76,11 @@ pub(super) fn check(ctx: &mut Ctx<'_>, bytes: &[u8], path: &Path) -> Option<Valu
     }
     direct_rules(ctx, &manifest);
     if let Some(pack) = &built {
-        field_rules(ctx, pack, &locate);
+        let scanned = kept
+            .lock()
+            .map(|mut k| std::mem::take(&mut *k))
+            .unwrap_or_default();
+        field_rules(ctx, pack, &locate, &scanned);
     }
     source
 }
@@ -126,7 +133,12 @@ fn direct_rules(ctx: &mut Ctx<'_>, m: &Manifest) {
 
 /// The rules that need the fields placed: run on the pack the manifest builds,
 /// located back in the manifest.
-fn field_rules(ctx: &mut Ctx<'_>, pack: &DocumentPack, locate: &Locate<'_>) {
+fn field_rules(
+    ctx: &mut Ctx<'_>,
+    pack: &DocumentPack,
+    locate: &Locate<'_>,
+    scanned: &[(Vec<u8>, signprep_core::Scan)],
+) {
     const KEEP: &[PackCode] = &[
         PackCode::SignerWithoutSignatureField,
         PackCode::DataForSignatureField,
@@ -145,6 +157,7 @@ fn field_rules(ctx: &mut Ctx<'_>, pack: &DocumentPack, locate: &Locate<'_>) {
         out: Vec::new(),
         suggest_budget: ctx.suggest_budget,
         started: ctx.started,
+        scanned,
     };
     pack::check(&mut sub, &lenient);
     ctx.suggest_budget = sub.suggest_budget;

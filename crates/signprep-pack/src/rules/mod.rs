@@ -188,6 +188,7 @@ impl Checker {
             out: Vec::new(),
             suggest_budget: values::SUGGEST_BUDGET,
             started: std::time::Instant::now(),
+            scanned: &[],
         };
         let (kind, source) = detect::dispatch(&mut ctx, bytes, path, kind);
         Checked {
@@ -238,6 +239,9 @@ pub(crate) struct Ctx<'a> {
     /// budget (`LoadOptions::time_budget`), so that many of them cannot add
     /// up to an endless check.
     pub(crate) started: std::time::Instant,
+    /// PDFs already scanned with this checker's options (a manifest's, by its
+    /// build), and their scans: the same bytes are not scanned again.
+    pub(crate) scanned: &'a [(Vec<u8>, signprep_core::Scan)],
 }
 
 impl Ctx<'_> {

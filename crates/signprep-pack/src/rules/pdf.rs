@@ -76,6 +76,15 @@ pub(crate) fn load(
         ));
         return None;
     }
+    let found = |ctx: &mut Ctx<'_>, scan: Scan| {
+        for d in &scan.diagnostics {
+            ctx.push(locate(Finding::from_scan(d, "", "")));
+        }
+        Some(PdfFacts { scan })
+    };
+    if let Some((_, scan)) = ctx.scanned.iter().find(|(b, _)| b.as_slice() == bytes) {
+        return found(ctx, scan.clone());
+    }
     let checker = ctx.checker;
     let mut options = checker.load.clone();
     if let Some(budget) = options.time_budget {
@@ -95,14 +104,7 @@ pub(crate) fn load(
     let work = || Document::from_bytes(bytes, &options).and_then(|doc| checker.scanner.scan(&doc));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
     match result {
-        Ok(Ok(scan)) => {
-            for d in &scan.diagnostics {
-                let mut f = Finding::from_scan(d, "", "");
-                f = locate(f);
-                ctx.push(f);
-            }
-            Some(PdfFacts { scan })
-        }
+        Ok(Ok(scan)) => found(ctx, scan),
         Ok(Err(e)) => {
             ctx.push(locate(Finding::new(
                 PackCode::DocumentUnreadable,
@@ -177,5 +179,54 @@ pub(crate) fn load_path(ctx: &mut Ctx<'_>, written: &str, at: &str) -> Option<Pd
             );
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::rules::{Checker, values};
+    use signprep_core::{Code, Diagnostic};
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");
+        std::fs::read(dir.join(name)).unwrap()
+    }
+
+    fn messages(out: &[Finding]) -> Vec<&str> {
+        out.iter().map(|f| f.message.as_str()).collect()
+    }
+
+    /// Bytes scanned before (a manifest's PDFs, by its build) are taken from
+    /// `Ctx::scanned`, not scanned again; other bytes are scanned.
+    #[test]
+    fn a_pdf_scanned_before_is_not_scanned_again() {
+        let checker = Checker::new();
+        let known = fixture("base14_courier.pdf");
+        let other = fixture("cropbox_offset.pdf");
+        // A scan no real scan of `known` gives: its finding shows which was used.
+        let mut marked = Scan::default();
+        marked
+            .diagnostics
+            .push(Diagnostic::new(Code::PdfRepaired, "kept scan"));
+        let scanned = vec![(known.clone(), marked)];
+        let mut ctx = Ctx {
+            checker: &checker,
+            base_dir: Path::new(""),
+            label: "test",
+            out: Vec::new(),
+            suggest_budget: values::SUGGEST_BUDGET,
+            started: std::time::Instant::now(),
+            scanned: &scanned,
+        };
+        let facts = load(&mut ctx, &known, Some("/documents/0"), None).unwrap();
+        assert_eq!(messages(&ctx.out), ["kept scan"]);
+        assert_eq!(ctx.out[0].pointer.as_deref(), Some("/documents/0"));
+        assert!(facts.scan.tags.is_empty());
+        ctx.out.clear();
+        let facts = load(&mut ctx, &other, None, None).unwrap();
+        assert!(!messages(&ctx.out).contains(&"kept scan"));
+        assert!(!facts.scan.pages.is_empty());
     }
 }
