@@ -20,6 +20,7 @@ pub struct Writer {
     out: BufWriter<io::Stdout>,
     first: bool,
     summary_record: bool,
+    fields_read: bool,
 }
 
 impl Writer {
@@ -29,7 +30,15 @@ impl Writer {
             out: BufWriter::new(io::stdout()),
             first: true,
             summary_record: true,
+            fields_read: true,
         }
+    }
+
+    /// Whether fields were read (`false` with `scan --no-fields`: the table
+    /// says "fields not read" instead of counting none).
+    pub fn fields_read(mut self, yes: bool) -> Self {
+        self.fields_read = yes;
+        self
     }
 
     /// Whether [`Writer::finish`] writes the summary (json/ndjson; on by default).
@@ -68,6 +77,13 @@ impl Writer {
         let o = &mut self.out;
         match &r.error {
             Some(e) => writeln!(o, "{}: error [{}] {}", r.path, e.code, e.message)?,
+            None if !self.fields_read => writeln!(
+                o,
+                "{}: {} pages, {} tags, fields not read",
+                r.path,
+                r.scan.pages.len(),
+                r.scan.tags.len(),
+            )?,
             None => writeln!(
                 o,
                 "{}: {} pages, {} tags, {} fields",

@@ -51,8 +51,13 @@ pub fn run(args: &ScanArgs) -> u8 {
         source.total,
         std::io::stdout().is_terminal(),
     );
-    let mut writer = Writer::new(format).summary_record(!args.batch.no_summary);
-    let mut summary = Summary::default();
+    let mut writer = Writer::new(format)
+        .summary_record(!args.batch.no_summary)
+        .fields_read(!args.no_fields);
+    let mut summary = Summary {
+        fields_skipped: args.no_fields,
+        ..Summary::default()
+    };
     let mut io_failure = false;
     let start = Instant::now();
 

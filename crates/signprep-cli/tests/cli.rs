@@ -188,4 +188,28 @@ fn no_fields_finds_tags_only() {
         assert_eq!(kept, got, "{}", a["path"]);
     }
     assert!(had_fields >= 5, "only {had_fields} fixtures with fields");
+
+    // The summary says the fields were not read, rather than counting none.
+    let summary = |out: &Output| -> serde_json::Value {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        serde_json::from_str(&last).unwrap()
+    };
+    let s = summary(&run(&["scan", "--format", "ndjson", "--no-fields", "."]));
+    assert_eq!(s["summary"]["fields_skipped"], true);
+    assert_eq!(s["summary"]["fields"], 0);
+    let s = summary(&run(&["scan", "--format", "ndjson", "."]));
+    assert!(s["summary"].get("fields_skipped").is_none(), "{s}");
+    let table = run(&[
+        "scan",
+        "--format",
+        "table",
+        "--no-fields",
+        "form_choices.pdf",
+    ]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains("form_choices.pdf: 1 pages, 0 tags, fields not read"),
+        "{text}"
+    );
 }

@@ -14,6 +14,9 @@ pub struct Summary {
     pub pages: usize,
     pub tags: usize,
     pub fields: usize,
+    /// Fields were not read (`scan --no-fields`): `fields` counts nothing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fields_skipped: bool,
     /// Files with an error record or an error-level finding.
     pub failures: usize,
     /// Findings by severity.
@@ -80,14 +83,18 @@ impl Summary {
 
     /// One line for people: counts, errors by code, wall time and pages/s.
     pub fn line(&self) -> String {
+        let fields = if self.fields_skipped {
+            "fields not read".to_string()
+        } else {
+            format!("{} fields", self.fields)
+        };
         let mut s = format!(
-            "{} files ({} ok, {} errors), {} pages, {} tags, {} fields, {} findings",
+            "{} files ({} ok, {} errors), {} pages, {} tags, {fields}, {} findings",
             self.files,
             self.ok,
             self.errors,
             self.pages,
             self.tags,
-            self.fields,
             self.findings.values().sum::<usize>(),
         );
         if !self.errors_by_code.is_empty() {
