@@ -302,7 +302,8 @@ def report(res, sets, meta, counts):
     lines.append(f"Run {day} on {meta['machine']}; signprep {meta['rev']}. "
                  f"Background load from other processes, sampled before each measurement: "
                  f"median {meta['bg_median']:.2f}, max {meta['bg_max']:.2f} busy cores of {meta['cores']}. "
-                 f"Best of {meta['runs']} interleaved runs; peak RSS is the largest of the runs.")
+                 f"Best of {meta['runs']} interleaved runs (pages/s, and every ratio), with the median "
+                 f"beside it to show the spread; peak RSS is the largest of the runs.")
     lines.append("")
     lines.append("Versions: " + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()) + ".")
     for set_name, title in (("tags", "Tag scan"), ("forms", "Form fields")):
@@ -311,8 +312,8 @@ def report(res, sets, meta, counts):
             continue
         lines += ["", f"### {title}: {s['files']} files, {s['pages']} pages, one core (`taskset -c 0`)", ""]
         what = "tags found" if set_name == "tags" else "widgets / fields found"
-        lines.append(f"| tool | pages/s | pages/s in loop | peak RSS | signprep / tool | {what} | failed files |")
-        lines.append("|---|---:|---:|---:|---:|---:|---:|")
+        lines.append(f"| tool | pages/s | median of the runs | pages/s in loop | peak RSS | signprep / tool | {what} | failed files |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for key, (label, tset, kind, pinned) in TOOLS.items():
             if tset != set_name or not pinned or key not in res:
                 continue
@@ -326,7 +327,8 @@ def report(res, sets, meta, counts):
                 found = r["fields"]
             if kind == "floor":
                 found = "–" if key == "floor-inflate" else f"{found:,} ops"
-            lines.append(f"| {label} | {fmt_rate(rate(key))} | {fmt_rate(loop_rate(key))} | "
+            median = sets[tset]["pages"] / statistics.median(r["walls"]) if r.get("walls") else None
+            lines.append(f"| {label} | {fmt_rate(rate(key))} | {fmt_rate(median)} | {fmt_rate(loop_rate(key))} | "
                          f"{fmt_mb(r['rss'])} | {ratio} | {found} | {r['failed']} |")
     lines += ["", "### Scaling (signprep, tag-scan set)", "",
               "| run | pages/s | peak RSS | vs one core |", "|---|---:|---:|---:|"]
