@@ -6,6 +6,16 @@ use serde::Serialize;
 use signprep_core::{DataField, Record, Severity};
 use std::io::{self, BufWriter, Write};
 
+/// "N fields", or "fields not read" after `scan --no-fields` (where a count of
+/// none would read like a file without fields).
+pub fn fields_count(n: usize, read: bool) -> String {
+    if read {
+        format!("{n} fields")
+    } else {
+        "fields not read".to_string()
+    }
+}
+
 /// A record as written: the record, plus `data_fields` with `--data-fields`.
 #[derive(Serialize)]
 struct WithDataFields<'a> {
@@ -77,20 +87,13 @@ impl Writer {
         let o = &mut self.out;
         match &r.error {
             Some(e) => writeln!(o, "{}: error [{}] {}", r.path, e.code, e.message)?,
-            None if !self.fields_read => writeln!(
-                o,
-                "{}: {} pages, {} tags, fields not read",
-                r.path,
-                r.scan.pages.len(),
-                r.scan.tags.len(),
-            )?,
             None => writeln!(
                 o,
-                "{}: {} pages, {} tags, {} fields",
+                "{}: {} pages, {} tags, {}",
                 r.path,
                 r.scan.pages.len(),
                 r.scan.tags.len(),
-                r.scan.fields.len()
+                fields_count(r.scan.fields.len(), self.fields_read)
             )?,
         }
         if !r.scan.tags.is_empty() {

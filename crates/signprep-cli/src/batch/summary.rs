@@ -83,11 +83,7 @@ impl Summary {
 
     /// One line for people: counts, errors by code, wall time and pages/s.
     pub fn line(&self) -> String {
-        let fields = if self.fields_skipped {
-            "fields not read".to_string()
-        } else {
-            format!("{} fields", self.fields)
-        };
+        let fields = crate::output::fields_count(self.fields, !self.fields_skipped);
         let mut s = format!(
             "{} files ({} ok, {} errors), {} pages, {} tags, {fields}, {} findings",
             self.files,

@@ -35,7 +35,7 @@ use crate::geometry::{Rect, round2};
 use lopdf::{Dictionary, Object, ObjectId};
 use serde::Serialize;
 use std::collections::HashMap;
-use walk::{Entry, Found, Node};
+use walk::{Chain, Entry, Found, Node};
 
 /// A field's type, from `/FT` and `/Ff` (inherited).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -190,7 +190,7 @@ pub(crate) fn extract(
 
     let mut diags = checks::check(doc, &fields, &placed);
     for n in &walked.empty_fields {
-        let name = names.full_name(&walk::full_chain(doc, *n));
+        let name = names.full_name(&walk::chain(doc, *n));
         diags.push(checks::without_widget(&name, None));
     }
     if walked.xfa {
@@ -279,17 +279,21 @@ fn widget_rect(doc: &Document, dict: &Dictionary) -> Rect {
 struct Names(HashMap<ObjectId, String>);
 
 impl Names {
-    fn full_name(&mut self, (chain, complete): &(Vec<Node<'_>>, bool)) -> String {
-        let complete = *complete;
+    fn full_name(&mut self, chain: &Chain<'_>) -> String {
+        let nodes = &chain.nodes;
         // The nearest ancestor already named, and its name.
-        let (known, mut name) = chain
-            .iter()
-            .enumerate()
-            .skip(1)
-            .filter(|_| complete)
-            .find_map(|(i, n)| Some((i, self.0.get(&n.id?)?.clone())))
-            .unwrap_or((chain.len(), String::new()));
-        for (i, n) in chain.iter().enumerate().take(known).rev() {
+        let known = chain
+            .to_root
+            .then(|| {
+                nodes
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .find_map(|(i, n)| Some((i, self.0.get(&n.id?)?.clone())))
+            })
+            .flatten();
+        let (known, mut name) = known.unwrap_or((nodes.len(), String::new()));
+        for (i, n) in nodes.iter().enumerate().take(known).rev() {
             let part = lookup(n.dict, b"T")
                 .and_then(text::object_text)
                 .filter(|t| !t.is_empty());
@@ -299,7 +303,7 @@ impl Names {
                 }
                 name.push_str(&part);
             }
-            if complete
+            if chain.to_root
                 && i > 0
                 && let Some(id) = n.id
             {
@@ -318,8 +322,8 @@ fn read_field<'a>(
     to_px: &ToPixels<'_>,
     names: &mut Names,
 ) -> (Field, Option<ObjectId>) {
-    let walked = walk::full_chain(doc, entry.node);
-    let chain = &walked.0;
+    let walked = walk::chain(doc, entry.node);
+    let chain = &walked.nodes;
     let term_at = chain
         .iter()
         .position(|n| n.dict.has(b"T"))

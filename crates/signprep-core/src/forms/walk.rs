@@ -63,31 +63,39 @@ pub(super) fn node<'a>(doc: &'a Document, obj: &'a Object) -> Option<Node<'a>> {
     None
 }
 
-/// The `/Parent` chain of a widget, the widget first; stops at a repeated
-/// object or after [`MAX_FIELD_DEPTH`] links.
-pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Vec<Node<'a>> {
-    full_chain(doc, start).0
+/// The `/Parent` chain of a widget, the widget first.
+pub(super) struct Chain<'a> {
+    pub(super) nodes: Vec<Node<'a>>,
+    /// It ends at a node without a parent, rather than at a repeated object
+    /// or after [`MAX_FIELD_DEPTH`] links (where it depends on the start).
+    pub(super) to_root: bool,
 }
 
-/// [`chain`], and whether it ends at a node without a parent (rather than at
-/// a repeated object or the depth limit, where it depends on the start).
-pub(super) fn full_chain<'a>(doc: &'a Document, start: Node<'a>) -> (Vec<Node<'a>>, bool) {
-    let mut out = vec![start];
+/// The `/Parent` chain of `start`; stops at a repeated object or after
+/// [`MAX_FIELD_DEPTH`] links.
+pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Chain<'a> {
+    let mut nodes = vec![start];
     let mut seen: HashSet<ObjectId> = start.id.into_iter().collect();
     let mut cur = start;
-    while out.len() <= MAX_FIELD_DEPTH {
+    while nodes.len() <= MAX_FIELD_DEPTH {
         let Some(parent) = lookup(cur.dict, b"Parent").and_then(|p| node(doc, p)) else {
-            return (out, true);
+            return Chain {
+                nodes,
+                to_root: true,
+            };
         };
         if let Some(id) = parent.id
             && !seen.insert(id)
         {
             break;
         }
-        out.push(parent);
+        nodes.push(parent);
         cur = parent;
     }
-    (out, false)
+    Chain {
+        nodes,
+        to_root: false,
+    }
 }
 
 pub(super) fn is_widget(doc: &Document, dict: &Dictionary) -> bool {
@@ -202,6 +210,7 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
                 continue;
             }
             let reachable = chain(doc, *n)
+                .nodes
                 .iter()
                 .any(|c| c.id.is_some_and(|id| tree.visited.contains(&id)));
             entries.push(Entry {
