@@ -25,21 +25,21 @@ struct WithDataFields<'a> {
     data_fields: Option<&'a [DataField]>,
 }
 
-pub struct Writer {
+/// How a record is turned into bytes: the part of writing that needs no
+/// stdout, so the workers render each record where it was scanned (in
+/// parallel, and the record is dropped there too) and the writer's thread only
+/// copies bytes in input order. Rendering the last big records on that one
+/// thread after every worker was done was a serial tail of a batch.
+#[derive(Clone, Copy, Debug)]
+pub struct Render {
     format: Format,
-    out: BufWriter<io::Stdout>,
-    first: bool,
-    summary_record: bool,
     fields_read: bool,
 }
 
-impl Writer {
+impl Render {
     pub fn new(format: Format) -> Self {
-        Writer {
+        Render {
             format,
-            out: BufWriter::new(io::stdout()),
-            first: true,
-            summary_record: true,
             fields_read: true,
         }
     }
@@ -51,40 +51,29 @@ impl Writer {
         self
     }
 
-    /// Whether [`Writer::finish`] writes the summary (json/ndjson; on by default).
-    pub fn summary_record(mut self, yes: bool) -> Self {
-        self.summary_record = yes;
-        self
-    }
-
-    /// Writes one record; `data_fields` (with `--data-fields`) is added to it.
-    pub fn record(&mut self, r: &Record, data_fields: Option<&[DataField]>) -> io::Result<()> {
-        let r = &WithDataFields {
-            record: r,
-            data_fields,
-        };
+    /// One record as written (without what joins it to the others: see
+    /// [`Writer::write`]); `data_fields` (with `--data-fields`) is added to it.
+    pub fn record(&self, r: &Record, data_fields: Option<&[DataField]>) -> io::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(4096);
         match self.format {
-            Format::Ndjson => {
-                serde_json::to_writer(&mut self.out, r)?;
-                self.out.write_all(b"\n")?;
-                self.out.flush()
+            Format::Ndjson | Format::Json => {
+                let r = &WithDataFields {
+                    record: r,
+                    data_fields,
+                };
+                serde_json::to_writer(&mut out, r)?;
             }
-            Format::Json => {
-                if self.first {
-                    self.out.write_all(b"{\"documents\": [\n")?;
-                } else {
-                    self.out.write_all(b",\n")?;
-                }
-                self.first = false;
-                serde_json::to_writer(&mut self.out, r)?;
-                Ok(())
-            }
-            Format::Table => self.table(r.record, r.data_fields),
+            Format::Table => self.table(&mut out, r, data_fields)?,
         }
+        Ok(out)
     }
 
-    fn table(&mut self, r: &Record, data_fields: Option<&[DataField]>) -> io::Result<()> {
-        let o = &mut self.out;
+    fn table(
+        &self,
+        o: &mut Vec<u8>,
+        r: &Record,
+        data_fields: Option<&[DataField]>,
+    ) -> io::Result<()> {
         match &r.error {
             Some(e) => writeln!(o, "{}: error [{}] {}", r.path, e.code, e.message)?,
             None => writeln!(
@@ -170,7 +159,57 @@ impl Writer {
                 writeln!(o, "    hint: {h}")?;
             }
         }
-        o.flush()
+        Ok(())
+    }
+}
+
+pub struct Writer {
+    format: Format,
+    out: BufWriter<io::Stdout>,
+    first: bool,
+    summary_record: bool,
+}
+
+impl Writer {
+    pub fn new(format: Format) -> Self {
+        Writer {
+            format,
+            out: BufWriter::new(io::stdout()),
+            first: true,
+            summary_record: true,
+        }
+    }
+
+    /// Whether [`Writer::finish`] writes the summary (json/ndjson; on by default).
+    pub fn summary_record(mut self, yes: bool) -> Self {
+        self.summary_record = yes;
+        self
+    }
+
+    /// Writes one record rendered by a [`Render`] of the same format: ndjson
+    /// and the table are flushed record by record (a consumer reading the pipe
+    /// sees each file as it is done); json records are joined into one array.
+    pub fn write(&mut self, rendered: &[u8]) -> io::Result<()> {
+        match self.format {
+            Format::Ndjson => {
+                self.out.write_all(rendered)?;
+                self.out.write_all(b"\n")?;
+                self.out.flush()
+            }
+            Format::Json => {
+                if self.first {
+                    self.out.write_all(b"{\"documents\": [\n")?;
+                } else {
+                    self.out.write_all(b",\n")?;
+                }
+                self.first = false;
+                self.out.write_all(rendered)
+            }
+            Format::Table => {
+                self.out.write_all(rendered)?;
+                self.out.flush()
+            }
+        }
     }
 
     /// Ends the output: ndjson gets `{"summary": {...}}` as its last line, json

@@ -60,6 +60,12 @@ pub struct LoadOptions {
     pub max_page_tree_depth: usize,
     /// Most entries in one `/Kids` array of the page tree.
     pub max_kids_per_node: usize,
+    /// Spread the work inside one document over the rayon pool (parsing a
+    /// long page tree's page dictionaries); on by default. Turn it off, with
+    /// [`crate::Scanner::parallel_pages`], when files are already spread over
+    /// the threads: nested, one file's work only draws the other threads
+    /// away from the files waiting.
+    pub parallel: bool,
 }
 
 impl Default for LoadOptions {
@@ -81,7 +87,17 @@ impl Default for LoadOptions {
             max_objects_resolved: 5_000_000,
             max_page_tree_depth: 256,
             max_kids_per_node: 100_000,
+            parallel: true,
         }
+    }
+}
+
+impl LoadOptions {
+    /// These options with [`LoadOptions::parallel`] set.
+    #[must_use]
+    pub fn parallel(mut self, yes: bool) -> Self {
+        self.parallel = yes;
+        self
     }
 }
 

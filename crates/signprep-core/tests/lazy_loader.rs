@@ -7,6 +7,10 @@
 //! nesting deeper than `max_nesting_depth` anywhere is refused before it loads;
 //! read on demand, only the objects a scan needs are parsed (by a bounded
 //! parser), so an unreferenced deep object does not stop the file.
+//!
+//! Also: every file scans to the same result with the work inside one
+//! document kept on the calling thread (`LoadOptions::parallel(false)`,
+//! `Scanner::parallel_pages(false)`, as `scan` does while other files wait).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use std::path::{Path, PathBuf};
@@ -95,6 +99,33 @@ fn testdata_scans_the_same_lazily_and_eagerly() {
     assert!(lazy * 2 > n, "only {lazy} of {n} read lazily");
     // The hostile file with an unreferenced deep object, and no other.
     assert_eq!(deep_unread, ["deep_dict_object.pdf"]);
+}
+
+#[test]
+fn testdata_scans_the_same_on_one_thread() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files = Vec::new();
+    pdfs_under(&root, &mut files);
+    files.sort();
+    let parallel = (LoadOptions::default(), Scanner::new());
+    let serial = (
+        LoadOptions::default().parallel(false),
+        Scanner::new().parallel_pages(false),
+    );
+    let mut long = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let scan = |(options, scanner): &(LoadOptions, Scanner)| {
+            outcome(Document::from_bytes(&bytes, options), scanner).1
+        };
+        let want = scan(&parallel);
+        assert_eq!(scan(&serial), want, "{}", f.display());
+        long += usize::from(
+            Document::from_bytes(&bytes, &parallel.0).is_ok_and(|d| d.page_count() >= 4),
+        );
+    }
+    // Page trees long enough (4 kids) that the parallel walk parses page dictionaries ahead.
+    assert!(long >= 3, "only {long} files of 4 pages or more");
 }
 
 #[test]

@@ -40,5 +40,5 @@ pub use args::BatchArgs;
 pub use progress::Progress;
 pub use source::Source;
 pub use stream::{Flow, Outcome, Stream};
-pub use summary::Summary;
+pub use summary::{Summary, Tally};
 pub use walk::Input;

@@ -3,9 +3,10 @@
 //! one and the newest started one (memory stays flat however long the input).
 //!
 //! ```text
-//! feeder thread:  for each item: take a credit ─▶ Queued(i) ─▶ push (weight, i) on the
-//!                 waiting heap ─▶ pool.spawn(job)
-//! job (pool):     pop the heaviest waiting item j ─▶ Started(j) ─▶ work(item) ─▶ Done(j, outcome)
+//! feeder thread:  for each item: take a credit ─▶ push (weight, i) on the waiting heap
+//!                 ─▶ pool.spawn(job); at the end: End(count)
+//! job (pool):     pop the heaviest waiting item j ─▶ note (j, start) in `running`
+//!                 ─▶ work(item) ─▶ Done(j, item, outcome)
 //! caller thread:  reorder buffer; while slot `next` is done: sink(item, outcome),
 //!                 give the credit back, next += 1
 //! ```
@@ -15,6 +16,10 @@
 //! window, a 300-page file admitted among small ones starts as soon as a worker is
 //! free instead of after everything queued before it, so it does not form a serial
 //! tail at the end of the batch. Output order is unaffected (the reorder buffer).
+//!
+//! Only `Done` and `End` wake the caller's thread (one wake-up per item: on two
+//! cores each one preempts a worker); the watchdog reads start times from the
+//! `running` table when it wakes anyway, at least every tick.
 //!
 //! The caller's thread owns the sink (stdout), so a record is always written
 //! whole; it checks the stop flag (Ctrl-C) between records and stops at once on
@@ -30,7 +35,7 @@
 //! worker less (isolate hostile inputs in processes, e.g. per shard, to bound that).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -70,17 +75,12 @@ pub struct Stream {
 }
 
 enum Event<I, T> {
-    Queued(usize, Arc<I>),
-    Started(usize, Instant),
-    Done(usize, Outcome<T>),
+    Done(usize, Arc<I>, Outcome<T>),
     End(usize),
 }
 
-struct Slot<I, T> {
-    item: Arc<I>,
-    started: Option<Instant>,
-    outcome: Option<Outcome<T>>,
-}
+/// Items started and not yet done: their index, the item and when it started.
+type Running<I> = Arc<Mutex<HashMap<usize, (Arc<I>, Instant)>>>;
 
 impl Stream {
     /// `jobs` worker threads (0: one per core); a window of 32 items per worker,
@@ -142,6 +142,9 @@ impl Stream {
     ///
     /// The heaviest waiting item starts first (`weight` is called once per item,
     /// on the feeder thread: a file's size, say; a constant keeps input order).
+    /// `work` gets the item and how many admitted items were still waiting for
+    /// a worker when it started: 0 means the other workers may have nothing
+    /// to do, so the item's own work may be spread over them.
     pub fn run<I, T, G, W, S>(
         &self,
         items: impl Iterator<Item = I> + Send + 'static,
@@ -153,7 +156,7 @@ impl Stream {
         I: Send + Sync + 'static,
         T: Send + 'static,
         G: Fn(&I) -> u64 + Send + 'static,
-        W: Fn(&I) -> T + Send + Sync + 'static,
+        W: Fn(&I, usize) -> T + Send + Sync + 'static,
         S: FnMut(&I, Outcome<T>) -> io::Result<()>,
     {
         let (tx, rx) = mpsc::channel::<Event<I, T>>();
@@ -164,10 +167,12 @@ impl Stream {
         // Raised when this function returns: the feeder stops, queued jobs skip.
         let closed = Arc::new(AtomicBool::new(false));
         let _close_on_return = CloseOnDrop(Arc::clone(&closed));
+        let running: Running<I> = Arc::new(Mutex::new(HashMap::new()));
         let feeder = Feeder {
             pool: Arc::clone(&self.pool),
             work: Arc::new(work),
             waiting: Arc::new(Mutex::new(BinaryHeap::new())),
+            running: Arc::clone(&running),
             tx,
             credits: credit_rx,
             closed: Arc::clone(&closed),
@@ -176,7 +181,8 @@ impl Stream {
             .name("signprep-feeder".into())
             .spawn(move || feeder.feed(items, weight))?;
 
-        let mut pending: BTreeMap<usize, Slot<I, T>> = BTreeMap::new();
+        // Done items waiting for an older one to be handed over.
+        let mut done: BTreeMap<usize, (Arc<I>, Outcome<T>)> = BTreeMap::new();
         let mut next = 0usize;
         let mut end: Option<usize> = None;
         loop {
@@ -185,26 +191,14 @@ impl Stream {
                 if self.stopped() {
                     return Ok(Flow::Interrupted);
                 }
-                let ready = match pending.get(&next) {
-                    Some(slot) if slot.outcome.is_some() => true,
-                    Some(Slot {
-                        started: Some(t), ..
-                    }) => self.watchdog.is_some_and(|limit| t.elapsed() >= limit),
-                    _ => false,
+                let (item, outcome) = match done.remove(&next) {
+                    Some(ready) => ready,
+                    None => match self.overdue(&running, next) {
+                        Some(given_up) => given_up,
+                        None => break,
+                    },
                 };
-                if !ready {
-                    break;
-                }
-                let Some(slot) = pending.remove(&next) else {
-                    break;
-                };
-                let outcome = match slot.outcome {
-                    Some(o) => o,
-                    None => {
-                        Outcome::Abandoned(slot.started.map_or(Duration::ZERO, |t| t.elapsed()))
-                    }
-                };
-                match sink(&slot.item, outcome) {
+                match sink(&item, outcome) {
                     Ok(()) => {}
                     Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
                         return Ok(Flow::BrokenPipe);
@@ -218,25 +212,10 @@ impl Stream {
                 return Ok(Flow::Completed);
             }
             match rx.recv_timeout(self.tick) {
-                Ok(Event::Queued(i, item)) => {
-                    pending.insert(
-                        i,
-                        Slot {
-                            item,
-                            started: None,
-                            outcome: None,
-                        },
-                    );
-                }
-                Ok(Event::Started(i, t)) => {
-                    if let Some(slot) = pending.get_mut(&i) {
-                        slot.started = Some(t);
-                    }
-                }
-                // A late result of an abandoned item finds no slot and is dropped.
-                Ok(Event::Done(i, o)) => {
-                    if let Some(slot) = pending.get_mut(&i) {
-                        slot.outcome = Some(o);
+                // A late result of an abandoned item is dropped.
+                Ok(Event::Done(i, item, o)) => {
+                    if i >= next {
+                        done.insert(i, (item, o));
                     }
                 }
                 Ok(Event::End(n)) => end = Some(n),
@@ -248,6 +227,15 @@ impl Stream {
                 }
             }
         }
+    }
+
+    /// Item `i` with [`Outcome::Abandoned`] when it has run past the watchdog's limit.
+    fn overdue<I, T>(&self, running: &Running<I>, i: usize) -> Option<(Arc<I>, Outcome<T>)> {
+        let limit = self.watchdog?;
+        let running = running.lock().ok()?;
+        let (item, started) = running.get(&i)?;
+        let elapsed = started.elapsed();
+        (elapsed >= limit).then(|| (Arc::clone(item), Outcome::Abandoned(elapsed)))
     }
 
     fn stopped(&self) -> bool {
@@ -268,6 +256,7 @@ struct Feeder<W, I, T> {
     work: Arc<W>,
     /// Items admitted but not started, heaviest on top.
     waiting: Arc<Mutex<BinaryHeap<Waiting<I>>>>,
+    running: Running<I>,
     tx: mpsc::Sender<Event<I, T>>,
     credits: mpsc::Receiver<()>,
     closed: Arc<AtomicBool>,
@@ -311,7 +300,7 @@ impl<W, I, T> Feeder<W, I, T>
 where
     I: Send + Sync + 'static,
     T: Send + 'static,
-    W: Fn(&I) -> T + Send + Sync + 'static,
+    W: Fn(&I, usize) -> T + Send + Sync + 'static,
 {
     fn feed(self, items: impl Iterator<Item = I>, weight: impl Fn(&I) -> u64) {
         let mut count = 0usize;
@@ -320,13 +309,6 @@ where
                 return;
             }
             let item = Arc::new(item);
-            if self
-                .tx
-                .send(Event::Queued(count, Arc::clone(&item)))
-                .is_err()
-            {
-                return;
-            }
             let waiting = Waiting {
                 weight: weight(&item),
                 index: count,
@@ -338,27 +320,37 @@ where
                 Err(_) => return,
             }
             // One job per admitted item; each takes whichever waiting item is heaviest.
-            let (tx, work, closed, waiting) = (
+            let (tx, work, closed, waiting, running) = (
                 self.tx.clone(),
                 Arc::clone(&self.work),
                 Arc::clone(&self.closed),
                 Arc::clone(&self.waiting),
+                Arc::clone(&self.running),
             );
             self.pool.spawn(move || {
                 if closed.load(Ordering::SeqCst) {
                     return;
                 }
-                let next = waiting.lock().ok().and_then(|mut heap| heap.pop());
-                let Some(Waiting { index: i, item, .. }) = next else {
+                let next = waiting
+                    .lock()
+                    .ok()
+                    .and_then(|mut heap| heap.pop().map(|next| (next, heap.len())));
+                let Some((Waiting { index: i, item, .. }, still_waiting)) = next else {
                     return;
                 };
-                let _ = tx.send(Event::Started(i, Instant::now()));
-                let outcome =
-                    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&item))) {
-                        Ok(t) => Outcome::Done(t),
-                        Err(payload) => Outcome::Panicked(panic_text(payload.as_ref())),
-                    };
-                let _ = tx.send(Event::Done(i, outcome));
+                if let Ok(mut running) = running.lock() {
+                    running.insert(i, (Arc::clone(&item), Instant::now()));
+                }
+                let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    work(&item, still_waiting)
+                })) {
+                    Ok(t) => Outcome::Done(t),
+                    Err(payload) => Outcome::Panicked(panic_text(payload.as_ref())),
+                };
+                if let Ok(mut running) = running.lock() {
+                    running.remove(&i);
+                }
+                let _ = tx.send(Event::Done(i, item, outcome));
             });
             count += 1;
         }
@@ -387,7 +379,7 @@ mod tests {
             .run(
                 0..n,
                 |_| 0,
-                work,
+                move |i, _| work(i),
                 |i, o| {
                     out.push(match o {
                         Outcome::Done(v) => format!("{i}:{v}"),
@@ -456,7 +448,7 @@ mod tests {
             .run(
                 0..10_000usize,
                 |_| 0,
-                |&i| i,
+                |&i, _| i,
                 |_, _| {
                     seen += 1;
                     if seen == 10 {
@@ -473,7 +465,7 @@ mod tests {
             .run(
                 0..10_000usize,
                 |_| 0,
-                |&i| i,
+                |&i, _| i,
                 |i, _| {
                     if *i == 5 {
                         Err(io::Error::from(io::ErrorKind::BrokenPipe))
@@ -497,8 +489,8 @@ mod tests {
             .run(
                 0..weights.len(),
                 move |&i| weights[i],
-                move |&i| {
-                    log.lock().unwrap().push(i);
+                move |&i, waiting| {
+                    log.lock().unwrap().push((i, waiting));
                     // The first job holds the only worker until every item is waiting.
                     std::thread::sleep(Duration::from_millis(if i == 0 { 200 } else { 1 }));
                     i
@@ -511,12 +503,16 @@ mod tests {
             .unwrap();
         assert_eq!(flow, Flow::Completed);
         assert_eq!(out, (0..weights.len()).collect::<Vec<_>>());
-        let started = started.lock().unwrap().clone();
+        let (started, waiting): (Vec<usize>, Vec<usize>) =
+            started.lock().unwrap().iter().copied().unzip();
         // Whichever item the first job found, the rest start heaviest first, ties in input order.
         let rest = &started[1..];
         let mut expected = rest.to_vec();
         expected.sort_by_key(|&i| (Reverse(weights[i]), i));
         assert_eq!(rest, expected.as_slice(), "start order {started:?}");
         assert_eq!(started.len(), weights.len());
+        // Each job was told how many items still waited for a worker: all the
+        // others once the first job let go, none for the last.
+        assert_eq!(&waiting[1..], &[6, 5, 4, 3, 2, 1, 0], "waiting {waiting:?}");
     }
 }

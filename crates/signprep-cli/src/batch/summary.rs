@@ -44,26 +44,66 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-impl Summary {
-    pub fn add(&mut self, r: &Record) {
-        self.files += 1;
-        match r.status {
-            Status::Ok => self.ok += 1,
-            Status::Error => {
-                self.errors += 1;
-                if let Some(e) = &r.error {
-                    *self.errors_by_code.entry(e.code.clone()).or_default() += 1;
-                }
+/// What one record adds to a [`Summary`]: taken where the record was scanned,
+/// so the record itself need not travel to the writer's thread.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tally {
+    ok: bool,
+    error_code: Option<String>,
+    failure: bool,
+    pub pages: usize,
+    tags: usize,
+    fields: usize,
+    /// Findings by severity.
+    findings: Vec<(&'static str, usize)>,
+}
+
+impl Tally {
+    pub fn of(r: &Record) -> Tally {
+        let mut findings: Vec<(&'static str, usize)> = Vec::new();
+        for d in &r.scan.diagnostics {
+            let sev = d.severity.as_str();
+            match findings.iter_mut().find(|(s, _)| *s == sev) {
+                Some((_, n)) => *n += 1,
+                None => findings.push((sev, 1)),
             }
         }
-        if r.is_failure() {
+        Tally {
+            ok: r.status == Status::Ok,
+            error_code: r.error.as_ref().map(|e| e.code.clone()),
+            failure: r.is_failure(),
+            pages: r.scan.pages.len(),
+            tags: r.scan.tags.len(),
+            fields: r.scan.fields.len(),
+            findings,
+        }
+    }
+
+    /// Number of findings.
+    pub fn findings(&self) -> usize {
+        self.findings.iter().map(|(_, n)| n).sum()
+    }
+}
+
+impl Summary {
+    pub fn add(&mut self, t: &Tally) {
+        self.files += 1;
+        if t.ok {
+            self.ok += 1;
+        } else {
+            self.errors += 1;
+            if let Some(code) = &t.error_code {
+                *self.errors_by_code.entry(code.clone()).or_default() += 1;
+            }
+        }
+        if t.failure {
             self.failures += 1;
         }
-        self.pages += r.scan.pages.len();
-        self.tags += r.scan.tags.len();
-        self.fields += r.scan.fields.len();
-        for d in &r.scan.diagnostics {
-            *self.findings.entry(d.severity.as_str()).or_default() += 1;
+        self.pages += t.pages;
+        self.tags += t.tags;
+        self.fields += t.fields;
+        for (sev, n) in &t.findings {
+            *self.findings.entry(sev).or_default() += n;
         }
     }
 

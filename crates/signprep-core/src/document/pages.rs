@@ -161,7 +161,7 @@ const PREFETCH_MIN: usize = 4;
 /// lazy store's slots are filled once, whichever thread gets there first).
 fn prefetch(doc: &Document, kids: &[Object]) {
     use rayon::prelude::*;
-    if kids.len() < PREFETCH_MIN || !doc.store.is_lazy() {
+    if kids.len() < PREFETCH_MIN || !doc.store.is_lazy() || !doc.options.parallel {
         return;
     }
     kids.par_iter().for_each(|kid| {
