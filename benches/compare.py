@@ -19,9 +19,12 @@ What it does:
      (`taskset -c 0`), RUNS times, interleaved (round 1 of every tool, then round 2, ...)
      so a burst of background load hits all tools alike; keeps the best wall time and
      the largest peak RSS (`/usr/bin/time -f %M`). Then signprep on all cores (`--jobs 0`,
-     not pinned) for the scaling ratio, and two controls of what the machine gives two
-     cores right now: two floor processes at once, and two `scan --jobs 1` processes at
-     once (signprep's own work split perfectly), each pinned to its own core.
+     not pinned) for the scaling ratio, right after its one-core run in each round, on
+     the set and on a longer batch (the set listed BATCH_REPEAT times over); each round's
+     ratio is kept and the median of the rounds judges the target (best/best pairs runs
+     from different rounds). Two controls of what the machine gives two cores right now:
+     two floor processes at once, and two `scan --jobs 1` processes at once (signprep's
+     own work split perfectly), each pinned to its own core.
   4. Prints a markdown table and writes it into benches/README.md between the
      `<!-- compare:begin -->` / `<!-- compare:end -->` markers; the raw numbers go to
      target/compare/latest.json.
