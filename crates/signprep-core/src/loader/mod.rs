@@ -5,7 +5,8 @@
 //! The lazy store serves the same `lopdf::Object` values the eager load would
 //! hold, so nothing downstream knows which store it reads. It is used only when
 //! the file's cross-reference data reads cleanly (see [`xref`]), is not
-//! encrypted, and every entry's offset points at its own `N G obj` header; the
+//! encrypted or opens with the empty user password by a method [`crypt`] reads,
+//! and every entry's offset points at its own `N G obj` header; the
 //! document then opens without parsing the structure tree, metadata, images or
 //! font programs it never looks at.
 //!
@@ -17,6 +18,7 @@
 //! resolution chains (an indirect `/Length`, an object in an object stream)
 //! cannot deadlock, and a guard on the chain stops cycles.
 
+mod crypt;
 mod parse;
 mod xref;
 
@@ -166,6 +168,8 @@ pub(crate) struct Lazy {
     containers: Vec<u32>,
     streams: Vec<OnceLock<Option<Arc<ObjStm>>>>,
     trailer: Dictionary,
+    /// Decrypts objects as they are parsed (an encrypted file).
+    crypt: Option<crypt::Decryptor>,
     limits: Limits,
     /// Bytes inflated, shared with the document's content streams.
     inflated: Arc<AtomicUsize>,
@@ -189,7 +193,7 @@ impl Lazy {
         inflated: Arc<AtomicUsize>,
     ) -> Result<Box<Lazy>, Vec<u8>> {
         match Self::index(&bytes, options) {
-            Some((base, nums, entries, trailer)) => {
+            Some((base, nums, entries, trailer, crypt)) => {
                 let dense = dense_index(&nums);
                 let mut containers: Vec<u32> = entries
                     .iter()
@@ -212,6 +216,7 @@ impl Lazy {
                     containers,
                     streams,
                     trailer,
+                    crypt,
                     limits: Limits {
                         options: options.clone(),
                         started,
@@ -237,7 +242,13 @@ impl Lazy {
     fn index(
         bytes: &[u8],
         options: &LoadOptions,
-    ) -> Option<(usize, Vec<u32>, Vec<Entry>, Dictionary)> {
+    ) -> Option<(
+        usize,
+        Vec<u32>,
+        Vec<Entry>,
+        Dictionary,
+        Option<crypt::Decryptor>,
+    )> {
         let base = bytes.windows(5).position(|w| w == b"%PDF-")?;
         let buf = bytes.get(base..)?;
         // lopdf needs an end of line after the header.
@@ -248,10 +259,19 @@ impl Lazy {
             max_depth: options.max_nesting_depth,
             max_stream_bytes: options.max_stream_bytes,
         };
-        let (table, trailer) = xref::read(buf, limits)?;
-        if trailer.has(b"Encrypt") {
-            return None;
-        }
+        let (table, mut trailer) = xref::read(buf, limits)?;
+        let crypt = match trailer.get(b"Encrypt") {
+            Err(_) => None,
+            Ok(encrypt) => {
+                let (decryptor, encrypt_id) =
+                    decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth)?;
+                // As after lopdf's decryption: no /Encrypt, and its object gone.
+                trailer.remove(b"Encrypt");
+                Some((decryptor, encrypt_id))
+            }
+        };
+        let encrypt_id = crypt.as_ref().and_then(|(_, id)| *id);
+        let crypt = crypt.map(|(d, _)| d);
         let mut nums = Vec::with_capacity(table.entries.len());
         let mut entries = Vec::with_capacity(table.entries.len());
         // (entry, header found at its offset) where the two differ.
@@ -259,6 +279,9 @@ impl Lazy {
         for (&num, entry) in &table.entries {
             let e = match *entry {
                 XrefEntry::Free | XrefEntry::UnusableFree => Entry::Free,
+                XrefEntry::Normal { generation, .. } if Some((num, generation)) == encrypt_id => {
+                    Entry::Free
+                }
                 XrefEntry::Normal { offset, generation } => {
                     // lopdf files every object under the id its header names.
                     let header = header_at(buf, offset as usize);
@@ -296,7 +319,7 @@ impl Lazy {
                 *e = Entry::Elsewhere;
             }
         }
-        Some((base, nums, entries, trailer))
+        Some((base, nums, entries, trailer, crypt))
     }
 
     fn buf(&self) -> &[u8] {
@@ -376,7 +399,13 @@ impl Lazy {
         }
         path.push(id);
         let parsed = match *entry {
-            Entry::Normal { offset, .. } => self.parse_at(id, offset as usize, path),
+            Entry::Normal { offset, .. } => {
+                self.parse_at(id, offset as usize, path)
+                    .and_then(|mut o| match &self.crypt {
+                        Some(c) if !c.decrypt(id, &mut o) => None,
+                        _ => Some(o),
+                    })
+            }
             Entry::Compressed { container } => match self.member(container, id.0, path) {
                 Ok(o) => o,
                 Err(absent) => {
@@ -522,6 +551,51 @@ impl Lazy {
         }
         Ok(object_stream_members(stream, data))
     }
+}
+
+/// The decryptor of an encrypted file and the id of its `/Encrypt` object
+/// (`None` when the dictionary is direct); `None` when the file is for the
+/// eager load (an `/Encrypt` that is not a plain object, a method or password
+/// [`crypt`] does not read).
+fn decryptor(
+    buf: &[u8],
+    table: &lopdf::xref::Xref,
+    trailer: &Dictionary,
+    encrypt: &Object,
+    max_depth: usize,
+) -> Option<(crypt::Decryptor, Option<ObjectId>)> {
+    let id0 = match trailer.get(b"ID") {
+        Ok(Object::Array(ids)) => match ids.first() {
+            Some(Object::String(s, _)) => Some(s.as_slice()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let (dict, id) = match encrypt {
+        Object::Dictionary(d) => (d.clone(), None),
+        Object::Reference(id) => {
+            let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
+                return None;
+            };
+            if *generation != id.1 {
+                return None;
+            }
+            let mut no_length = |_| None;
+            let (_, obj) = parse::indirect_object(
+                buf,
+                *offset as usize,
+                parse::Expect::Id(*id),
+                max_depth,
+                &mut no_length,
+            )?;
+            match obj {
+                Object::Dictionary(d) => (d, Some(*id)),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some((crypt::Decryptor::new(&dict, id0)?, id))
 }
 
 /// The id of the `N G obj` header lopdf reads at `offset` and where it starts.
