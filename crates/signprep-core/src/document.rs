@@ -328,12 +328,19 @@ impl Document {
         };
         // The file as lopdf reads it whole: damaged cross-reference data,
         // encryption, or an object the strict parser leaves to lopdf.
-        let (inner, repaired) = load_eager(&bytes, options)?;
-        drop(bytes);
-        let mut doc = Document::new(Store::Eager(Box::new(inner)), options, started, inflated);
-        doc.repaired = repaired;
-        doc.pages = walk_pages(&doc)?;
-        Ok(doc)
+        let eager = |bytes: &[u8]| -> Result<Document, Error> {
+            let (inner, repaired) = load_eager(bytes, options)?;
+            let mut doc = Document::new(Store::Eager(Box::new(inner)), options, started, inflated);
+            doc.repaired = repaired;
+            doc.pages = walk_pages(&doc)?;
+            Ok(doc)
+        };
+        match eager(&bytes) {
+            Err(e) if e.code() != "pdf_encrypted" && crate::loader::locked(&bytes, options) => {
+                Err(Error::new(ErrorKind::Encrypted))
+            }
+            result => result,
+        }
     }
 
     /// Opens the document on demand; gives the bytes back when it must be

@@ -2,7 +2,9 @@
 //! parsed (`loader/crypt.rs`): every fixture with tags or fields, encrypted by
 //! lopdf with each method it writes and an empty user password, scans exactly
 //! as the plain fixture does, read lazily, and as lopdf's own eager decryption
-//! reads it. A user password still refuses the file.
+//! reads it; with the `/Encrypt` dictionary in the trailer itself (MuPDF's way,
+//! which lopdf's eager load does not read) too. A user password still refuses
+//! the file.
 //!
 //! lopdf encrypts with random IVs and keys, so the files are made here at each
 //! run instead of being committed (what is asserted does not depend on them).
@@ -137,17 +139,25 @@ fn methods(key: &[u8; 32]) -> Vec<(&'static str, Method<'_>)> {
     ]
 }
 
-/// `bytes` encrypted by `state` (the trailer gets an `/ID`: RC4 and AES-128 keys need one).
+/// `bytes` encrypted by `state` (the trailer gets an `/ID`: RC4 and AES-128
+/// keys need one); with `direct`, the `/Encrypt` dictionary is written in the
+/// trailer itself, as MuPDF writes it.
 fn encrypt(
     bytes: &[u8],
     state: impl Fn(&lopdf::Document, &str) -> EncryptionState,
     user: &str,
+    direct: bool,
 ) -> Vec<u8> {
     let mut doc = lopdf::Document::load_mem(bytes).unwrap();
     let id = Object::String(b"0123456789abcdef".to_vec(), StringFormat::Hexadecimal);
     doc.trailer.set("ID", Object::Array(vec![id.clone(), id]));
     let state = state(&doc, user);
     doc.encrypt(&state).unwrap();
+    if direct {
+        let r = doc.trailer.get(b"Encrypt").unwrap().as_reference().unwrap();
+        let dict = doc.objects.remove(&r).unwrap();
+        doc.trailer.set("Encrypt", dict);
+    }
     let mut out = Vec::new();
     doc.save_to(&mut out).unwrap();
     out
@@ -163,7 +173,7 @@ fn encrypted_fixtures_scan_as_the_plain_ones_read_lazily() {
         let want = scan(Document::from_bytes(&plain, &options));
         assert!(want.starts_with('{'), "{name}: {want}");
         for (method, state) in methods(&key) {
-            let bytes = encrypt(&plain, &state, "");
+            let bytes = encrypt(&plain, &state, "", false);
             let doc = Document::from_bytes(&bytes, &options).unwrap();
             assert!(doc.is_lazy(), "{name}, {method}: not read on demand");
             assert!(!doc.used_eager_fallback(), "{name}, {method}");
@@ -171,12 +181,24 @@ fn encrypted_fixtures_scan_as_the_plain_ones_read_lazily() {
             let eager = scan(Document::from_bytes_eager(&bytes, &options));
             assert_eq!(eager, want, "{name}, {method}: eager");
 
-            let locked = encrypt(&plain, &state, "secret");
-            let refused = scan(Document::from_bytes(&locked, &options));
+            // lopdf 0.47's eager load does not read a direct /Encrypt (every
+            // file PyMuPDF encrypts): the lazy store does.
+            let direct = encrypt(&plain, &state, "", true);
+            let doc = Document::from_bytes(&direct, &options).unwrap();
             assert!(
-                refused.starts_with("error pdf_encrypted"),
-                "{name}, {method}: {refused}"
+                doc.is_lazy(),
+                "{name}, {method}, direct: not read on demand"
             );
+            assert_eq!(scan(Ok(doc)), want, "{name}, {method}, direct");
+
+            for direct in [false, true] {
+                let locked = encrypt(&plain, &state, "secret", direct);
+                let refused = scan(Document::from_bytes(&locked, &options));
+                assert!(
+                    refused.starts_with("error pdf_encrypted"),
+                    "{name}, {method}: {refused}"
+                );
+            }
         }
     }
 }

@@ -49,6 +49,21 @@ pub(crate) struct Decryptor {
     encrypt_metadata: bool,
 }
 
+/// Why [`Decryptor::new`] gave no decryptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unread {
+    /// The empty password is not the user password (of a method read here).
+    Locked,
+    /// Not a method, or not a dictionary, this module reads.
+    Other,
+}
+
+/// The key the empty password gives, or that it is not the user password.
+enum Key {
+    Open(Vec<u8>),
+    Locked,
+}
+
 /// What [`Decryptor::new`] reads from the `/Encrypt` dictionary.
 struct Params<'a> {
     version: i64,
@@ -64,9 +79,15 @@ struct Params<'a> {
 
 impl Decryptor {
     /// The decryptor of a file whose `/Encrypt` dictionary is `encrypt` and
-    /// whose trailer `/ID` starts with `id0`; `None` unless the empty user
-    /// password opens it by one of the methods above.
-    pub(crate) fn new(encrypt: &Dictionary, id0: Option<&[u8]>) -> Option<Decryptor> {
+    /// whose trailer `/ID` starts with `id0`, when the empty user password
+    /// opens it by one of the methods above.
+    pub(crate) fn new(encrypt: &Dictionary, id0: Option<&[u8]>) -> Result<Decryptor, Unread> {
+        Decryptor::open(encrypt, id0).ok_or(Unread::Other)?
+    }
+
+    /// `None`: not for this module; `Some(Err(Locked))`: a method read here,
+    /// and the empty password is not the user password.
+    fn open(encrypt: &Dictionary, id0: Option<&[u8]>) -> Option<Result<Decryptor, Unread>> {
         if name(encrypt, b"Filter")? != b"Standard" {
             return None;
         }
@@ -84,9 +105,13 @@ impl Decryptor {
             _ => return None,
         };
         let key = match p.revision {
-            2..=4 => p.key_r4(id0?)?,
-            5 | 6 => p.key_r6()?,
+            2..=4 => p.key_r4(id0?),
+            5 | 6 => p.key_r6(),
             _ => return None,
+        };
+        let key = match key? {
+            Key::Open(key) => key,
+            Key::Locked => return Some(Err(Unread::Locked)),
         };
         // The per-object keys lopdf's filters take: AES-128 needs a 16-byte
         // object key (a file key of 11 bytes or more), AES-256 the 32-byte file key.
@@ -98,12 +123,12 @@ impl Decryptor {
         if !fits(strings) || !fits(streams) {
             return None;
         }
-        Some(Decryptor {
+        Some(Ok(Decryptor {
             key,
             strings,
             streams,
             encrypt_metadata: p.encrypt_metadata,
-        })
+        }))
     }
 
     /// Decrypts the object `id` just parsed, as lopdf's loader does; `false`
@@ -263,7 +288,7 @@ impl<'a> Params<'a> {
     /// Algorithms 2 and 6: the key from the empty password, if it is the
     /// user password (R2: /U is RC4 of the padding; R3/R4: the first 16 bytes
     /// of /U are the 20-round RC4 of MD5(padding, ID)).
-    fn key_r4(&self, id0: &[u8]) -> Option<Vec<u8>> {
+    fn key_r4(&self, id0: &[u8]) -> Option<Key> {
         let n = if self.revision >= 3 {
             self.length.unwrap_or(40) / 8
         } else {
@@ -304,13 +329,13 @@ impl<'a> Params<'a> {
             }
             self.user.get(..16) == Some(x.as_slice())
         };
-        matches.then_some(key)
+        Some(if matches { Key::Open(key) } else { Key::Locked })
     }
 
     /// Algorithms 2.A, 11 and 13 for the empty user password: /U's hash
     /// checks, /UE decrypts to the key, /Perms decrypts with it and agrees
     /// with /P and /EncryptMetadata.
-    fn key_r6(&self) -> Option<Vec<u8>> {
+    fn key_r6(&self) -> Option<Key> {
         let hash = |salt: &[u8]| -> Option<Vec<u8>> {
             if self.revision == 5 {
                 Some(Sha256::digest(salt).to_vec())
@@ -319,7 +344,7 @@ impl<'a> Params<'a> {
             }
         };
         if hash(self.user.get(32..40)?)?.as_slice() != self.user.get(..32)? {
-            return None;
+            return Some(Key::Locked);
         }
         let ue_key = hash(self.user.get(40..48)?)?;
         let mut key = self.user_encrypted.to_vec();
@@ -331,7 +356,9 @@ impl<'a> Params<'a> {
         let valid = perms.get(9..12) == Some(b"adb".as_slice())
             && perms.get(..3) == p.get(..3)
             && perms.get(8) == Some(&flag);
-        valid.then_some(key)
+        // A /Perms that does not check is lopdf's to judge (it may open the
+        // file by the owner password).
+        valid.then_some(Key::Open(key))
     }
 }
 

@@ -264,7 +264,7 @@ impl Lazy {
             Err(_) => None,
             Ok(encrypt) => {
                 let (decryptor, encrypt_id) =
-                    decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth)?;
+                    decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth).ok()?;
                 // As after lopdf's decryption: no /Encrypt, and its object gone.
                 trailer.remove(b"Encrypt");
                 Some((decryptor, encrypt_id))
@@ -554,7 +554,7 @@ impl Lazy {
 }
 
 /// The decryptor of an encrypted file and the id of its `/Encrypt` object
-/// (`None` when the dictionary is direct); `None` when the file is for the
+/// (`None` when the dictionary is direct); `Err` when the file is for the
 /// eager load (an `/Encrypt` that is not a plain object, a method or password
 /// [`crypt`] does not read).
 fn decryptor(
@@ -563,7 +563,8 @@ fn decryptor(
     trailer: &Dictionary,
     encrypt: &Object,
     max_depth: usize,
-) -> Option<(crypt::Decryptor, Option<ObjectId>)> {
+) -> Result<(crypt::Decryptor, Option<ObjectId>), crypt::Unread> {
+    let other = crypt::Unread::Other;
     let id0 = match trailer.get(b"ID") {
         Ok(Object::Array(ids)) => match ids.first() {
             Some(Object::String(s, _)) => Some(s.as_slice()),
@@ -575,10 +576,10 @@ fn decryptor(
         Object::Dictionary(d) => (d.clone(), None),
         Object::Reference(id) => {
             let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
-                return None;
+                return Err(other);
             };
             if *generation != id.1 {
-                return None;
+                return Err(other);
             }
             let mut no_length = |_| None;
             let (_, obj) = parse::indirect_object(
@@ -587,15 +588,44 @@ fn decryptor(
                 parse::Expect::Id(*id),
                 max_depth,
                 &mut no_length,
-            )?;
+            )
+            .ok_or(other)?;
             match obj {
                 Object::Dictionary(d) => (d, Some(*id)),
-                _ => return None,
+                _ => return Err(other),
             }
         }
-        _ => return None,
+        _ => return Err(other),
     };
-    Some((crypt::Decryptor::new(&dict, id0)?, id))
+    Ok((crypt::Decryptor::new(&dict, id0)?, id))
+}
+
+/// True when the file is encrypted by a method [`crypt`] reads and the empty
+/// password is not its user password: when lopdf's eager load then fails, the
+/// error to give is that the file is encrypted (lopdf 0.47 reports a direct
+/// `/Encrypt`, as MuPDF writes it, as a missing catalog).
+pub(crate) fn locked(bytes: &[u8], options: &LoadOptions) -> bool {
+    let Some(buf) = bytes
+        .windows(5)
+        .position(|w| w == b"%PDF-")
+        .and_then(|base| bytes.get(base..))
+    else {
+        return false;
+    };
+    let limits = xref::XrefLimits {
+        max_depth: options.max_nesting_depth,
+        max_stream_bytes: options.max_stream_bytes,
+    };
+    let Some((table, trailer)) = xref::read(buf, limits) else {
+        return false;
+    };
+    let Ok(encrypt) = trailer.get(b"Encrypt") else {
+        return false;
+    };
+    matches!(
+        decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth),
+        Err(crypt::Unread::Locked)
+    )
 }
 
 /// The id of the `N G obj` header lopdf reads at `offset` and where it starts.
