@@ -90,18 +90,14 @@ pub fn run(args: &ScanArgs) -> u8 {
         Input::Missing(..) => 0,
     };
     let flow = stream.run(source, weight, work, |input, outcome| {
+        let path = input.path();
+        let failed = |r: Record| Rendered::of(&r, &render, type_map.as_ref().as_ref());
         let done = match outcome {
             Outcome::Done(done) => done,
-            Outcome::Panicked(m) => Rendered::of(
-                &error_record(input.path(), "internal_error", format!("panic: {m}")),
-                &render,
-                type_map.as_ref().as_ref(),
-            ),
-            Outcome::Abandoned(after) => Rendered::of(
-                &abandoned(input.path(), after, budget),
-                &render,
-                type_map.as_ref().as_ref(),
-            ),
+            Outcome::Panicked(m) => {
+                failed(error_record(path, "internal_error", format!("panic: {m}")))
+            }
+            Outcome::Abandoned(after) => failed(abandoned(path, after, budget)),
         };
         io_failure |= matches!(input, Input::Missing(..));
         summary.add(&done.tally);

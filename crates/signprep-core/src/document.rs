@@ -3,7 +3,7 @@
 
 use crate::fonts::Font;
 use crate::geometry::PageGeometry;
-use crate::loader::{Lazy, Store};
+use crate::loader::{Lazy, Refused, Store};
 use crate::stream_cache::StreamCache;
 use lopdf::{Dictionary, Object, ObjectId};
 use pages::{page_tree_loaded, walk_pages};
@@ -318,29 +318,38 @@ impl Document {
         check_input(&bytes, options)?;
         let started = Instant::now();
         let inflated = Arc::new(AtomicUsize::new(0));
-        let bytes = if lazy {
+        let (bytes, locked) = if lazy {
             match Document::open_lazy(bytes, options, started, &inflated) {
                 Ok(doc) => return Ok(doc),
-                Err(bytes) => bytes,
+                Err(refused) => (refused.bytes, refused.locked),
             }
         } else {
-            bytes
+            (bytes, false)
         };
-        // The file as lopdf reads it whole: damaged cross-reference data,
-        // encryption, or an object the strict parser leaves to lopdf.
-        let eager = |bytes: &[u8]| -> Result<Document, Error> {
-            let (inner, repaired) = load_eager(bytes, options)?;
-            let mut doc = Document::new(Store::Eager(Box::new(inner)), options, started, inflated);
-            doc.repaired = repaired;
-            doc.pages = walk_pages(&doc)?;
-            Ok(doc)
-        };
-        match eager(&bytes) {
-            Err(e) if e.code() != "pdf_encrypted" && crate::loader::locked(&bytes, options) => {
+        match Document::open_eager(bytes, options, started, inflated) {
+            // What lopdf fails on in a file locked by a user password, the
+            // password is why.
+            Err(e) if locked && !matches!(e.kind, ErrorKind::Encrypted) => {
                 Err(Error::new(ErrorKind::Encrypted))
             }
             result => result,
         }
+    }
+
+    /// The file as lopdf reads it whole: damaged cross-reference data,
+    /// encryption, or an object the strict parser leaves to lopdf.
+    fn open_eager(
+        bytes: Vec<u8>,
+        options: &LoadOptions,
+        started: Instant,
+        inflated: Arc<AtomicUsize>,
+    ) -> Result<Document, Error> {
+        let (inner, repaired) = load_eager(&bytes, options)?;
+        drop(bytes);
+        let mut doc = Document::new(Store::Eager(Box::new(inner)), options, started, inflated);
+        doc.repaired = repaired;
+        doc.pages = walk_pages(&doc)?;
+        Ok(doc)
     }
 
     /// Opens the document on demand; gives the bytes back when it must be
@@ -350,7 +359,7 @@ impl Document {
         options: &LoadOptions,
         started: Instant,
         inflated: &Arc<AtomicUsize>,
-    ) -> Result<Document, Vec<u8>> {
+    ) -> Result<Document, Refused> {
         let lazy = Lazy::open(bytes, options, started, Arc::clone(inflated))?;
         let mut doc = Document::new(Store::Lazy(lazy), options, started, Arc::clone(inflated));
         // lopdf rebuilds the table of a file whose page tree does not load;
@@ -366,10 +375,13 @@ impl Document {
                 doc.pages = pages;
                 Ok(doc)
             }
-            _ => match doc.store {
-                Store::Lazy(lazy) => Err(lazy.into_bytes()),
-                Store::Eager(_) => Err(Vec::new()),
-            },
+            _ => Err(Refused {
+                bytes: match doc.store {
+                    Store::Lazy(lazy) => lazy.into_bytes(),
+                    Store::Eager(_) => Vec::new(),
+                },
+                locked: false,
+            }),
         }
     }
 

@@ -40,118 +40,108 @@ fn scan(doc: Result<Document, signprep_core::Error>) -> String {
     }
 }
 
-/// How to encrypt a document for a user password.
-type Method<'a> = Box<dyn Fn(&lopdf::Document, &str) -> EncryptionState + 'a>;
-
-/// Every encryption lopdf writes, with a name for messages.
-fn methods(key: &[u8; 32]) -> Vec<(&'static str, Method<'_>)> {
-    let filters = |f: Arc<dyn CryptFilter>| BTreeMap::from([(b"StdCF".to_vec(), f)]);
-    vec![
-        (
-            "RC4 40-bit (V1, R2)",
-            Box::new(|doc, user| {
-                EncryptionState::try_from(EncryptionVersion::V1 {
-                    document: doc,
-                    owner_password: "owner",
-                    user_password: user,
-                    permissions: Permissions::PRINTABLE,
-                })
-                .unwrap()
-            }),
-        ),
-        (
-            "RC4 128-bit (V2, R3)",
-            Box::new(|doc, user| {
-                EncryptionState::try_from(EncryptionVersion::V2 {
-                    document: doc,
-                    owner_password: "owner",
-                    user_password: user,
-                    key_length: 128,
-                    permissions: Permissions::PRINTABLE,
-                })
-                .unwrap()
-            }),
-        ),
-        (
-            "RC4 crypt filter (V4, R4)",
-            Box::new(move |doc, user| {
-                EncryptionState::try_from(EncryptionVersion::V4 {
-                    document: doc,
-                    encrypt_metadata: true,
-                    crypt_filters: filters(Arc::new(Rc4CryptFilter)),
-                    stream_filter: b"StdCF".to_vec(),
-                    string_filter: b"StdCF".to_vec(),
-                    owner_password: "owner",
-                    user_password: user,
-                    permissions: Permissions::PRINTABLE,
-                })
-                .unwrap()
-            }),
-        ),
-        (
-            "AES-128 (V4, R4), metadata in clear",
-            Box::new(move |doc, user| {
-                EncryptionState::try_from(EncryptionVersion::V4 {
-                    document: doc,
-                    encrypt_metadata: false,
-                    crypt_filters: filters(Arc::new(Aes128CryptFilter)),
-                    stream_filter: b"StdCF".to_vec(),
-                    string_filter: b"StdCF".to_vec(),
-                    owner_password: "owner",
-                    user_password: user,
-                    permissions: Permissions::PRINTABLE,
-                })
-                .unwrap()
-            }),
-        ),
-        (
-            "AES-256 (V5, R6)",
-            Box::new(move |_, user| {
-                EncryptionState::try_from(EncryptionVersion::V5 {
-                    encrypt_metadata: true,
-                    crypt_filters: filters(Arc::new(Aes256CryptFilter)),
-                    file_encryption_key: key,
-                    stream_filter: b"StdCF".to_vec(),
-                    string_filter: b"StdCF".to_vec(),
-                    owner_password: "owner",
-                    user_password: user,
-                    permissions: Permissions::PRINTABLE,
-                })
-                .unwrap()
-            }),
-        ),
-        (
-            "AES-256 (V5, R6), strings in clear",
-            Box::new(move |_, user| {
-                EncryptionState::try_from(EncryptionVersion::V5 {
-                    encrypt_metadata: false,
-                    crypt_filters: filters(Arc::new(Aes256CryptFilter)),
-                    file_encryption_key: key,
-                    stream_filter: b"StdCF".to_vec(),
-                    string_filter: b"Identity".to_vec(),
-                    owner_password: "owner",
-                    user_password: user,
-                    permissions: Permissions::PRINTABLE,
-                })
-                .unwrap()
-            }),
-        ),
-    ]
+/// The crypt filter of a V4/V5 method.
+#[derive(Clone, Copy)]
+enum Filter {
+    Rc4,
+    Aes128,
+    Aes256,
 }
 
-/// `bytes` encrypted by `state` (the trailer gets an `/ID`: RC4 and AES-128
-/// keys need one); with `direct`, the `/Encrypt` dictionary is written in the
+/// One encryption lopdf writes: `version` 1, 2 (128-bit RC4), 4 or 5; the
+/// rest is for 4 and 5 (the string filter is `StdCF` or `Identity`).
+struct Method {
+    name: &'static str,
+    version: u8,
+    filter: Filter,
+    encrypt_metadata: bool,
+    strings: &'static [u8],
+}
+
+impl Method {
+    const fn new(
+        name: &'static str,
+        version: u8,
+        filter: Filter,
+        encrypt_metadata: bool,
+        strings: &'static [u8],
+    ) -> Method {
+        Method {
+            name,
+            version,
+            filter,
+            encrypt_metadata,
+            strings,
+        }
+    }
+}
+
+#[rustfmt::skip]
+const METHODS: &[Method] = &[
+    Method::new("RC4 40-bit (V1, R2)", 1, Filter::Rc4, true, b"StdCF"),
+    Method::new("RC4 128-bit (V2, R3)", 2, Filter::Rc4, true, b"StdCF"),
+    Method::new("RC4 crypt filter (V4, R4)", 4, Filter::Rc4, true, b"StdCF"),
+    Method::new("AES-128 (V4, R4), metadata in clear", 4, Filter::Aes128, false, b"StdCF"),
+    Method::new("AES-256 (V5, R6)", 5, Filter::Aes256, true, b"StdCF"),
+    Method::new("AES-256 (V5, R6), strings in clear", 5, Filter::Aes256, false, b"Identity"),
+];
+
+/// The state that encrypts `doc` by `m` for the user password `user`.
+fn state(m: &Method, doc: &lopdf::Document, user: &str, key: &[u8; 32]) -> EncryptionState {
+    let (owner_password, permissions) = ("owner", Permissions::PRINTABLE);
+    let filter: Arc<dyn CryptFilter> = match m.filter {
+        Filter::Rc4 => Arc::new(Rc4CryptFilter),
+        Filter::Aes128 => Arc::new(Aes128CryptFilter),
+        Filter::Aes256 => Arc::new(Aes256CryptFilter),
+    };
+    let crypt_filters = BTreeMap::from([(b"StdCF".to_vec(), filter)]);
+    let version = match m.version {
+        1 => EncryptionVersion::V1 {
+            document: doc,
+            owner_password,
+            user_password: user,
+            permissions,
+        },
+        2 => EncryptionVersion::V2 {
+            document: doc,
+            owner_password,
+            user_password: user,
+            key_length: 128,
+            permissions,
+        },
+        4 => EncryptionVersion::V4 {
+            document: doc,
+            encrypt_metadata: m.encrypt_metadata,
+            crypt_filters,
+            stream_filter: b"StdCF".to_vec(),
+            string_filter: m.strings.to_vec(),
+            owner_password,
+            user_password: user,
+            permissions,
+        },
+        _ => EncryptionVersion::V5 {
+            encrypt_metadata: m.encrypt_metadata,
+            crypt_filters,
+            file_encryption_key: key,
+            stream_filter: b"StdCF".to_vec(),
+            string_filter: m.strings.to_vec(),
+            owner_password,
+            user_password: user,
+            permissions,
+        },
+    };
+    EncryptionState::try_from(version).unwrap()
+}
+
+/// `bytes` encrypted by `m` (the trailer gets an `/ID`: RC4 and AES-128 keys
+/// need one); with `direct`, the `/Encrypt` dictionary is written in the
 /// trailer itself, as MuPDF writes it.
-fn encrypt(
-    bytes: &[u8],
-    state: impl Fn(&lopdf::Document, &str) -> EncryptionState,
-    user: &str,
-    direct: bool,
-) -> Vec<u8> {
+fn encrypt(bytes: &[u8], m: &Method, user: &str, direct: bool) -> Vec<u8> {
     let mut doc = lopdf::Document::load_mem(bytes).unwrap();
     let id = Object::String(b"0123456789abcdef".to_vec(), StringFormat::Hexadecimal);
     doc.trailer.set("ID", Object::Array(vec![id.clone(), id]));
-    let state = state(&doc, user);
+    let key: [u8; 32] = std::array::from_fn(|i| (i * 7 + 3) as u8);
+    let state = state(m, &doc, user, &key);
     doc.encrypt(&state).unwrap();
     if direct {
         let r = doc.trailer.get(b"Encrypt").unwrap().as_reference().unwrap();
@@ -167,13 +157,13 @@ fn encrypt(
 fn encrypted_fixtures_scan_as_the_plain_ones_read_lazily() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");
     let options = LoadOptions::default();
-    let key: [u8; 32] = std::array::from_fn(|i| (i * 7 + 3) as u8);
     for name in FIXTURES {
         let plain = std::fs::read(dir.join(format!("{name}.pdf"))).unwrap();
         let want = scan(Document::from_bytes(&plain, &options));
         assert!(want.starts_with('{'), "{name}: {want}");
-        for (method, state) in methods(&key) {
-            let bytes = encrypt(&plain, &state, "", false);
+        for m in METHODS {
+            let method = m.name;
+            let bytes = encrypt(&plain, m, "", false);
             let doc = Document::from_bytes(&bytes, &options).unwrap();
             assert!(doc.is_lazy(), "{name}, {method}: not read on demand");
             assert!(!doc.used_eager_fallback(), "{name}, {method}");
@@ -183,7 +173,7 @@ fn encrypted_fixtures_scan_as_the_plain_ones_read_lazily() {
 
             // lopdf 0.47's eager load does not read a direct /Encrypt (every
             // file PyMuPDF encrypts): the lazy store does.
-            let direct = encrypt(&plain, &state, "", true);
+            let direct = encrypt(&plain, m, "", true);
             let doc = Document::from_bytes(&direct, &options).unwrap();
             assert!(
                 doc.is_lazy(),
@@ -192,7 +182,7 @@ fn encrypted_fixtures_scan_as_the_plain_ones_read_lazily() {
             assert_eq!(scan(Ok(doc)), want, "{name}, {method}, direct");
 
             for direct in [false, true] {
-                let locked = encrypt(&plain, &state, "secret", direct);
+                let locked = encrypt(&plain, m, "secret", direct);
                 let refused = scan(Document::from_bytes(&locked, &options));
                 assert!(
                     refused.starts_with("error pdf_encrypted"),

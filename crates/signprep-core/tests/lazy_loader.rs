@@ -31,6 +31,15 @@ fn pdfs_under(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every PDF under `testdata/`, in path order.
+fn testdata_pdfs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files = Vec::new();
+    pdfs_under(&root, &mut files);
+    files.sort();
+    files
+}
+
 /// What a scan gives, as comparable text.
 fn outcome(result: Result<Document, Error>, scanner: &Scanner) -> (bool, String) {
     let lazy = result.as_ref().is_ok_and(Document::is_lazy);
@@ -89,10 +98,7 @@ fn compare(files: &[PathBuf]) -> (usize, usize, Vec<String>) {
 
 #[test]
 fn testdata_scans_the_same_lazily_and_eagerly() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let mut files = Vec::new();
-    pdfs_under(&root, &mut files);
-    files.sort();
+    let files = testdata_pdfs();
     assert!(files.len() > 50, "only {} files", files.len());
     let (n, lazy, deep_unread) = compare(&files);
     eprintln!("testdata: {n} files, {lazy} read lazily");
@@ -103,10 +109,7 @@ fn testdata_scans_the_same_lazily_and_eagerly() {
 
 #[test]
 fn testdata_scans_the_same_on_one_thread() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let mut files = Vec::new();
-    pdfs_under(&root, &mut files);
-    files.sort();
+    let files = testdata_pdfs();
     let parallel = (LoadOptions::default(), Scanner::new());
     let serial = (
         LoadOptions::default().parallel(false),

@@ -55,18 +55,14 @@ pub struct Tally {
     tags: usize,
     fields: usize,
     /// Findings by severity.
-    findings: Vec<(&'static str, usize)>,
+    findings: BTreeMap<&'static str, usize>,
 }
 
 impl Tally {
     pub fn of(r: &Record) -> Tally {
-        let mut findings: Vec<(&'static str, usize)> = Vec::new();
+        let mut findings = BTreeMap::new();
         for d in &r.scan.diagnostics {
-            let sev = d.severity.as_str();
-            match findings.iter_mut().find(|(s, _)| *s == sev) {
-                Some((_, n)) => *n += 1,
-                None => findings.push((sev, 1)),
-            }
+            *findings.entry(d.severity.as_str()).or_default() += 1;
         }
         Tally {
             ok: r.status == Status::Ok,
@@ -81,7 +77,7 @@ impl Tally {
 
     /// Number of findings.
     pub fn findings(&self) -> usize {
-        self.findings.iter().map(|(_, n)| n).sum()
+        self.findings.values().sum()
     }
 }
 

@@ -49,7 +49,8 @@ pub(crate) struct Decryptor {
     encrypt_metadata: bool,
 }
 
-/// Why [`Decryptor::new`] gave no decryptor.
+/// Why [`Decryptor::new`] gave no decryptor (and why the lazy store does not
+/// read a file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Unread {
     /// The empty password is not the user password (of a method read here).
@@ -82,16 +83,11 @@ impl Decryptor {
     /// whose trailer `/ID` starts with `id0`, when the empty user password
     /// opens it by one of the methods above.
     pub(crate) fn new(encrypt: &Dictionary, id0: Option<&[u8]>) -> Result<Decryptor, Unread> {
-        Decryptor::open(encrypt, id0).ok_or(Unread::Other)?
-    }
-
-    /// `None`: not for this module; `Some(Err(Locked))`: a method read here,
-    /// and the empty password is not the user password.
-    fn open(encrypt: &Dictionary, id0: Option<&[u8]>) -> Option<Result<Decryptor, Unread>> {
-        if name(encrypt, b"Filter")? != b"Standard" {
-            return None;
+        let other = Unread::Other;
+        if name(encrypt, b"Filter") != Some(b"Standard".as_slice()) {
+            return Err(other);
         }
-        let p = Params::read(encrypt)?;
+        let p = Params::read(encrypt).ok_or(other)?;
         let (strings, streams) = match p.version {
             1 | 2 => (Method::Rc4, Method::Rc4),
             4 | 5 => {
@@ -100,18 +96,18 @@ impl Decryptor {
                     Ok(Object::Name(n)) => crypt_filter(encrypt, n),
                     Ok(_) => None,
                 };
-                (filter(b"StrF")?, filter(b"StmF")?)
+                (filter(b"StrF").ok_or(other)?, filter(b"StmF").ok_or(other)?)
             }
-            _ => return None,
+            _ => return Err(other),
         };
         let key = match p.revision {
-            2..=4 => p.key_r4(id0?),
+            2..=4 => p.key_r4(id0.ok_or(other)?),
             5 | 6 => p.key_r6(),
-            _ => return None,
+            _ => return Err(other),
         };
-        let key = match key? {
+        let key = match key.ok_or(other)? {
             Key::Open(key) => key,
-            Key::Locked => return Some(Err(Unread::Locked)),
+            Key::Locked => return Err(Unread::Locked),
         };
         // The per-object keys lopdf's filters take: AES-128 needs a 16-byte
         // object key (a file key of 11 bytes or more), AES-256 the 32-byte file key.
@@ -121,14 +117,14 @@ impl Decryptor {
             Method::Rc4 | Method::Identity => !key.is_empty(),
         };
         if !fits(strings) || !fits(streams) {
-            return None;
+            return Err(other);
         }
-        Some(Ok(Decryptor {
+        Ok(Decryptor {
             key,
             strings,
             streams,
             encrypt_metadata: p.encrypt_metadata,
-        }))
+        })
     }
 
     /// Decrypts the object `id` just parsed, as lopdf's loader does; `false`
@@ -142,22 +138,24 @@ impl Decryptor {
                 return false;
             }
         }
-        let type_name = match obj {
-            Object::Dictionary(d) => d.get_type().ok(),
-            Object::Stream(s) => s.dict.get_type().ok(),
-            _ => None,
-        };
-        if type_name == Some(b"Metadata".as_slice()) && !self.encrypt_metadata {
-            return true;
-        }
-        self.object(id, obj)
+        self.value(id, obj)
     }
 
-    fn object(&self, id: ObjectId, obj: &mut Object) -> bool {
+    /// An object of `id`, or one inside it: lopdf leaves a `/Metadata`
+    /// dictionary or stream in clear without `/EncryptMetadata` wherever it is.
+    fn value(&self, id: ObjectId, obj: &mut Object) -> bool {
+        let dict = match obj {
+            Object::Dictionary(d) => Some(&*d),
+            Object::Stream(s) => Some(&s.dict),
+            _ => None,
+        };
+        if !self.encrypt_metadata && dict.is_some_and(|d| d.has_type(b"Metadata")) {
+            return true;
+        }
         match obj {
             Object::String(bytes, _) => self.bytes(id, self.strings, bytes),
             // On a failure the whole object goes to the eager load: stop there.
-            Object::Array(items) => items.iter_mut().all(|item| self.nested(id, item)),
+            Object::Array(items) => items.iter_mut().all(|item| self.value(id, item)),
             Object::Dictionary(dict) => self.dictionary(id, dict),
             Object::Stream(stream) => {
                 if !self.dictionary(id, &mut stream.dict)
@@ -174,14 +172,6 @@ impl Decryptor {
         }
     }
 
-    /// An object inside another one: lopdf applies its stream-level checks to
-    /// nested objects too (only a direct object can be a stream).
-    fn nested(&self, id: ObjectId, obj: &mut Object) -> bool {
-        let exempt_metadata = !self.encrypt_metadata
-            && matches!(obj, Object::Dictionary(d) if d.get_type().ok() == Some(b"Metadata".as_slice()));
-        exempt_metadata || self.object(id, obj)
-    }
-
     /// Every entry but a signature dictionary's `/Contents` (ISO 32000-1 7.6.2).
     fn dictionary(&self, id: ObjectId, dict: &mut Dictionary) -> bool {
         let signature = dict.has_type(b"Sig")
@@ -189,7 +179,7 @@ impl Decryptor {
             || (dict.has(b"ByteRange") && dict.has(b"Contents"));
         dict.iter_mut()
             .filter(|(k, _)| !(signature && k.as_slice() == b"Contents"))
-            .all(|(_, v)| self.nested(id, v))
+            .all(|(_, v)| self.value(id, v))
     }
 
     /// Decrypts `data` in place; `false` (and `data` untouched) when it does not decrypt.

@@ -183,17 +183,27 @@ pub(crate) struct Lazy {
     error: OnceLock<Error>,
 }
 
+/// A file the lazy store does not read: its bytes back (the caller loads
+/// them eagerly), and whether it is encrypted by a method [`crypt`] reads with
+/// a user password that is not empty (lopdf 0.47 reports a direct `/Encrypt`,
+/// as MuPDF writes it, as a missing catalog: such a file is encrypted).
+#[derive(Debug)]
+pub(crate) struct Refused {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) locked: bool,
+}
+
 impl Lazy {
-    /// Reads the cross-reference data and checks every entry's header; `None`
-    /// when the file is not one to read lazily.
+    /// Reads the cross-reference data and checks every entry's header; the
+    /// bytes back when the file is not one to read lazily.
     pub(crate) fn open(
         bytes: Vec<u8>,
         options: &LoadOptions,
         started: Instant,
         inflated: Arc<AtomicUsize>,
-    ) -> Result<Box<Lazy>, Vec<u8>> {
+    ) -> Result<Box<Lazy>, Refused> {
         match Self::index(&bytes, options) {
-            Some((base, nums, entries, trailer, crypt)) => {
+            Ok((base, nums, entries, trailer, crypt)) => {
                 let dense = dense_index(&nums);
                 let mut containers: Vec<u32> = entries
                     .iter()
@@ -229,7 +239,10 @@ impl Lazy {
                     error: OnceLock::new(),
                 }))
             }
-            None => Err(bytes),
+            Err(why) => Err(Refused {
+                bytes,
+                locked: why == crypt::Unread::Locked,
+            }),
         }
     }
 
@@ -242,29 +255,33 @@ impl Lazy {
     fn index(
         bytes: &[u8],
         options: &LoadOptions,
-    ) -> Option<(
-        usize,
-        Vec<u32>,
-        Vec<Entry>,
-        Dictionary,
-        Option<crypt::Decryptor>,
-    )> {
-        let base = bytes.windows(5).position(|w| w == b"%PDF-")?;
-        let buf = bytes.get(base..)?;
+    ) -> Result<
+        (
+            usize,
+            Vec<u32>,
+            Vec<Entry>,
+            Dictionary,
+            Option<crypt::Decryptor>,
+        ),
+        crypt::Unread,
+    > {
+        let other = crypt::Unread::Other;
+        let base = bytes.windows(5).position(|w| w == b"%PDF-").ok_or(other)?;
+        let buf = bytes.get(base..).ok_or(other)?;
         // lopdf needs an end of line after the header.
         if !buf.iter().any(|&c| c == b'\r' || c == b'\n') {
-            return None;
+            return Err(other);
         }
         let limits = xref::XrefLimits {
             max_depth: options.max_nesting_depth,
             max_stream_bytes: options.max_stream_bytes,
         };
-        let (table, mut trailer) = xref::read(buf, limits)?;
+        let (table, mut trailer) = xref::read(buf, limits).ok_or(other)?;
         let crypt = match trailer.get(b"Encrypt") {
             Err(_) => None,
             Ok(encrypt) => {
                 let (decryptor, encrypt_id) =
-                    decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth).ok()?;
+                    decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth)?;
                 // As after lopdf's decryption: no /Encrypt, and its object gone.
                 trailer.remove(b"Encrypt");
                 Some((decryptor, encrypt_id))
@@ -319,7 +336,7 @@ impl Lazy {
                 *e = Entry::Elsewhere;
             }
         }
-        Some((base, nums, entries, trailer, crypt))
+        Ok((base, nums, entries, trailer, crypt))
     }
 
     fn buf(&self) -> &[u8] {
@@ -598,34 +615,6 @@ fn decryptor(
         _ => return Err(other),
     };
     Ok((crypt::Decryptor::new(&dict, id0)?, id))
-}
-
-/// True when the file is encrypted by a method [`crypt`] reads and the empty
-/// password is not its user password: when lopdf's eager load then fails, the
-/// error to give is that the file is encrypted (lopdf 0.47 reports a direct
-/// `/Encrypt`, as MuPDF writes it, as a missing catalog).
-pub(crate) fn locked(bytes: &[u8], options: &LoadOptions) -> bool {
-    let Some(buf) = bytes
-        .windows(5)
-        .position(|w| w == b"%PDF-")
-        .and_then(|base| bytes.get(base..))
-    else {
-        return false;
-    };
-    let limits = xref::XrefLimits {
-        max_depth: options.max_nesting_depth,
-        max_stream_bytes: options.max_stream_bytes,
-    };
-    let Some((table, trailer)) = xref::read(buf, limits) else {
-        return false;
-    };
-    let Ok(encrypt) = trailer.get(b"Encrypt") else {
-        return false;
-    };
-    matches!(
-        decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth),
-        Err(crypt::Unread::Locked)
-    )
 }
 
 /// The id of the `N G obj` header lopdf reads at `offset` and where it starts.
