@@ -1,11 +1,15 @@
 //! Every generated fixture is scanned and compared with the expectation its
 //! generator computed from its own layout (an oracle independent of our parser),
-//! and the JSON record is snapshotted.
+//! and the JSON record is snapshotted: one test module per fixture
+//! (`per_fixture!`), so `cargo test -p signprep-core --test fixtures NAME`
+//! runs one and a failure names its fixture.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::collections::BTreeSet;
+
 use signprep_core::{Code, Document, LoadOptions, Scan, Scanner};
-use signprep_testgen::{Expect, fixtures};
+use signprep_testgen::{Expect, Fixture, fixtures};
 
 const TOL: f64 = 0.02;
 
@@ -18,39 +22,98 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= TOL
 }
 
-#[test]
-fn fixtures_match_their_expectations() {
-    let mut failures = Vec::new();
-    for fx in fixtures() {
-        let expect: Expect = fx.expect_typed().expect("expectation parses");
-        let scan = scan(&fx.pdf);
-        let name = fx.name;
-        if scan.pages.len() != expect.pages.len() {
-            failures.push(format!(
-                "{name}: {} pages, expected {}",
-                scan.pages.len(),
-                expect.pages.len()
-            ));
-        }
-        for (got, exp) in scan.pages.iter().zip(&expect.pages) {
-            if !close(got.width, exp.width)
-                || !close(got.height, exp.height)
-                || u32::from(got.rotation) != exp.rotation
-            {
-                failures.push(format!(
-                    "{name}: page {} is {got:?}, expected {exp:?}",
-                    exp.index
-                ));
+/// One module of tests per fixture, so that a failure names its fixture; the
+/// list is checked against the generator's (`every_fixture_is_listed`).
+macro_rules! per_fixture {
+    ($($name:ident),* $(,)?) => {
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+        $(
+            mod $name {
+                #[test]
+                fn matches_its_expectation() {
+                    super::matches_its_expectation(stringify!($name));
+                }
+
+                #[test]
+                fn record_snapshot() {
+                    super::record_snapshot(stringify!($name));
+                }
+
+                #[test]
+                fn bundled_file_is_the_generated_one() {
+                    super::bundled_file_is_the_generated_one(stringify!($name));
+                }
             }
+        )*
+    };
+}
+
+per_fixture! {
+    base14_courier,
+    cropbox_offset,
+    form_choices,
+    form_geometry,
+    form_hierarchy,
+    form_inheritance,
+    form_names,
+    form_signature,
+    form_two_widgets,
+    form_widget_placement,
+    form_xfa_hybrid,
+    form_xfa_only,
+    form_xobject,
+    hidden_tags,
+    image_only,
+    invalid_ids,
+    mixed_page_sizes,
+    multi_tags_one_line,
+    no_tags,
+    rotated_pages,
+    scaled_text,
+    split_tj_kerning,
+    truetype_widths,
+    type0_identity_h,
+    type3_font,
+    user_unit,
+    wrapped_tag,
+}
+
+#[test]
+fn every_fixture_is_listed() {
+    let generated: BTreeSet<&str> = fixtures().iter().map(|f| f.name).collect();
+    let listed: BTreeSet<&str> = LISTED.iter().copied().collect();
+    assert_eq!(
+        listed, generated,
+        "list every generated fixture in `per_fixture!`"
+    );
+}
+
+fn fixture(name: &str) -> Fixture {
+    signprep_testgen::fixture(name).unwrap_or_else(|| panic!("no fixture {name}"))
+}
+
+/// The scan matches the expectation the generator computed from its own layout.
+fn matches_its_expectation(name: &str) {
+    let fx = fixture(name);
+    let expect: Expect = fx.expect_typed().expect("expectation parses");
+    let scan = scan(&fx.pdf);
+    let mut failures = Vec::new();
+    if scan.pages.len() != expect.pages.len() {
+        failures.push(format!(
+            "{} pages, expected {}",
+            scan.pages.len(),
+            expect.pages.len()
+        ));
+    }
+    for (got, exp) in scan.pages.iter().zip(&expect.pages) {
+        if !close(got.width, exp.width)
+            || !close(got.height, exp.height)
+            || u32::from(got.rotation) != exp.rotation
+        {
+            failures.push(format!("page {} is {got:?}, expected {exp:?}", exp.index));
         }
-        if scan.tags.len() != expect.tags.len() {
-            failures.push(format!(
-                "{name}: found {:?}, expected {:?}",
-                scan.tags.iter().map(|t| &t.tag_id).collect::<Vec<_>>(),
-                expect.tags.iter().map(|t| &t.tag_id).collect::<Vec<_>>()
-            ));
-            continue;
-        }
+    }
+    if scan.tags.len() == expect.tags.len() {
         for (got, exp) in scan.tags.iter().zip(&expect.tags) {
             let y_offset = scan.pages.get(got.page).map_or(0.0, |p| p.y_offset);
             let ok = got.tag_id == exp.tag_id
@@ -64,48 +127,47 @@ fn fixtures_match_their_expectations() {
                 && close(got.width, exp.width)
                 && close(got.height, exp.height);
             if !ok {
-                failures.push(format!("{name}: got {got:?}\n    expected {exp:?}"));
+                failures.push(format!("got {got:?}\n    expected {exp:?}"));
             }
         }
-        let unterminated = scan
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == Code::TagUnterminated)
-            .count();
-        if unterminated != expect.unterminated.len() {
-            failures.push(format!(
-                "{name}: {unterminated} tag_unterminated, expected {}",
-                expect.unterminated.len()
-            ));
-        }
+    } else {
+        failures.push(format!(
+            "found {:?}, expected {:?}",
+            scan.tags.iter().map(|t| &t.tag_id).collect::<Vec<_>>(),
+            expect.tags.iter().map(|t| &t.tag_id).collect::<Vec<_>>()
+        ));
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let unterminated = scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::TagUnterminated)
+        .count();
+    if unterminated != expect.unterminated.len() {
+        failures.push(format!(
+            "{unterminated} tag_unterminated, expected {}",
+            expect.unterminated.len()
+        ));
+    }
+    assert!(failures.is_empty(), "{name}: {}", failures.join("\n"));
 }
 
-#[test]
-fn fixture_records_snapshot() {
-    for fx in fixtures() {
-        let scan = scan(&fx.pdf);
-        insta::with_settings!({ snapshot_suffix => fx.name, prepend_module_to_snapshot => false }, {
-            insta::assert_json_snapshot!("scan", scan);
-        });
-    }
+/// The JSON record, snapshotted as `scan@NAME.snap`.
+fn record_snapshot(name: &str) {
+    let scan = scan(&fixture(name).pdf);
+    insta::with_settings!({ snapshot_suffix => name, prepend_module_to_snapshot => false }, {
+        insta::assert_json_snapshot!("scan", scan);
+    });
 }
 
-#[test]
-fn the_bundled_files_are_the_generated_ones() {
-    // The README's sample run reads testdata/fixtures; it must hold what the
-    // generator makes today (CI also runs `signprep-testgen --check`).
+/// The README's sample run reads testdata/fixtures; it must hold what the
+/// generator makes today (CI also runs `signprep-testgen --check`).
+fn bundled_file_is_the_generated_one(name: &str) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");
-    for fx in fixtures() {
-        let on_disk =
-            std::fs::read(dir.join(format!("{}.pdf", fx.name))).expect("fixture file exists");
-        assert!(
-            on_disk == fx.pdf,
-            "{} on disk differs from the generator's output",
-            fx.name
-        );
-    }
+    let on_disk = std::fs::read(dir.join(format!("{name}.pdf"))).expect("fixture file exists");
+    assert!(
+        on_disk == fixture(name).pdf,
+        "{name} on disk differs from the generator's output: run `cargo run -p signprep-testgen -- testdata/fixtures`"
+    );
 }
 
 #[test]

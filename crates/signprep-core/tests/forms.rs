@@ -1,33 +1,36 @@
 //! AcroForm fields: the generated form fixtures against the expectations
-//! their generator computed, insta snapshots of the fields, and (when the
-//! shared corpus is next to the repository) the corpus oracle's fields.
+//! their generator computed and insta snapshots of the fields, one test module
+//! per fixture (`per_form_fixture!`); and, with `--ignored`, the shared
+//! corpus oracle's fields.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
 
 use serde_json::Value;
 use signprep_core::{Document, LoadOptions, Record, Scan, Scanner, TypeMap};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures")
 }
 
-/// `(name, expectation)` of every fixture whose expectation lists fields or an error.
-fn form_fixtures() -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+/// Names of the fixtures whose expectation lists fields or an error.
+fn form_fixture_names() -> BTreeSet<String> {
+    std::fs::read_dir(fixtures_dir())
         .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".expect.json"))
-        .collect();
-    paths.sort();
-    for p in paths {
-        let v: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
-        if v.get("fields").is_some() || v.get("error").is_some() {
-            let file = p.file_name().unwrap().to_string_lossy().into_owned();
-            out.push((file.trim_end_matches(".expect.json").to_string(), v));
-        }
-    }
-    out
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|f| f.strip_suffix(".expect.json").map(str::to_string))
+        .filter(|name| {
+            let v = expectation(name);
+            v.get("fields").is_some() || v.get("error").is_some()
+        })
+        .collect()
+}
+
+fn expectation(name: &str) -> Value {
+    let path = fixtures_dir().join(format!("{name}.expect.json"));
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
 fn scan(name: &str) -> Result<Scan, signprep_core::Error> {
@@ -40,111 +43,133 @@ fn is_field_code(code: &str) -> bool {
     code.starts_with("field_") || code == "widget_not_in_acroform" || code == "xfa_form"
 }
 
-#[test]
-fn there_are_form_fixtures() {
-    let names: Vec<String> = form_fixtures().into_iter().map(|(n, _)| n).collect();
-    for want in [
-        "form_hierarchy",
-        "form_inheritance",
-        "form_choices",
-        "form_two_widgets",
-        "form_geometry",
-        "form_widget_placement",
-        "form_xfa_hybrid",
-        "form_xfa_only",
-        "form_signature",
-        "form_names",
-        "form_kids_cycle",
-    ] {
-        assert!(names.iter().any(|n| n == want), "fixture {want} is missing");
-    }
-}
-
-#[test]
-fn fields_match_the_generator() {
-    for (name, expect) in form_fixtures() {
-        let result = scan(&name);
-        if let Some(code) = expect.get("error").and_then(Value::as_str) {
-            let err = result.expect_err(&format!("{name}: the scan must fail"));
-            assert_eq!(err.code(), code, "{name}: {err}");
-            continue;
-        }
-        let scan = result.unwrap_or_else(|e| panic!("{name}: {e}"));
-        let want = expect["fields"].as_array().unwrap();
-        assert_eq!(scan.fields.len(), want.len(), "{name}: number of fields");
-        for (i, (got, want)) in scan.fields.iter().zip(want).enumerate() {
-            let at = format!("{name} field {i} ({})", want["name"]);
-            let got = serde_json::to_value(got).unwrap();
-            for key in [
-                "name",
-                "type",
-                "page",
-                "required",
-                "read_only",
-                "multiline",
-                "password",
-                "comb",
-                "multi_select",
-                "options",
-                "option_values",
-                "value",
-                "default_value",
-                "tooltip",
-                "max_len",
-                "widget_index",
-            ] {
-                assert_eq!(got.get(key), want.get(key), "{at}: {key}");
-            }
-            // Expected boxes are within the page; output y is page-stacked.
-            let offset = match want["page"].as_u64() {
-                Some(p) => scan.pages[p as usize].y_offset,
-                None => 0.0,
-            };
-            for key in ["x", "y", "width", "height"] {
-                let mut g = got[key].as_f64().unwrap();
-                if key == "y" {
-                    g -= offset;
+/// One module of tests per form fixture, so that a failure names its
+/// fixture; the list is checked against the fixtures on disk.
+macro_rules! per_form_fixture {
+    ($($name:ident),* $(,)?) => {
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+        $(
+            mod $name {
+                #[test]
+                fn fields_match_the_generator() {
+                    super::fields_match_the_generator(stringify!($name));
                 }
-                let w = want[key].as_f64().unwrap();
-                assert!((g - w).abs() <= 0.01, "{at}: {key} {g} != {w}");
+
+                #[test]
+                fn field_snapshot() {
+                    super::field_snapshot(stringify!($name));
+                }
             }
-        }
-        let mut got: Vec<(String, String, Option<String>)> = scan
-            .diagnostics
-            .iter()
-            .filter(|d| is_field_code(d.code.as_str()))
-            .map(|d| (d.code.to_string(), d.severity.to_string(), d.field.clone()))
-            .collect();
-        got.sort();
-        let mut want: Vec<(String, String, Option<String>)> = expect["field_findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| {
-                (
-                    f["code"].as_str().unwrap().to_string(),
-                    f["severity"].as_str().unwrap().to_string(),
-                    f["field"].as_str().map(str::to_string),
-                )
-            })
-            .collect();
-        want.sort();
-        assert_eq!(got, want, "{name}: field findings");
-    }
+        )*
+    };
+}
+
+per_form_fixture! {
+    form_choices,
+    form_geometry,
+    form_hierarchy,
+    form_inheritance,
+    form_kids_cycle,
+    form_names,
+    form_signature,
+    form_two_widgets,
+    form_widget_placement,
+    form_xfa_hybrid,
+    form_xfa_only,
 }
 
 #[test]
-fn field_snapshots() {
-    for (name, expect) in form_fixtures() {
-        match scan(&name) {
-            Ok(scan) => insta::assert_json_snapshot!(format!("fields_{name}"), scan.fields),
-            Err(e) => {
-                assert!(expect.get("error").is_some(), "{name}: {e}");
-                insta::assert_json_snapshot!(
-                    format!("error_{name}"),
-                    serde_json::json!({"code": e.code(), "message": e.message()})
-                );
+fn every_form_fixture_is_listed() {
+    let listed: BTreeSet<String> = LISTED.iter().map(|s| (*s).to_string()).collect();
+    assert_eq!(
+        listed,
+        form_fixture_names(),
+        "list every form fixture in `per_form_fixture!`"
+    );
+}
+
+/// Fields, their boxes and their findings as the generator computed them.
+fn fields_match_the_generator(name: &str) {
+    let expect = expectation(name);
+    let result = scan(name);
+    if let Some(code) = expect.get("error").and_then(Value::as_str) {
+        let err = result.expect_err(&format!("{name}: the scan must fail"));
+        assert_eq!(err.code(), code, "{name}: {err}");
+        return;
+    }
+    let scan = result.unwrap_or_else(|e| panic!("{name}: {e}"));
+    let want = expect["fields"].as_array().unwrap();
+    assert_eq!(scan.fields.len(), want.len(), "{name}: number of fields");
+    for (i, (got, want)) in scan.fields.iter().zip(want).enumerate() {
+        let at = format!("{name} field {i} ({})", want["name"]);
+        let got = serde_json::to_value(got).unwrap();
+        for key in [
+            "name",
+            "type",
+            "page",
+            "required",
+            "read_only",
+            "multiline",
+            "password",
+            "comb",
+            "multi_select",
+            "options",
+            "option_values",
+            "value",
+            "default_value",
+            "tooltip",
+            "max_len",
+            "widget_index",
+        ] {
+            assert_eq!(got.get(key), want.get(key), "{at}: {key}");
+        }
+        // Expected boxes are within the page; output y is page-stacked.
+        let offset = match want["page"].as_u64() {
+            Some(p) => scan.pages[p as usize].y_offset,
+            None => 0.0,
+        };
+        for key in ["x", "y", "width", "height"] {
+            let mut g = got[key].as_f64().unwrap();
+            if key == "y" {
+                g -= offset;
             }
+            let w = want[key].as_f64().unwrap();
+            assert!((g - w).abs() <= 0.01, "{at}: {key} {g} != {w}");
+        }
+    }
+    let mut got: Vec<(String, String, Option<String>)> = scan
+        .diagnostics
+        .iter()
+        .filter(|d| is_field_code(d.code.as_str()))
+        .map(|d| (d.code.to_string(), d.severity.to_string(), d.field.clone()))
+        .collect();
+    got.sort();
+    let mut want: Vec<(String, String, Option<String>)> = expect["field_findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["severity"].as_str().unwrap().to_string(),
+                f["field"].as_str().map(str::to_string),
+            )
+        })
+        .collect();
+    want.sort();
+    assert_eq!(got, want, "{name}: field findings");
+}
+
+/// The fields (or the error) as `forms__fields_NAME.snap` (`forms__error_NAME.snap`).
+fn field_snapshot(name: &str) {
+    match scan(name) {
+        Ok(scan) => insta::assert_json_snapshot!(format!("fields_{name}"), scan.fields),
+        Err(e) => {
+            assert!(expectation(name).get("error").is_some(), "{name}: {e}");
+            insta::assert_json_snapshot!(
+                format!("error_{name}"),
+                serde_json::json!({"code": e.code(), "message": e.message()})
+            );
         }
     }
 }
@@ -187,16 +212,12 @@ fn data_fields_snapshot() {
 /// The shared corpus (`../shared/corpus` beside the repository, or
 /// `$SIGNPREP_CORPUS`): every oracle field is found, on its page, with its
 /// box (0.5 pt), type, flags, options, value, tooltip and max_len; nothing
-/// extra. Skipped when the corpus is not there (a clean clone).
+/// extra. Run with `cargo test -p signprep-core --test forms -- --ignored`
+/// (`.ci/run` does).
 #[test]
+#[ignore = "needs the shared corpus ($SIGNPREP_CORPUS or ../shared/corpus): run with --ignored"]
 fn corpus_fields_match_the_oracle() {
-    let root = std::env::var_os("SIGNPREP_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    if !root.is_dir() {
-        eprintln!("corpus not found at {}: skipped", root.display());
-        return;
-    }
+    let root = common::corpus_root();
     let mut checked = 0;
     for folder in ["forms", "real", "malformed"] {
         let Ok(dir) = std::fs::read_dir(root.join(folder)) else {

@@ -1,7 +1,7 @@
 //! Differential test of the lazy loader: every PDF of `testdata/` (and of the
-//! shared corpus, when it is there) scans to the same result whether its
-//! objects are read on demand or loaded whole by lopdf first, as signprep did
-//! before (`Document::from_bytes_eager`).
+//! shared corpus, with `--ignored`) scans to the same result whether its
+//! objects are read on demand or loaded whole by lopdf first
+//! (`Document::from_bytes_eager`, the path a damaged file takes).
 //!
 //! One difference is by design: lopdf's eager parser recurses, so a file
 //! nesting deeper than `max_nesting_depth` anywhere is refused before it loads;
@@ -12,6 +12,8 @@
 //! document kept on the calling thread (`LoadOptions::parallel(false)`,
 //! `Scanner::parallel_pages(false)`, as `scan` does while other files wait).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
@@ -131,20 +133,18 @@ fn testdata_scans_the_same_on_one_thread() {
     assert!(long >= 3, "only {long} files of 4 pages or more");
 }
 
+/// Needs the shared corpus: `cargo test -p signprep-core --test lazy_loader
+/// -- --ignored` (`.ci/run` runs it).
 #[test]
+#[ignore = "needs the shared corpus ($SIGNPREP_CORPUS or ../shared/corpus): run with --ignored"]
 fn corpus_scans_the_same_lazily_and_eagerly() {
-    let root = std::env::var_os("SIGNPREP_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    if !root.is_dir() {
-        eprintln!("corpus not found at {}: skipped", root.display());
-        return;
-    }
+    let root = common::corpus_root();
     let mut files = Vec::new();
     for folder in ["tags", "forms", "malformed", "real"] {
         pdfs_under(&root.join(folder), &mut files);
     }
     files.sort();
+    assert!(files.len() > 100, "only {} corpus files", files.len());
     let (n, lazy, deep_unread) = compare(&files);
     eprintln!(
         "corpus: {n} files, {lazy} read lazily; refused only eagerly for their nesting: {deep_unread:?}"

@@ -2,9 +2,10 @@
 //! through the same entry point by an ordinary `cargo test`.
 //!
 //! `testdata/regressions/<target>/` holds the minimised inputs of target
-//! `<target>` (`document`, `content`, `cmap`, `forms`); files directly in
-//! `testdata/regressions/` go through `document`. Each must return (no panic)
-//! within a generous time bound.
+//! `<target>`; a folder exists once it holds a case, and every folder has its
+//! replay test here or in `signprep-pack`'s `tests/regressions.rs`
+//! (`every_folder_is_replayed`). Each input must return (no panic) within a
+//! generous time bound.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -16,82 +17,62 @@ use signprep_core::fuzzing;
 /// unoptimised.
 const BOUND: Duration = Duration::from_secs(20);
 
+/// The folders replayed by this file and by `signprep-pack`'s.
+const REPLAYED: &[&str] = &["cmap", "check_body"];
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/regressions")
 }
 
-fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
+/// The cases of `target`, in name order; at least one.
+fn cases(target: &str) -> Vec<PathBuf> {
+    let dir = root().join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.is_file()
-                && !p
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .filter(|p| p.extension().is_none_or(|e| e != "md"))
+        .filter(|p| p.is_file())
         .collect();
     files.sort();
+    assert!(!files.is_empty(), "{} holds no case", dir.display());
     files
 }
 
-fn replay(target: &str, dir: &Path, run: fn(&[u8])) {
-    let files = files_in(dir);
-    for f in &files {
-        let data = std::fs::read(f).unwrap();
+/// Runs every case of `target`; the failures name their files.
+fn replay(target: &str, run: fn(&[u8])) {
+    let mut failures = Vec::new();
+    for f in cases(target) {
+        let data = std::fs::read(&f).unwrap();
         let start = Instant::now();
         let outcome = std::panic::catch_unwind(|| run(&data));
         let took = start.elapsed();
-        assert!(outcome.is_ok(), "{target}: {} panics", f.display());
-        assert!(took < BOUND, "{target}: {} took {took:?}", f.display());
+        if outcome.is_err() {
+            failures.push(format!("{}: panics", f.display()));
+        } else if took >= BOUND {
+            failures.push(format!("{}: took {took:?}", f.display()));
+        }
     }
-}
-
-#[test]
-fn document_regressions() {
-    replay("document", &root(), fuzzing::document);
-    replay("document", &root().join("document"), fuzzing::document);
-}
-
-#[test]
-fn content_regressions() {
-    replay("content", &root().join("content"), fuzzing::content);
+    assert!(failures.is_empty(), "{target}: {}", failures.join("\n"));
 }
 
 #[test]
 fn cmap_regressions() {
-    replay("cmap", &root().join("cmap"), fuzzing::cmap);
+    replay("cmap", fuzzing::cmap);
 }
 
 #[test]
-fn forms_regressions() {
-    replay("forms", &root().join("forms"), fuzzing::forms);
-}
-
-#[test]
-fn no_unknown_target_folders() {
-    let Ok(entries) = std::fs::read_dir(root()) else {
-        return;
-    };
-    for e in entries {
+fn every_folder_is_replayed() {
+    for e in std::fs::read_dir(root()).unwrap() {
         let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
         if p.is_dir() {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
             assert!(
-                // check_body and manifest: replayed by signprep-pack's tests.
-                [
-                    "document",
-                    "content",
-                    "cmap",
-                    "forms",
-                    "check_body",
-                    "manifest"
-                ]
-                .contains(&name.as_str()),
-                "testdata/regressions/{name}: no such fuzz target"
+                REPLAYED.contains(&name.as_str()),
+                "testdata/regressions/{name}: add its replay test (`{name}_regressions`)"
+            );
+        } else {
+            assert_eq!(
+                name, "README.md",
+                "testdata/regressions/{name}: not in a target's folder"
             );
         }
     }
