@@ -1,6 +1,7 @@
 //! Loading PDFs with limits. With [`crate::loader`], the only modules that
 //! open files through lopdf.
 
+use crate::error::Unreadable;
 use crate::fonts::Font;
 use crate::geometry::PageGeometry;
 use crate::loader::{Lazy, Refused, Store};
@@ -9,7 +10,7 @@ use lopdf::{Dictionary, Object, ObjectId};
 use pages::{page_tree_loaded, walk_pages};
 use std::collections::HashMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -101,124 +102,7 @@ impl LoadOptions {
     }
 }
 
-/// Why a document could not be loaded or scanned at all.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The file could not be read.
-    #[error("cannot read file: {0}")]
-    Io(#[from] std::io::Error),
-    /// The file is encrypted and does not open with an empty password.
-    #[error(
-        "the PDF is encrypted with a password; signprep only opens files whose user password is empty"
-    )]
-    Encrypted,
-    /// The bytes are not a PDF that can be made sense of.
-    #[error("not a readable PDF: {0}")]
-    Unreadable(String),
-    /// A resource limit of [`LoadOptions`] was hit (a decompression bomb, say).
-    #[error("resource limit exceeded: {0}")]
-    LimitExceeded(String),
-    /// A bug: signprep (or a library it uses) panicked on this file.
-    #[error("internal error (please report it with the file): {0}")]
-    Internal(String),
-}
-
-/// A fatal error for one document, naming the file when there is one.
-#[derive(Debug)]
-pub struct Error {
-    path: Option<PathBuf>,
-    kind: ErrorKind,
-}
-
-impl Error {
-    pub(crate) fn new(kind: ErrorKind) -> Self {
-        Error { path: None, kind }
-    }
-
-    pub(crate) fn unreadable(msg: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Unreadable(msg.into()))
-    }
-
-    pub(crate) fn limit(msg: impl Into<String>) -> Self {
-        Error::new(ErrorKind::LimitExceeded(msg.into()))
-    }
-
-    /// The same error again, for a document that reports it more than once
-    /// (an I/O error, which cannot be copied, becomes an internal error).
-    pub(crate) fn replica(&self) -> Error {
-        let kind = match &self.kind {
-            ErrorKind::Io(e) => ErrorKind::Internal(e.to_string()),
-            ErrorKind::Encrypted => ErrorKind::Encrypted,
-            ErrorKind::Unreadable(m) => ErrorKind::Unreadable(m.clone()),
-            ErrorKind::LimitExceeded(m) => ErrorKind::LimitExceeded(m.clone()),
-            ErrorKind::Internal(m) => ErrorKind::Internal(m.clone()),
-        };
-        Error {
-            path: self.path.clone(),
-            kind,
-        }
-    }
-
-    /// An internal error (a caught panic).
-    pub fn internal(msg: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Internal(msg.into()))
-    }
-
-    /// The same error, naming a file.
-    #[must_use]
-    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.path = Some(path.into());
-        self
-    }
-
-    /// The file concerned, when known.
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
-    }
-
-    /// The stable code of this error, as written in error records.
-    pub fn code(&self) -> &'static str {
-        match self.kind {
-            ErrorKind::Io(_) => "io_error",
-            ErrorKind::Encrypted => "pdf_encrypted",
-            ErrorKind::Unreadable(_) => "pdf_unreadable",
-            ErrorKind::LimitExceeded(_) => "pdf_limit_exceeded",
-            ErrorKind::Internal(_) => "internal_error",
-        }
-    }
-
-    /// The message without the path.
-    pub fn message(&self) -> String {
-        self.kind.to_string()
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
-            Some(p) => write!(f, "{}: {}", p.display(), self.kind),
-            None => self.kind.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.kind.source()
-    }
-}
-
-impl From<std::io::Error> for Error {
-    fn from(e: std::io::Error) -> Self {
-        Error::new(ErrorKind::Io(e))
-    }
-}
+pub use crate::error::{Encryption, Error, ErrorKind};
 
 /// One page as found in the page tree, with its inherited attributes.
 #[derive(Clone, Debug)]
@@ -318,22 +202,21 @@ impl Document {
         check_input(&bytes, options)?;
         let started = Instant::now();
         let inflated = Arc::new(AtomicUsize::new(0));
-        let (bytes, locked) = if lazy {
+        let bytes = if lazy {
             match Document::open_lazy(bytes, options, started, &inflated) {
                 Ok(doc) => return Ok(doc),
-                Err(refused) => (refused.bytes, refused.locked),
+                // Locked by a user password (or a handler not read): refused,
+                // whatever lopdf would make of it.
+                Err(Refused {
+                    encrypted: Some(why),
+                    ..
+                }) => return Err(Error::encrypted(why)),
+                Err(refused) => refused.bytes,
             }
         } else {
-            (bytes, false)
+            bytes
         };
-        match Document::open_eager(bytes, options, started, inflated) {
-            // What lopdf fails on in a file locked by a user password, the
-            // password is why.
-            Err(e) if locked && !matches!(e.kind, ErrorKind::Encrypted) => {
-                Err(Error::new(ErrorKind::Encrypted))
-            }
-            result => result,
-        }
+        Document::open_eager(bytes, options, started, inflated)
     }
 
     /// The file as lopdf reads it whole: damaged cross-reference data,
@@ -380,7 +263,7 @@ impl Document {
                     Store::Lazy(lazy) => lazy.into_bytes(),
                     Store::Eager(_) => Vec::new(),
                 },
-                locked: false,
+                encrypted: None,
             }),
         }
     }
@@ -583,6 +466,9 @@ impl Document {
             )));
         }
         let limit = self.options.max_stream_bytes;
+        // Abbreviated filter names (`/Fl`, `/AHx`, ...) decode as the full ones.
+        let expanded = crate::filters::expanded(stream);
+        let stream = expanded.as_ref().unwrap_or(stream);
         let decoded = match crate::inflate::inflate(stream, limit) {
             crate::inflate::Inflated::Data(d) => Ok(d),
             crate::inflate::Inflated::OverLimit => Err(lopdf::Error::Decompress(
@@ -603,21 +489,21 @@ impl Document {
             Err(lopdf::Error::Decompress(lopdf::DecompressError::TooManyFilters { .. })) => {
                 return Err(StreamError::Limit("a stream names too many filters".into()));
             }
+            // A filter not decoded here (an image's: JBIG2, JPX, DCT, CCITT):
+            // the stream is skipped, never the page.
             Err(lopdf::Error::Unimplemented(_)) => {
-                let filters = stream
-                    .filters()
-                    .map(|f| {
-                        f.iter()
-                            .map(|n| String::from_utf8_lossy(n).into_owned())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    })
-                    .unwrap_or_default();
                 return Err(StreamError::Corrupt(format!(
-                    "it uses a filter signprep cannot decode: {filters}"
+                    "it uses a filter signprep does not decode: {}",
+                    crate::filters::names(stream)
                 )));
             }
-            Err(e) => return Err(StreamError::Corrupt(e.to_string())),
+            // lopdf's own words stay out of findings.
+            Err(_) => {
+                return Err(StreamError::Corrupt(format!(
+                    "its {} data is damaged",
+                    crate::filters::names(stream)
+                )));
+            }
         };
         let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();
         if total > self.options.max_document_bytes {
@@ -689,13 +575,11 @@ fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<(), Error> {
         )));
     }
     if bytes.is_empty() {
-        return Err(Error::unreadable("the file is empty"));
+        return Err(Error::unreadable_by(Unreadable::Empty, None));
     }
     let head = bytes.get(..bytes.len().min(1024)).unwrap_or_default();
     if !head.windows(5).any(|w| w == b"%PDF-") {
-        return Err(Error::unreadable(
-            "no %PDF- header in the first 1024 bytes: this is not a PDF file",
-        ));
+        return Err(Error::unreadable_by(Unreadable::NotPdf, None));
     }
     Ok(())
 }
@@ -716,9 +600,7 @@ pub(crate) fn load_eager(
         ..lopdf::LoadOptions::default()
     };
     let inner = lopdf::Document::load_mem_with_options(bytes, lopts).map_err(map_load_error)?;
-    if inner.is_encrypted() {
-        return Err(Error::new(ErrorKind::Encrypted));
-    }
+    check_decrypted(&inner)?;
     let repaired = inner.xref_recovery.is_some();
     if repaired {
         check_written_root(bytes, &inner)?;
@@ -732,16 +614,40 @@ pub(crate) fn load_eager(
     Ok((inner, repaired))
 }
 
-fn map_load_error(e: lopdf::Error) -> Error {
-    match e {
-        lopdf::Error::InvalidPassword | lopdf::Error::Decryption(_) => {
-            Error::new(ErrorKind::Encrypted)
-        }
-        lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { limit }) => {
-            Error::limit(format!("a stream inflates to more than {limit} bytes"))
-        }
-        other => Error::unreadable(other.to_string()),
+/// An encrypted file that lopdf loaded whole is read only when the empty
+/// password is its *user* password ([`crate::loader::check_user_password`]):
+/// lopdf also opens a file whose owner password is empty, which its author
+/// locked with a user password (pdf.js's `pr6531_2.pdf`). One whose
+/// `/Encrypt` lopdf left in place (not decrypted: a user password, or a
+/// dictionary written directly in the trailer, which lopdf 0.47 does not
+/// read) is refused with the reason.
+fn check_decrypted(inner: &lopdf::Document) -> Result<(), Error> {
+    let refuse = |why| Err(Error::encrypted(why));
+    if let Some(state) = &inner.encryption_state {
+        return match state.encode() {
+            Ok(dict) => crate::loader::check_user_password(&dict, &inner.trailer).or_else(refuse),
+            Err(_) => refuse(Encryption::Damaged),
+        };
     }
+    // An /Encrypt that is no dictionary encrypts nothing (pdf.js and MuPDF
+    // read such a file as it is).
+    let dict = match inner.trailer.get(b"Encrypt") {
+        Ok(Object::Dictionary(d)) => d,
+        Ok(Object::Reference(id)) => match inner.get_object(*id) {
+            Ok(Object::Dictionary(d)) => d,
+            _ => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
+    match crate::loader::check_user_password(dict, &inner.trailer) {
+        Err(why) => refuse(why),
+        // Encrypted by a method read here, but not decrypted by the eager load.
+        Ok(()) => refuse(Encryption::Damaged),
+    }
+}
+
+fn map_load_error(e: lopdf::Error) -> Error {
+    crate::error::from_lopdf(e)
 }
 
 /// Rejects files whose arrays/dictionaries nest deeper than the limit, before the
@@ -780,9 +686,13 @@ fn check_written_root(bytes: &[u8], doc: &lopdf::Document) -> Result<(), Error> 
     }
     match doc.get_object((n, g)) {
         Ok(Object::Dictionary(_)) => Ok(()),
-        _ => Err(Error::unreadable(format!(
-            "the trailer's /Root points to object {n} {g}, which is not a document catalog"
-        ))),
+        _ => Err(Error::unreadable_by(
+            Unreadable::NotCatalog {
+                num: n,
+                generation: g,
+            },
+            None,
+        )),
     }
 }
 

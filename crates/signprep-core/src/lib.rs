@@ -35,6 +35,8 @@ mod content;
 mod datafields;
 mod diag;
 mod document;
+mod error;
+mod filters;
 mod fonts;
 mod forms;
 #[doc(hidden)]
@@ -53,7 +55,8 @@ mod tags;
 pub use content::{Fill, Glyph};
 pub use datafields::{DataField, TypeMap, TypeMapError};
 pub use diag::{Code, Diagnostic, Severity};
-pub use document::{Document, Error, ErrorKind, LoadOptions};
+pub use document::{Document, LoadOptions};
+pub use error::{Cause, Encryption, Error, ErrorKind, Unreadable};
 pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
 pub use record::{ErrorInfo, Record, Status};

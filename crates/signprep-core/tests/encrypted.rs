@@ -19,6 +19,7 @@ use lopdf::encryption::crypt_filters::{
 };
 use lopdf::{EncryptionState, EncryptionVersion, Object, Permissions, StringFormat};
 use signprep_core::{Document, LoadOptions, Scanner};
+use signprep_testgen::encrypt::{self, Cipher, Encryption};
 
 /// The fixtures with tags or form fields (strings and streams both matter).
 const FIXTURES: &[&str] = &[
@@ -191,4 +192,146 @@ fn encrypted_fixtures_scan_as_the_plain_ones_read_lazily() {
             }
         }
     }
+}
+
+/// One file made by the fixture generator's own encryption (every revision,
+/// fixed keys) and what opening it must give: `None` scans as the plain
+/// fixture, `Some(text)` is a `pdf_encrypted` error whose message holds `text`.
+struct Case {
+    name: String,
+    encryption: Encryption,
+    refused: Option<String>,
+}
+
+fn case(name: impl Into<String>, encryption: Encryption, refused: Option<&str>) -> Case {
+    Case {
+        name: name.into(),
+        encryption,
+        refused: refused.map(str::to_string),
+    }
+}
+
+/// Every revision both ways, and the departures from the standard that real
+/// files show (pdf.js `issue19484_1.pdf`, `pr6531_2.pdf`; qpdf
+/// `invalid-id-xref.pdf`, `bad-encryption-length.pdf`).
+fn cases() -> Vec<Case> {
+    let std = Encryption::standard;
+    let mut v = Vec::new();
+    for r in 2..=6 {
+        let open = format!("R{r}, empty user password");
+        let locked = format!("R{r}, user password");
+        let msg = format!("revision {r})");
+        v.push(case(open, std(r, ""), None));
+        v.push(case(locked, std(r, "secret"), Some(&msg)));
+        // The owner password empty, the user password not: lopdf opens it
+        // as the owner, a viewer asks for the password (pdf.js pr6531_2.pdf).
+        let mut e = std(r, "secret");
+        e.owner_password = Vec::new();
+        let name = format!("R{r}, user password, empty owner password");
+        v.push(case(name, e, Some(&msg)));
+    }
+    let mut short = std(4, "");
+    short.cipher = Cipher::Rc4;
+    short.key_len = 5;
+    short.length = Some(Object::Integer(40));
+    v.push(case(
+        "R4 RC4, 40-bit key (zero-padded)",
+        short.clone(),
+        None,
+    ));
+    let mut short48 = short.clone();
+    short48.key_len = 6;
+    short48.length = Some(Object::Integer(48));
+    v.push(case("R4 RC4, 48-bit key (zero-padded)", short48, None));
+    let mut short_aes = std(4, "");
+    short_aes.key_len = 5;
+    short_aes.length = Some(Object::Integer(40));
+    v.push(case(
+        "R4 AES-128, 40-bit key (zero-padded)",
+        short_aes,
+        None,
+    ));
+    let mut short_locked = short;
+    short_locked.user_password = b"secret".to_vec();
+    v.push(case(
+        "R4 RC4, 40-bit key, user password",
+        short_locked,
+        Some("revision 4)"),
+    ));
+    for r in [2, 3, 4] {
+        let mut e = std(r, "");
+        e.id = None;
+        let name = format!("R{r}, no trailer /ID");
+        v.push(case(name, e, None));
+    }
+    let mut no_meta = std(4, "");
+    no_meta.encrypt_metadata = false;
+    v.push(case("R4, metadata in clear", no_meta, None));
+    for (what, length) in [
+        ("/Length 1000", Some(Object::Integer(1000))),
+        ("/Length -8", Some(Object::Integer(-8))),
+        ("/Length a name", Some(Object::Name(b"Bad".to_vec()))),
+        ("no /Length", None),
+    ] {
+        let mut e = std(3, "");
+        e.length = length.clone();
+        let name = format!("R3 128-bit, {what}");
+        v.push(case(name, e, None));
+        let mut e = std(3, "");
+        e.key_len = 5;
+        e.length = length;
+        let name = format!("R3 40-bit, {what}");
+        v.push(case(name, e, None));
+    }
+    let mut wrong = std(3, "");
+    wrong.length = Some(Object::Integer(40));
+    v.push(case("R3 128-bit key, /Length 40", wrong, None));
+    let mut v6 = std(6, "");
+    v6.length = Some(Object::Integer(7));
+    v.push(case("R6, /Length 7", v6, None));
+    for handler in ["Adobe.PubSec", "FooSecurity"] {
+        let mut e = std(4, "");
+        e.handler = handler.as_bytes().to_vec();
+        v.push(case(handler, e, Some(handler)));
+    }
+    v
+}
+
+#[test]
+fn every_revision_opens_with_an_empty_user_password_and_no_other() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");
+    let options = LoadOptions::default();
+    let mut failures = Vec::new();
+    for fixture in ["base14_courier", "form_two_widgets"] {
+        let plain = std::fs::read(dir.join(format!("{fixture}.pdf"))).unwrap();
+        let want = scan(Document::from_bytes(&plain, &options));
+        assert!(want.starts_with('{'), "{fixture}: {want}");
+        for c in cases() {
+            let bytes = encrypt::encrypt(&plain, &c.encryption).unwrap();
+            let lazy = scan(Document::from_bytes(&bytes, &options));
+            let eager = scan(Document::from_bytes_eager(&bytes, &options));
+            match c.refused {
+                None => {
+                    if lazy != want {
+                        failures.push(format!("{fixture}, {}: {lazy}", c.name));
+                    }
+                    // lopdf decrypts the eager load: it reads fewer of these
+                    // files, and refuses the rest (never reads them wrongly).
+                    if eager != want && !eager.starts_with("error pdf_encrypted") {
+                        failures.push(format!("{fixture}, {}, eager: {eager}", c.name));
+                    }
+                }
+                Some(text) => {
+                    for (how, got) in [("lazy", &lazy), ("eager", &eager)] {
+                        let ok =
+                            got.starts_with("error pdf_encrypted") && got.contains(text.as_str());
+                        if !ok {
+                            failures.push(format!("{fixture}, {}, {how}: {got}", c.name));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

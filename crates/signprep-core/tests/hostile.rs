@@ -113,12 +113,16 @@ macro_rules! per_file {
 
 per_file! {
     acroform_kids_cycle,
+    damaged_content_streams,
     deep_array_content,
     deep_array_keyword_names,
     deep_array_object,
     deep_dict_object,
     deep_dict_object_no_xref,
     empty,
+    encrypted_public_key_handler,
+    encrypted_user_password_empty_owner,
+    filter_abbreviations,
     flate_bomb_300mb,
     flate_bomb_forms_over_cache,
     flate_bomb_inline_font,
@@ -127,6 +131,7 @@ per_file! {
     garbage_after_header,
     header_only,
     huge_count,
+    image_filters_beside_text,
     length_too_long,
     length_too_short,
     pagetree_kids_cycle,
@@ -204,4 +209,53 @@ fn the_time_budget_is_checked_on_pages_with_few_operators() {
     let error = record.error.expect("an error record");
     assert_eq!(error.code, "pdf_limit_exceeded");
     assert!(error.message.contains("time_budget"), "{}", error.message);
+}
+
+/// What a dependency's message would give away: its name, its home, its
+/// habit of asking the user to file an issue.
+const DEPENDENCY_WORDS: &[&str] = &[
+    "lopdf",
+    "flate2",
+    "miniz",
+    "zlib",
+    "hayro",
+    "rayon",
+    "thiserror",
+    "github.com",
+    "http://",
+    "https://",
+    "please open an issue",
+    "missing feature",
+    "couldn't",
+];
+
+#[test]
+fn no_record_speaks_a_dependency_s_words() {
+    // Every hostile and quirk file, and every fixture: error messages and
+    // findings are signprep's own (a dependency's error is a source, never text).
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");
+    let mut files = hostile_files();
+    files.extend(
+        std::fs::read_dir(fixtures)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pdf")),
+    );
+    assert!(files.len() >= 50, "only {} files", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let record = Record::scan_file(f, &LoadOptions::default(), &Scanner::new());
+        let messages = record
+            .error
+            .iter()
+            .map(|e| e.message.clone())
+            .chain(record.scan.diagnostics.iter().map(|d| d.message.clone()));
+        for m in messages {
+            let lower = m.to_lowercase();
+            if let Some(w) = DEPENDENCY_WORDS.iter().find(|w| lower.contains(*w)) {
+                failures.push(format!("{}: {w:?} in {m:?}", f.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

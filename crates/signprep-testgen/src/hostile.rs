@@ -38,7 +38,7 @@ pub struct HostileExpect {
 }
 
 impl HostileExpect {
-    fn error(description: &str, code: &str) -> Self {
+    pub(crate) fn error(description: &str, code: &str) -> Self {
         HostileExpect {
             description: description.to_string(),
             status: "error".to_string(),
@@ -49,7 +49,7 @@ impl HostileExpect {
         }
     }
 
-    fn ok(description: &str, pages: usize, tags: &[&str], diagnostics: &[&str]) -> Self {
+    pub(crate) fn ok(description: &str, pages: usize, tags: &[&str], diagnostics: &[&str]) -> Self {
         let mut diagnostics: Vec<String> = diagnostics.iter().map(|s| s.to_string()).collect();
         diagnostics.sort();
         diagnostics.dedup();
@@ -181,6 +181,7 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         reference_loop(),
     ];
     list.into_iter()
+        .chain(crate::quirks::all()?)
         .map(|(name, pdf, expect)| {
             Ok(Fixture {
                 name,

@@ -55,6 +55,7 @@
 //!   error code). Other fixtures leave these keys out.
 
 pub mod content;
+pub mod encrypt;
 pub mod example;
 pub mod expect;
 mod fixtures;
@@ -63,6 +64,7 @@ pub mod geom;
 pub mod hostile;
 pub mod pdfbuild;
 pub mod preflight;
+mod quirks;
 
 use std::fmt;
 

@@ -1,25 +1,35 @@
-//! The standard security handler, for the lazy store: files encrypted with an
-//! empty user password (owner-restricted files: "no editing", "no copying")
-//! have their objects decrypted as they are parsed, instead of lopdf parsing and
-//! decrypting the whole file first.
+//! The standard security handler: whether a file opens with the empty user
+//! password, and its objects decrypted as they are parsed.
 //!
-//! It reads exactly what lopdf 0.47's loader reads, and no more: RC4 (V1/V2,
-//! R2/R3), V4 crypt filters (RC4 or AES-128, R4) and AES-256 (V5, R5/R6), the
-//! key from the empty user password (ISO 32000-2 algorithms 2, 2.A, 2.B, 6,
-//! 11, 13), and lopdf's exemptions when it decrypts an object (cross-reference
-//! streams, `/Metadata` without `/EncryptMetadata`, a signature's `/Contents`).
-//! Anything else, or anything it is not sure of, is not decided here:
-//! [`Decryptor::new`] returns `None` (the file is loaded eagerly, as before) and
-//! [`Decryptor::decrypt`] returns `false` (that object is read from the eager
-//! load): a stream with its own `/Crypt` filter, a string whose AES padding
-//! does not check (lopdf keeps such a string encrypted).
+//! This module alone decides whether an encrypted file is read (lopdf's own
+//! decryption also accepts the empty password as the *owner* password, which
+//! would open a file its author locked with a user password; see
+//! [`crate::document`]). It reads every revision of the standard handler as ISO
+//! 32000-2 7.6.4 describes it: RC4 (V1/V2, R2/R3), V4 crypt filters (RC4 or
+//! AES-128, R4) and AES-256 (V5, R5/R6), the key from the empty user password
+//! (algorithms 2, 2.A, 2.B, 6, 11), and lopdf's exemptions when it decrypts an
+//! object (cross-reference streams, `/Metadata` without `/EncryptMetadata`, a
+//! signature's `/Contents`). Where files depart from the standard it reads
+//! them as viewers do:
 //!
-//! Why: lopdf checks the empty password as the owner's and as the user's, then
-//! derives the key checking both again, which runs the deliberately slow
-//! AES-256 hash of algorithm 2.B five times; two suffice (check the user
-//! password, derive its key). An R6 file took ~67 M instructions (~8 ms) to
-//! open, as long as ~50 pages of text.
+//! - a missing or malformed trailer `/ID` is an empty one (pdf.js, qpdf);
+//! - a `/Length` that is missing or not a valid key length is not trusted: the
+//!   key lengths 40 to 128 bits are tried, the declared one first, and the one
+//!   whose `/U` checks is the key (qpdf derives it from `/V`);
+//! - under V4, a key shorter than 16 bytes is extended with zero bytes before
+//!   per-object keys are made (Acrobat and pdf.js; pdf.js issue 19484);
+//! - under R5/R6, `/Perms` is not required to check once `/U` has (qpdf warns).
+//!
+//! Anything it cannot decide within one object is left to the eager load:
+//! [`Decryptor::decrypt`] returns `false` for a stream with its own `/Crypt`
+//! filter or a string whose AES padding does not check (lopdf keeps such a
+//! string encrypted).
+//!
+//! Why a module of its own: lopdf checks the empty password as the owner's and
+//! as the user's, then derives the key checking both again, which runs the
+//! deliberately slow AES-256 hash of algorithm 2.B five times; two suffice.
 
+use crate::document::Encryption;
 use aes::cipher::{BlockModeDecrypt as _, BlockModeEncrypt as _, KeyIvInit as _};
 use lopdf::{Dictionary, Object, ObjectId};
 use md5::{Digest as _, Md5};
@@ -49,16 +59,6 @@ pub(crate) struct Decryptor {
     encrypt_metadata: bool,
 }
 
-/// Why [`Decryptor::new`] gave no decryptor (and why the lazy store does not
-/// read a file).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Unread {
-    /// The empty password is not the user password (of a method read here).
-    Locked,
-    /// Not a method, or not a dictionary, this module reads.
-    Other,
-}
-
 /// The key the empty password gives, or that it is not the user password.
 enum Key {
     Open(Vec<u8>),
@@ -69,47 +69,76 @@ enum Key {
 struct Params<'a> {
     version: i64,
     revision: i64,
-    length: Option<usize>,
+    /// `/Length` in bits, as written (not trusted: see the module comment).
+    length: Option<i64>,
     encrypt_metadata: bool,
     owner: &'a [u8],
     user: &'a [u8],
-    user_encrypted: &'a [u8],
+    user_encrypted: Option<&'a [u8]>,
     permissions: i64,
-    perms: &'a [u8],
+}
+
+/// A refusal naming what is not read.
+fn unsupported(what: impl Into<String>) -> Encryption {
+    Encryption::Unsupported { what: what.into() }
 }
 
 impl Decryptor {
     /// The decryptor of a file whose `/Encrypt` dictionary is `encrypt` and
-    /// whose trailer `/ID` starts with `id0`, when the empty user password
-    /// opens it by one of the methods above.
-    pub(crate) fn new(encrypt: &Dictionary, id0: Option<&[u8]>) -> Result<Decryptor, Unread> {
-        let other = Unread::Other;
-        if name(encrypt, b"Filter") != Some(b"Standard".as_slice()) {
-            return Err(other);
+    /// whose trailer `/ID` starts with `id0` (`None`: no usable `/ID`, read as
+    /// empty), when the empty user password opens it; else why not.
+    pub(crate) fn new(encrypt: &Dictionary, id0: Option<&[u8]>) -> Result<Decryptor, Encryption> {
+        match encrypt.get(b"Filter") {
+            Ok(Object::Name(n)) if n.as_slice() == b"Standard" => {}
+            Ok(Object::Name(n)) => {
+                return Err(Encryption::Handler {
+                    name: String::from_utf8_lossy(n).into_owned(),
+                });
+            }
+            _ => {
+                return Err(unsupported(
+                    "the /Encrypt dictionary names no security handler",
+                ));
+            }
         }
-        let p = Params::read(encrypt).ok_or(other)?;
+        let p = Params::read(encrypt)?;
         let (strings, streams) = match p.version {
             1 | 2 => (Method::Rc4, Method::Rc4),
             4 | 5 => {
                 let filter = |key: &[u8]| match encrypt.get(key) {
-                    Err(_) => Some(Method::Identity),
+                    Err(_) => Ok(Method::Identity),
                     Ok(Object::Name(n)) => crypt_filter(encrypt, n),
-                    Ok(_) => None,
+                    Ok(_) => Err(unsupported(format!(
+                        "/{} is not a crypt filter name",
+                        String::from_utf8_lossy(key)
+                    ))),
                 };
-                (filter(b"StrF").ok_or(other)?, filter(b"StmF").ok_or(other)?)
+                (filter(b"StrF")?, filter(b"StmF")?)
             }
-            _ => return Err(other),
+            v => return Err(unsupported(format!("algorithm /V {v}"))),
         };
         let key = match p.revision {
-            2..=4 => p.key_r4(id0.ok_or(other)?),
-            5 | 6 => p.key_r6(),
-            _ => return Err(other),
+            2..=4 => p.key_r4(id0.unwrap_or_default())?,
+            5 | 6 => p.key_r6()?,
+            r => {
+                return Err(unsupported(format!(
+                    "standard security handler revision {r}"
+                )));
+            }
         };
-        let key = match key.ok_or(other)? {
+        let mut key = match key {
             Key::Open(key) => key,
-            Key::Locked => return Err(Unread::Locked),
+            Key::Locked => {
+                return Err(Encryption::UserPassword {
+                    revision: p.revision,
+                });
+            }
         };
-        // The per-object keys lopdf's filters take: AES-128 needs a 16-byte
+        // Acrobat and pdf.js extend a short V4 key to 16 bytes.
+        if p.version == 4 && key.len() < 16 {
+            key.resize(16, 0);
+        }
+        // The per-object keys the filters take: AES-128 needs a 16-byte
         // object key (a file key of 11 bytes or more), AES-256 the 32-byte file key.
         let fits = |m: Method| match m {
             Method::Aes128 => key.len() >= 11,
@@ -117,7 +146,10 @@ impl Decryptor {
             Method::Rc4 | Method::Identity => !key.is_empty(),
         };
         if !fits(strings) || !fits(streams) {
-            return Err(other);
+            return Err(unsupported(format!(
+                "a {}-bit key for its crypt filter",
+                key.len() * 8
+            )));
         }
         Ok(Decryptor {
             key,
@@ -217,76 +249,79 @@ impl Decryptor {
 }
 
 impl<'a> Params<'a> {
-    /// The entries as lopdf's `PasswordAlgorithm` reads them (same checks).
-    fn read(e: &'a Dictionary) -> Option<Params<'a>> {
-        let encrypt_metadata = match e.get(b"EncryptMetadata") {
-            Err(_) => true,
-            Ok(Object::Boolean(b)) => *b,
-            Ok(_) => return None,
+    /// The entries the key derivation needs; a refusal naming the first that
+    /// is missing or unusable.
+    fn read(e: &'a Dictionary) -> Result<Params<'a>, Encryption> {
+        // pdf.js: anything but `false` encrypts the metadata.
+        let encrypt_metadata = !matches!(e.get(b"EncryptMetadata"), Ok(Object::Boolean(false)));
+        let version =
+            int(e, b"V").ok_or_else(|| unsupported("an /Encrypt dictionary without /V"))?;
+        let revision =
+            int(e, b"R").ok_or_else(|| unsupported("an /Encrypt dictionary without /R"))?;
+        let length = int(e, b"Length");
+        // /O and /U: 32 bytes up to R4, 48 from R5 (longer values are cut,
+        // as qpdf and pdf.js read them).
+        let value = |key: &[u8]| -> Result<&'a [u8], Encryption> {
+            let n = if revision <= 4 { 32 } else { 48 };
+            string(e, key).and_then(|v| v.get(..n)).ok_or_else(|| {
+                unsupported(format!(
+                    "an /Encrypt dictionary whose /{} is not a {n}-byte string",
+                    String::from_utf8_lossy(key)
+                ))
+            })
         };
-        let version = int(e, b"V")?;
-        let length = match e.get(b"Length") {
-            Err(_) => match version {
-                4 => Some(128),
-                5 => Some(256),
-                _ => None,
-            },
-            Ok(Object::Integer(n)) => Some(usize::try_from(*n).ok()?),
-            Ok(_) => return None,
+        let permissions = match int(e, b"P") {
+            Some(p) => p,
+            // Only the RC4 key (algorithm 2) mixes /P in.
+            None if revision >= 5 => 0,
+            None => return Err(unsupported("an /Encrypt dictionary without /P")),
         };
-        let length_ok = match (version, length) {
-            (_, None) => true,
-            (1, Some(l)) => l == 40,
-            (2, Some(l)) => l % 8 == 0 && (40..=128).contains(&l),
-            (4, Some(l)) => l == 128,
-            (5, Some(l)) => l == 256,
-            _ => false,
-        };
-        if !length_ok {
-            return None;
-        }
-        let revision = int(e, b"R")?;
-        let value = |key: &[u8]| -> Option<&'a [u8]> {
-            let v = string(e, key)?;
-            if revision <= 4 {
-                (v.len() == 32).then_some(v)
-            } else {
-                v.get(..48)
-            }
-        };
-        // R5 and later: /OE, /UE and /Perms of their fixed sizes.
-        let fixed = |key: &[u8], len: usize| -> Option<&'a [u8]> {
-            if revision < 5 {
-                return Some(&[]);
-            }
-            string(e, key).filter(|s| s.len() == len)
-        };
-        fixed(b"OE", 32)?;
-        Some(Params {
+        Ok(Params {
             version,
             revision,
             length,
             encrypt_metadata,
             owner: value(b"O")?,
             user: value(b"U")?,
-            user_encrypted: fixed(b"UE", 32)?,
-            permissions: int(e, b"P")?,
-            perms: fixed(b"Perms", 16)?,
+            user_encrypted: string(e, b"UE").and_then(|s| s.get(..32)),
+            permissions,
         })
     }
 
-    /// Algorithms 2 and 6: the key from the empty password, if it is the
-    /// user password (R2: /U is RC4 of the padding; R3/R4: the first 16 bytes
-    /// of /U are the 20-round RC4 of MD5(padding, ID)).
-    fn key_r4(&self, id0: &[u8]) -> Option<Key> {
-        let n = if self.revision >= 3 {
-            self.length.unwrap_or(40) / 8
-        } else {
-            5
-        };
-        if !(1..=16).contains(&n) {
-            return None;
+    /// The key lengths (bytes) to try under R3/R4: the declared one when it
+    /// is a key length (in bits, or in bytes as some writers put it), then
+    /// 128 bits, 40 bits and the rest (qpdf and pdf.js read a bad /Length
+    /// their own ways; the one whose `/U` checks is the key).
+    fn key_lengths(&self) -> Vec<usize> {
+        let declared = self.length.and_then(|l| {
+            let l = usize::try_from(l).ok()?;
+            if l % 8 == 0 && (40..=128).contains(&l) {
+                Some(l / 8)
+            } else if (5..=16).contains(&l) {
+                Some(l)
+            } else {
+                None
+            }
+        });
+        let mut lengths: Vec<usize> = declared.into_iter().collect();
+        for n in [16, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+            if !lengths.contains(&n) {
+                lengths.push(n);
+            }
         }
+        lengths
+    }
+
+    /// Algorithms 2 and 6: the key from the empty password, if it is the user
+    /// password (R2: /U is RC4 of the padding; R3/R4: the first 16 bytes of
+    /// /U are the 20-round RC4 of MD5(padding, ID)).
+    fn key_r4(&self, id0: &[u8]) -> Result<Key, Encryption> {
+        let lengths = if self.revision >= 3 {
+            self.key_lengths()
+        } else {
+            vec![5]
+        };
+        // What does not depend on the key length.
         let mut h = Md5::new();
         h.update(PAD);
         h.update(self.owner);
@@ -296,36 +331,42 @@ impl<'a> Params<'a> {
         if self.revision >= 4 && !self.encrypt_metadata {
             h.update([0xff; 4]);
         }
-        let mut digest = h.finalize();
-        if self.revision >= 3 {
-            for _ in 0..50 {
-                digest = Md5::digest(digest.get(..n)?);
+        let first = h.finalize();
+        let u_seed = Md5::new().chain_update(PAD).chain_update(id0).finalize();
+        for n in lengths {
+            let mut digest = first;
+            if self.revision >= 3 {
+                for _ in 0..50 {
+                    digest = Md5::digest(digest.get(..n).unwrap_or_default());
+                }
+            }
+            let Some(key) = digest.get(..n).map(<[u8]>::to_vec) else {
+                continue;
+            };
+            let matches = if self.revision == 2 {
+                rc4(&key, &PAD) == self.user
+            } else {
+                let mut x = rc4(&key, &u_seed);
+                let mut round_key = key.clone();
+                for i in 1..=19u8 {
+                    for (r, k) in round_key.iter_mut().zip(&key) {
+                        *r = k ^ i;
+                    }
+                    x = rc4(&round_key, &x);
+                }
+                self.user.get(..16) == Some(x.as_slice())
+            };
+            if matches {
+                return Ok(Key::Open(key));
             }
         }
-        let key = digest.get(..n)?.to_vec();
-        let matches = if self.revision == 2 {
-            rc4(&key, &PAD) == self.user
-        } else {
-            let mut h = Md5::new();
-            h.update(PAD);
-            h.update(id0);
-            let mut x = rc4(&key, &h.finalize());
-            let mut round_key = key.clone();
-            for i in 1..=19u8 {
-                for (r, k) in round_key.iter_mut().zip(&key) {
-                    *r = k ^ i;
-                }
-                x = rc4(&round_key, &x);
-            }
-            self.user.get(..16) == Some(x.as_slice())
-        };
-        Some(if matches { Key::Open(key) } else { Key::Locked })
+        Ok(Key::Locked)
     }
 
-    /// Algorithms 2.A, 11 and 13 for the empty user password: /U's hash
-    /// checks, /UE decrypts to the key, /Perms decrypts with it and agrees
-    /// with /P and /EncryptMetadata.
-    fn key_r6(&self) -> Option<Key> {
+    /// Algorithms 2.A and 11 for the empty user password: /U's hash checks,
+    /// and /UE decrypts to the key. (/Perms is not required to check: qpdf
+    /// only warns, and the key is already known good from /U.)
+    fn key_r6(&self) -> Result<Key, Encryption> {
         let hash = |salt: &[u8]| -> Option<Vec<u8>> {
             if self.revision == 5 {
                 Some(Sha256::digest(salt).to_vec())
@@ -333,22 +374,24 @@ impl<'a> Params<'a> {
                 hash_2b(salt)
             }
         };
-        if hash(self.user.get(32..40)?)?.as_slice() != self.user.get(..32)? {
-            return Some(Key::Locked);
+        let bad = || unsupported("an /Encrypt dictionary whose /U does not hash");
+        let (Some(u_hash), Some(u_salt), Some(ue_salt)) = (
+            self.user.get(..32),
+            self.user.get(32..40),
+            self.user.get(40..48),
+        ) else {
+            return Err(bad());
+        };
+        if hash(u_salt).ok_or_else(bad)?.as_slice() != u_hash {
+            return Ok(Key::Locked);
         }
-        let ue_key = hash(self.user.get(40..48)?)?;
-        let mut key = self.user_encrypted.to_vec();
-        aes_cbc_raw::<aes::Aes256>(&ue_key, &[0; 16], &mut key, false)?;
-        let mut perms = self.perms.to_vec();
-        aes_cbc_raw::<aes::Aes256>(&key, &[0; 16], &mut perms, false)?;
-        let flag = if self.encrypt_metadata { b'T' } else { b'F' };
-        let p = (self.permissions as u64).to_le_bytes();
-        let valid = perms.get(9..12) == Some(b"adb".as_slice())
-            && perms.get(..3) == p.get(..3)
-            && perms.get(8) == Some(&flag);
-        // A /Perms that does not check is lopdf's to judge (it may open the
-        // file by the owner password).
-        valid.then_some(Key::Open(key))
+        let ue_key = hash(ue_salt).ok_or_else(bad)?;
+        let mut key = self
+            .user_encrypted
+            .ok_or_else(|| unsupported("an /Encrypt dictionary without a 32-byte /UE"))?
+            .to_vec();
+        aes_cbc_raw::<aes::Aes256>(&ue_key, &[0; 16], &mut key, false).ok_or_else(bad)?;
+        Ok(Key::Open(key))
     }
 }
 
@@ -465,32 +508,32 @@ where
     Some(plain)
 }
 
-/// A `/CF` filter by name, as lopdf's `get_crypt_filters` reads it, or
-/// `Identity`; `None` for one lopdf would not find (it then falls back to
-/// RC4: a file like that is left to it).
-fn crypt_filter(encrypt: &Dictionary, name: &[u8]) -> Option<Method> {
+/// A `/CF` filter by name, read as pdf.js reads it: `Identity`, or a filter
+/// that is not listed, or one without `/CFM` (or `/CFM /None`), leaves data in
+/// clear; an unknown `/CFM` is refused.
+fn crypt_filter(encrypt: &Dictionary, name: &[u8]) -> Result<Method, Encryption> {
     if name == b"Identity" {
-        return Some(Method::Identity);
+        return Ok(Method::Identity);
     }
-    let Ok(Object::Dictionary(filters)) = encrypt.get(b"CF") else {
-        return None;
+    let f = match encrypt.get(b"CF") {
+        Ok(Object::Dictionary(filters)) => match filters.get(name) {
+            Ok(Object::Dictionary(f)) => f,
+            _ => return Ok(Method::Identity),
+        },
+        _ => return Ok(Method::Identity),
     };
-    let Ok(Object::Dictionary(f)) = filters.get(name) else {
-        return None;
-    };
-    if f.get(b"Type").is_ok() && !f.has_type(b"CryptFilter") {
-        return None;
-    }
     match f.get(b"CFM") {
         Ok(Object::Name(m)) => match m.as_slice() {
-            b"V2" => Some(Method::Rc4),
-            b"AESV2" => Some(Method::Aes128),
-            b"AESV3" => Some(Method::Aes256),
-            b"Identity" => Some(Method::Identity),
-            _ => None,
+            b"V2" => Ok(Method::Rc4),
+            b"AESV2" => Ok(Method::Aes128),
+            b"AESV3" => Ok(Method::Aes256),
+            b"None" | b"Identity" => Ok(Method::Identity),
+            other => Err(unsupported(format!(
+                "the crypt filter method /{}",
+                String::from_utf8_lossy(other)
+            ))),
         },
-        Err(_) => Some(Method::Identity),
-        Ok(_) => None,
+        _ => Ok(Method::Identity),
     }
 }
 
@@ -502,13 +545,6 @@ fn has_crypt_filter(dict: &Dictionary) -> bool {
             .iter()
             .any(|f| matches!(f, Object::Name(n) if n.as_slice() == b"Crypt")),
         _ => false,
-    }
-}
-
-fn name<'a>(d: &'a Dictionary, key: &[u8]) -> Option<&'a [u8]> {
-    match d.get(key) {
-        Ok(Object::Name(n)) => Some(n),
-        _ => None,
     }
 }
 

@@ -22,7 +22,7 @@ mod crypt;
 mod parse;
 mod xref;
 
-use crate::document::{Error, LoadOptions, load_eager};
+use crate::document::{Encryption, Error, LoadOptions, load_eager};
 use lopdf::xref::XrefEntry;
 use lopdf::{Dictionary, Object, ObjectId};
 use std::collections::HashMap;
@@ -184,13 +184,22 @@ pub(crate) struct Lazy {
 }
 
 /// A file the lazy store does not read: its bytes back (the caller loads
-/// them eagerly), and whether it is encrypted by a method [`crypt`] reads with
-/// a user password that is not empty (lopdf 0.47 reports a direct `/Encrypt`,
-/// as MuPDF writes it, as a missing catalog: such a file is encrypted).
+/// them eagerly), or, when it is encrypted and [`crypt`] found that the empty
+/// user password does not open it, why (the file is then refused, whatever
+/// lopdf would make of it: lopdf also takes the empty password as the owner's).
 #[derive(Debug)]
 pub(crate) struct Refused {
     pub(crate) bytes: Vec<u8>,
-    pub(crate) locked: bool,
+    pub(crate) encrypted: Option<Encryption>,
+}
+
+/// Why [`Lazy::index`] did not read a file.
+#[derive(Debug)]
+enum Unread {
+    /// Encrypted, and the empty user password does not open it.
+    Encrypted(Encryption),
+    /// Not a file the lazy store reads (the eager load decides).
+    Other,
 }
 
 impl Lazy {
@@ -241,7 +250,10 @@ impl Lazy {
             }
             Err(why) => Err(Refused {
                 bytes,
-                locked: why == crypt::Unread::Locked,
+                encrypted: match why {
+                    Unread::Encrypted(e) => Some(e),
+                    Unread::Other => None,
+                },
             }),
         }
     }
@@ -263,20 +275,23 @@ impl Lazy {
             Dictionary,
             Option<crypt::Decryptor>,
         ),
-        crypt::Unread,
+        Unread,
     > {
-        let other = crypt::Unread::Other;
-        let base = bytes.windows(5).position(|w| w == b"%PDF-").ok_or(other)?;
-        let buf = bytes.get(base..).ok_or(other)?;
+        let other = || Unread::Other;
+        let base = bytes
+            .windows(5)
+            .position(|w| w == b"%PDF-")
+            .ok_or_else(other)?;
+        let buf = bytes.get(base..).ok_or_else(other)?;
         // lopdf needs an end of line after the header.
         if !buf.iter().any(|&c| c == b'\r' || c == b'\n') {
-            return Err(other);
+            return Err(other());
         }
         let limits = xref::XrefLimits {
             max_depth: options.max_nesting_depth,
             max_stream_bytes: options.max_stream_bytes,
         };
-        let (table, mut trailer) = xref::read(buf, limits).ok_or(other)?;
+        let (table, mut trailer) = xref::read(buf, limits).ok_or_else(other)?;
         let crypt = match trailer.get(b"Encrypt") {
             Err(_) => None,
             Ok(encrypt) => {
@@ -558,7 +573,12 @@ impl Lazy {
         if self.inflated.load(Ordering::Relaxed) > o.max_document_bytes {
             return Err(self.fail(over_document()));
         }
-        let Ok(data) = stream.get_plain_content_with_limit(o.max_stream_bytes) else {
+        let expanded = crate::filters::expanded(stream);
+        let Ok(data) = expanded
+            .as_ref()
+            .unwrap_or(stream)
+            .get_plain_content_with_limit(o.max_stream_bytes)
+        else {
             // The eager load reports a bomb exactly as before.
             return Ok(None);
         };
@@ -580,23 +600,17 @@ fn decryptor(
     trailer: &Dictionary,
     encrypt: &Object,
     max_depth: usize,
-) -> Result<(crypt::Decryptor, Option<ObjectId>), crypt::Unread> {
-    let other = crypt::Unread::Other;
-    let id0 = match trailer.get(b"ID") {
-        Ok(Object::Array(ids)) => match ids.first() {
-            Some(Object::String(s, _)) => Some(s.as_slice()),
-            _ => None,
-        },
-        _ => None,
-    };
+) -> Result<(crypt::Decryptor, Option<ObjectId>), Unread> {
+    let other = || Unread::Other;
+    let id0 = first_id(trailer);
     let (dict, id) = match encrypt {
         Object::Dictionary(d) => (d.clone(), None),
         Object::Reference(id) => {
             let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
-                return Err(other);
+                return Err(other());
             };
             if *generation != id.1 {
-                return Err(other);
+                return Err(other());
             }
             let mut no_length = |_| None;
             let (_, obj) = parse::indirect_object(
@@ -606,15 +620,37 @@ fn decryptor(
                 max_depth,
                 &mut no_length,
             )
-            .ok_or(other)?;
+            .ok_or_else(other)?;
             match obj {
                 Object::Dictionary(d) => (d, Some(*id)),
-                _ => return Err(other),
+                _ => return Err(other()),
             }
         }
-        _ => return Err(other),
+        _ => return Err(other()),
     };
-    Ok((crypt::Decryptor::new(&dict, id0)?, id))
+    let decryptor = crypt::Decryptor::new(&dict, id0).map_err(Unread::Encrypted)?;
+    Ok((decryptor, id))
+}
+
+/// The first string of the trailer's `/ID`, when there is one.
+fn first_id(trailer: &Dictionary) -> Option<&[u8]> {
+    match trailer.get(b"ID") {
+        Ok(Object::Array(ids)) => match ids.first() {
+            Some(Object::String(s, _)) => Some(s.as_slice()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether the empty user password opens a file that lopdf decrypted (its
+/// `/Encrypt` dictionary as lopdf read it, and the trailer's `/ID`): lopdf
+/// also accepts the empty password as the owner's.
+pub(crate) fn check_user_password(
+    encrypt: &Dictionary,
+    trailer: &Dictionary,
+) -> Result<(), Encryption> {
+    crypt::Decryptor::new(encrypt, first_id(trailer)).map(|_| ())
 }
 
 /// The id of the `N G obj` header lopdf reads at `offset` and where it starts.

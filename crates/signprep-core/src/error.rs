@@ -1,0 +1,340 @@
+//! The fatal errors of one document: typed, in signprep's words, each with
+//! what went wrong and where (the object, when known), and the underlying
+//! error of a dependency kept as [`std::error::Error::source`], never as part
+//! of the message (a user reads signprep's words, not a library's).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a document could not be loaded or scanned at all.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file could not be read.
+    #[error("cannot read file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The file is encrypted and does not open with an empty user password.
+    #[error("{0}")]
+    Encrypted(Encryption),
+    /// The bytes are not a PDF that can be made sense of.
+    #[error("not a readable PDF: {what}")]
+    Unreadable {
+        /// What could not be read.
+        what: Unreadable,
+        /// The underlying error, when a dependency reported it.
+        #[source]
+        cause: Option<Cause>,
+    },
+    /// A resource limit of [`crate::LoadOptions`] was hit (a decompression
+    /// bomb, say); the message names the limit.
+    #[error("resource limit exceeded: {0}")]
+    LimitExceeded(String),
+    /// A bug: signprep (or a library it uses) panicked on this file. The
+    /// panic's own text is the source.
+    #[error(
+        "internal error (please report it with the file): signprep stopped on an unexpected state"
+    )]
+    Internal {
+        /// What the panic said.
+        #[source]
+        cause: Cause,
+    },
+}
+
+/// Why an encrypted file is not opened.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Encryption {
+    /// The empty password is not the user password: opening the file needs one.
+    #[error(
+        "the PDF is encrypted with a user password (standard security handler, revision {revision}); signprep only opens files whose user password is empty"
+    )]
+    UserPassword {
+        /// `/R` of the `/Encrypt` dictionary.
+        revision: i64,
+    },
+    /// A security handler other than the standard one (`/Adobe.PubSec`:
+    /// certificates), which needs what signprep does not have.
+    #[error(
+        "the PDF is encrypted by the /{name} security handler; signprep only opens files of the standard (password) handler whose user password is empty"
+    )]
+    Handler {
+        /// The handler's name (`/Filter` of the `/Encrypt` dictionary).
+        name: String,
+    },
+    /// The standard handler, by a method or with entries signprep does not read.
+    #[error("the PDF is encrypted by a method signprep does not read: {what}")]
+    Unsupported {
+        /// What is not read.
+        what: String,
+    },
+    /// Encrypted, and damaged so that it cannot be decrypted (its
+    /// cross-reference data rebuilt, or its `/Encrypt` dictionary unreadable).
+    #[error(
+        "the PDF is encrypted and damaged (its cross-reference data or encryption dictionary cannot be read as written); signprep does not decrypt it"
+    )]
+    Damaged,
+}
+
+/// What made a file unreadable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Unreadable {
+    /// No bytes at all.
+    #[error("the file is empty")]
+    Empty,
+    /// No `%PDF-` header where one must be.
+    #[error("no %PDF- header in the first 1024 bytes: this is not a PDF file")]
+    NotPdf,
+    /// The cross-reference data is damaged and the file could not be rebuilt
+    /// from its objects either.
+    #[error("its cross-reference data is damaged and the file cannot be rebuilt from its objects")]
+    CrossReference,
+    /// The object at a byte offset does not parse.
+    #[error("the object at byte offset {offset} cannot be parsed")]
+    ObjectAt {
+        /// Where it starts.
+        offset: usize,
+    },
+    /// An object the structure needs does not exist.
+    #[error("object {num} {generation} is missing")]
+    MissingObject {
+        /// Object number.
+        num: u32,
+        /// Generation number.
+        generation: u16,
+    },
+    /// Objects refer to each other in a cycle where a value is needed.
+    #[error("object {num} {generation} refers back to itself")]
+    ReferenceCycle {
+        /// Object number.
+        num: u32,
+        /// Generation number.
+        generation: u16,
+    },
+    /// A cross-reference or object stream does not decode.
+    #[error("a cross-reference or object stream does not decode")]
+    StructureStream,
+    /// A cross-reference or object stream uses a filter signprep does not decode.
+    #[error("a cross-reference or object stream uses a filter signprep does not decode")]
+    StructureFilter,
+    /// The syntax cannot be parsed.
+    #[error("its syntax cannot be parsed")]
+    Syntax,
+    /// The trailer's `/Root` names an object that is not a catalog.
+    #[error(
+        "the trailer's /Root points to object {num} {generation}, which is not a document catalog"
+    )]
+    NotCatalog {
+        /// Object number.
+        num: u32,
+        /// Generation number.
+        generation: u16,
+    },
+    /// The document structure (catalog, page tree, form) cannot be read; the
+    /// text says what and where.
+    #[error("{0}")]
+    Structure(String),
+    /// Damaged in a way not listed above.
+    #[error("the file is damaged beyond what signprep repairs")]
+    Damaged,
+}
+
+/// The underlying error of a fatal error: a dependency's report, or a
+/// panic's text. Shown only as [`std::error::Error::source`].
+#[derive(Clone)]
+pub struct Cause(Arc<dyn std::error::Error + Send + Sync + 'static>);
+
+impl Cause {
+    pub(crate) fn new(e: impl std::error::Error + Send + Sync + 'static) -> Cause {
+        Cause(Arc::new(e))
+    }
+
+    fn text(text: String) -> Cause {
+        #[derive(Debug)]
+        struct Text(String);
+        impl fmt::Display for Text {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+        impl std::error::Error for Text {}
+        Cause(Arc::new(Text(text)))
+    }
+}
+
+impl fmt::Debug for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Cause {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// A fatal error for one document, naming the file when there is one.
+#[derive(Debug)]
+pub struct Error {
+    path: Option<PathBuf>,
+    kind: ErrorKind,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind) -> Self {
+        Error { path: None, kind }
+    }
+
+    /// The document's structure cannot be read (`msg`: what and where).
+    pub(crate) fn unreadable(msg: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Unreadable {
+            what: Unreadable::Structure(msg.into()),
+            cause: None,
+        })
+    }
+
+    /// An unreadable file, for a typed reason and the dependency's error behind it.
+    pub(crate) fn unreadable_by(what: Unreadable, cause: Option<Cause>) -> Self {
+        Error::new(ErrorKind::Unreadable { what, cause })
+    }
+
+    pub(crate) fn encrypted(why: Encryption) -> Self {
+        Error::new(ErrorKind::Encrypted(why))
+    }
+
+    pub(crate) fn limit(msg: impl Into<String>) -> Self {
+        Error::new(ErrorKind::LimitExceeded(msg.into()))
+    }
+
+    /// The same error again, for a document that reports it more than once
+    /// (an I/O error, which cannot be copied, becomes an internal error).
+    pub(crate) fn replica(&self) -> Error {
+        let kind = match &self.kind {
+            ErrorKind::Io(e) => ErrorKind::Internal {
+                cause: Cause::text(e.to_string()),
+            },
+            ErrorKind::Encrypted(e) => ErrorKind::Encrypted(e.clone()),
+            ErrorKind::Unreadable { what, cause } => ErrorKind::Unreadable {
+                what: what.clone(),
+                cause: cause.clone(),
+            },
+            ErrorKind::LimitExceeded(m) => ErrorKind::LimitExceeded(m.clone()),
+            ErrorKind::Internal { cause } => ErrorKind::Internal {
+                cause: cause.clone(),
+            },
+        };
+        Error {
+            path: self.path.clone(),
+            kind,
+        }
+    }
+
+    /// An internal error (a caught panic); `msg`, the panic's text, is kept
+    /// as the source, not shown in the message.
+    pub fn internal(msg: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Internal {
+            cause: Cause::text(msg.into()),
+        })
+    }
+
+    /// The same error, naming a file.
+    #[must_use]
+    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// The file concerned, when known.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The stable code of this error, as written in error records.
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            ErrorKind::Io(_) => "io_error",
+            ErrorKind::Encrypted(_) => "pdf_encrypted",
+            ErrorKind::Unreadable { .. } => "pdf_unreadable",
+            ErrorKind::LimitExceeded(_) => "pdf_limit_exceeded",
+            ErrorKind::Internal { .. } => "internal_error",
+        }
+    }
+
+    /// The message without the path.
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(p) => write!(f, "{}: {}", p.display(), self.kind),
+            None => self.kind.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.kind.source()
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io(e))
+    }
+}
+
+/// The error for a file lopdf could not load, in signprep's words, with
+/// lopdf's error as the source.
+pub(crate) fn from_lopdf(e: lopdf::Error) -> Error {
+    use lopdf::Error as L;
+    let what = match &e {
+        L::InvalidPassword | L::Decryption(_) => return Error::encrypted(Encryption::Damaged),
+        L::UnsupportedSecurityHandler(name) => {
+            return Error::encrypted(Encryption::Handler {
+                name: String::from_utf8_lossy(name).into_owned(),
+            });
+        }
+        L::Decompress(lopdf::DecompressError::MemoryLimitExceeded { limit }) => {
+            return Error::limit(format!("a stream inflates to more than {limit} bytes"));
+        }
+        L::Unimplemented(_) => Unreadable::StructureFilter,
+        L::Decompress(_) | L::InvalidStream(_) | L::InvalidObjectStream(_) => {
+            Unreadable::StructureStream
+        }
+        L::Xref(_) | L::MissingXrefEntry | L::InvalidOffset(_) | L::ObjectIdMismatch => {
+            Unreadable::CrossReference
+        }
+        L::IndirectObject { offset } => Unreadable::ObjectAt { offset: *offset },
+        L::ObjectNotFound((num, generation)) => Unreadable::MissingObject {
+            num: *num,
+            generation: *generation,
+        },
+        L::ReferenceCycle((num, generation)) => Unreadable::ReferenceCycle {
+            num: *num,
+            generation: *generation,
+        },
+        L::Parse(_) | L::Syntax(_) | L::CharacterEncoding | L::TextStringDecode => {
+            Unreadable::Syntax
+        }
+        _ => Unreadable::Damaged,
+    };
+    Error::unreadable_by(what, Some(Cause::new(e)))
+}
