@@ -127,6 +127,7 @@ per_file! {
     flate_bomb_forms_over_cache,
     flate_bomb_inline_font,
     flate_bomb_shared_stream,
+    font_damaged,
     garbage,
     garbage_after_header,
     header_only,
@@ -258,4 +259,21 @@ fn no_record_speaks_a_dependency_s_words() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn each_page_reports_each_damaged_font_it_selects() {
+    let record = Record::scan_file(
+        &dir().join("font_damaged.pdf"),
+        &LoadOptions::default(),
+        &Scanner::new(),
+    );
+    let findings: Vec<(Option<usize>, String)> = record
+        .scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "font_unreadable")
+        .map(|d| (d.page, d.message.clone()))
+        .collect();
+    insta::assert_json_snapshot!("font_damaged_findings", findings);
 }

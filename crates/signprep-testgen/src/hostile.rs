@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Error, Fixture};
 
+mod fonts;
+
 /// How scanning a hostile file must end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -179,6 +181,7 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         acroform_kids_cycle(),
         tounicode_absurd_ranges()?,
         reference_loop(),
+        fonts::font_damaged(),
     ];
     list.into_iter()
         .chain(crate::quirks::all()?)
@@ -626,10 +629,10 @@ fn flate_bomb_inline_font() -> Result<Entry, Error> {
         "flate_bomb_inline_font",
         r.finish(),
         HostileExpect::ok(
-            "2,000 Tf select an inline font whose ToUnicode inflates to 60 MiB and then decodes to nothing: the font is read once",
+            "2,000 Tf select an inline font whose ToUnicode inflates to 60 MiB and then does not decode: the font is read once, and reported once (font_unreadable)",
             1,
             &["SIG_1"],
-            &[],
+            &["font_unreadable"],
         ),
     ))
 }

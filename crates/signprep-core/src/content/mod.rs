@@ -11,7 +11,7 @@ mod state;
 
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error, StreamError, lookup, matrix_of};
-use crate::fonts::{self, Font, GlyphSink};
+use crate::fonts::{self, Damage, Font, GlyphSink};
 use crate::geometry::{Matrix, Rect};
 use crate::stream_cache::{Decoded, Reuse};
 use lexer::{Lexer, Operands, Tok};
@@ -627,7 +627,31 @@ impl<'a> Interp<'a> {
         if let Some(&(_, i)) = self.font_slots.iter().find(|(k, _)| *k == key) {
             return Some(i);
         }
-        let i = self.font_index(&self.doc.font(entry));
+        let font = self.doc.font(entry);
+        let known = self.out.fonts.len();
+        let i = self.font_index(&font);
+        // Reported once per page, when the page first selects the font.
+        if let Some(damage) = font.damage
+            && self.out.fonts.len() > known
+        {
+            self.out.diagnostics.push(
+                Diagnostic::new(
+                    Code::FontUnreadable,
+                    format!(
+                        "page {}: font /{}{} {}",
+                        self.page + 1,
+                        String::from_utf8_lossy(name),
+                        match damage {
+                            Damage::NotAFont => String::new(),
+                            _ if font.name.is_empty() => String::new(),
+                            _ => format!(" ({})", font.name),
+                        },
+                        damage.describe()
+                    ),
+                )
+                .page(self.page),
+            );
+        }
         if self.font_slots.len() < MAX_FONT_SLOTS {
             self.font_slots.push((key, i));
         }

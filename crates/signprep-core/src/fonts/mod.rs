@@ -5,7 +5,7 @@ pub(crate) mod cmap;
 pub(crate) mod generated;
 pub(crate) mod glyphs;
 
-use crate::document::{Document, matrix_of, number};
+use crate::document::{Document, StreamError, matrix_of, number};
 use crate::geometry::Matrix;
 use cmap::CMap;
 use generated::encodings;
@@ -37,6 +37,39 @@ enum Kind {
     },
 }
 
+/// What kept a font from being read whole; reported as `font_unreadable` on
+/// every page that selects the font.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Damage {
+    /// The font resource is not a font dictionary: Helvetica stands in.
+    NotAFont,
+    /// A Type0 font without a usable descendant font: default widths.
+    NoDescendant,
+    /// A Type0 font's /Encoding CMap stream does not decode: codes are read as
+    /// two-byte CIDs (Identity-H).
+    EncodingUnreadable,
+    /// The /ToUnicode stream does not decode: text comes from the encoding alone.
+    ToUnicodeUnreadable,
+}
+
+impl Damage {
+    /// What was assumed instead, to end the finding's message.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Damage::NotAFont => "is not a font dictionary; Helvetica metrics were assumed",
+            Damage::NoDescendant => {
+                "is a composite (Type0) font without a descendant font; default widths were assumed"
+            }
+            Damage::EncodingUnreadable => {
+                "has an /Encoding CMap that could not be decoded; codes were read as two-byte CIDs"
+            }
+            Damage::ToUnicodeUnreadable => {
+                "has a /ToUnicode CMap that could not be decoded; text was read through the font's encoding alone"
+            }
+        }
+    }
+}
+
 /// A font ready for decoding.
 ///
 /// Aligned to a cache line so that, inside its `Arc`, the reference counts
@@ -58,8 +91,8 @@ pub(crate) struct Font {
     pub(crate) vertical: bool,
     /// The descriptor's FixedPitch flag.
     pub(crate) fixed_pitch: bool,
-    /// True when a problem was met while reading the font.
-    pub(crate) damaged: bool,
+    /// The first problem met while reading the font, if any.
+    pub(crate) damage: Option<Damage>,
 }
 
 /// One decoded code.
@@ -89,7 +122,7 @@ impl Font {
     /// A stand-in used when a font resource is missing: Helvetica metrics, Standard encoding.
     pub(crate) fn fallback() -> Font {
         let mut font = Font::simple_from(None, "Helvetica".into(), Kind::simple_empty());
-        font.damaged = true;
+        font.damage = Some(Damage::NotAFont);
         let std = standard14("Helvetica");
         // Glyph space is 1/1000 of text space, as in `load_simple`.
         let font_matrix = Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0);
@@ -126,7 +159,7 @@ impl Font {
             descent: 0.0,
             vertical: false,
             fixed_pitch: false,
-            damaged: false,
+            damage: None,
         }
     }
 
@@ -142,7 +175,7 @@ impl Font {
         } else {
             Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
         };
-        font.to_unicode = load_to_unicode(doc, dict, &mut font.damaged);
+        font.to_unicode = load_to_unicode(doc, dict, &mut font.damage);
 
         // Widths.
         let widths = doc.get_array(dict, b"Widths");
@@ -302,14 +335,14 @@ impl Font {
     }
 
     fn load_type0(doc: &Document, dict: &Dictionary, name: String) -> Font {
-        let mut damaged = false;
+        let mut damage = None;
         let descendant = doc
             .get_array(dict, b"DescendantFonts")
             .and_then(|a| a.first())
             .and_then(|o| doc.resolve(o))
             .and_then(|o| o.as_dict().ok());
         if descendant.is_none() {
-            damaged = true;
+            damage = Some(Damage::NoDescendant);
         }
         let (encoding, vertical) = match doc.get(dict, b"Encoding") {
             Some(Object::Name(n)) => (None, n.ends_with(b"-V")),
@@ -319,8 +352,8 @@ impl Font {
                     let v = cmap.vertical;
                     (Some(cmap), v)
                 }
-                Err(_) => {
-                    damaged = true;
+                Err(e) => {
+                    note(&mut damage, Damage::EncodingUnreadable, &e);
                     (None, false)
                 }
             },
@@ -347,12 +380,12 @@ impl Font {
                 dw: (dw / 1000.0) as f32,
                 w,
             },
-            to_unicode: load_to_unicode(doc, dict, &mut damaged),
+            to_unicode: load_to_unicode(doc, dict, &mut damage),
             text: String::new(),
             descent: -descent.abs() / 1000.0,
             vertical,
             fixed_pitch: flags & 1 == 1,
-            damaged,
+            damage,
         }
     }
 
@@ -475,16 +508,25 @@ fn parse_w(doc: &Document, arr: &[Object]) -> Vec<(u32, u32, f32)> {
     out
 }
 
-fn load_to_unicode(doc: &Document, dict: &Dictionary, damaged: &mut bool) -> Option<CMap> {
+fn load_to_unicode(doc: &Document, dict: &Dictionary, damage: &mut Option<Damage>) -> Option<CMap> {
     match doc.get(dict, b"ToUnicode")? {
         Object::Stream(s) => match doc.stream_bytes(s) {
             Ok(data) => Some(CMap::parse(&data)),
-            Err(_) => {
-                *damaged = true;
+            Err(e) => {
+                note(damage, Damage::ToUnicodeUnreadable, &e);
                 None
             }
         },
         _ => None,
+    }
+}
+
+/// Keeps `what` as the font's damage (the first one met) when the stream
+/// itself failed. A document-wide budget is left out: which stream crosses
+/// it first depends on how pages were scheduled, and the findings must not.
+fn note(damage: &mut Option<Damage>, what: Damage, error: &StreamError) {
+    if !matches!(error, StreamError::DocumentLimit(_)) && damage.is_none() {
+        *damage = Some(what);
     }
 }
 
