@@ -69,6 +69,10 @@ pub struct ScanArgs {
     /// Add `data_fields` to each record: the tags and form fields as the service's Data field objects.
     #[arg(long)]
     pub data_fields: bool,
+    /// Also read other vendors' text tags into each record's `vendor_tags`: adobe, dropbox,
+    /// boldsign, docuseal, signnow, pandadoc (comma-separated), or `all`. Default: native `<# #>` only.
+    #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "")]
+    pub dialect: signprep_core::Dialects,
     /// Override the service type of the data fields whose name or tag id matches
     /// (`*` and `?` globs; the last matching rule wins; TYPE `none` leaves them out). Repeatable.
     #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule, requires = "data_fields")]
@@ -76,6 +80,10 @@ pub struct ScanArgs {
     /// Walking, file lists, sharding, resuming, limits and progress.
     #[command(flatten)]
     pub batch: crate::batch::BatchArgs,
+}
+
+fn dialect_list(s: &str) -> Result<signprep_core::Dialects, String> {
+    signprep_core::Dialects::parse(s).map_err(|e| e.to_string())
 }
 
 fn type_rule(s: &str) -> Result<String, String> {

@@ -140,6 +140,24 @@ impl Render {
                 if f.required { " (required)" } else { "" }
             )?;
         }
+        for t in r.scan.vendor_tags.as_deref().unwrap_or_default() {
+            let a = &t.attributes;
+            writeln!(
+                o,
+                "  {} {} p{} {:.2}, {:.2} ({:.2} x {:.2}): {} for {}{}{}",
+                t.dialect,
+                t.raw,
+                t.page,
+                t.x,
+                t.y,
+                t.width,
+                t.height,
+                a.kind,
+                a.signer.as_deref().unwrap_or("-"),
+                if a.required { ", required" } else { "" },
+                if t.hidden { " (hidden)" } else { "" }
+            )?;
+        }
         for d in data_fields.unwrap_or_default() {
             let id = d.custom_id.as_deref().or(d.tag_id.as_deref()).unwrap_or("");
             writeln!(

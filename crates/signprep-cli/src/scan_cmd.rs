@@ -17,7 +17,8 @@ pub fn run(args: &ScanArgs) -> u8 {
     let mut scanner = Scanner::new()
         .dpi(args.dpi)
         .apply_user_unit(args.apply_user_unit)
-        .fields(!args.no_fields);
+        .fields(!args.no_fields)
+        .dialects(args.dialect);
     if let Some(w) = args.page_width {
         scanner = scanner.page_width(w);
     }

@@ -143,6 +143,27 @@ codes! {
     /// A widget's rectangle is partly or entirely outside the visible page
     /// (CropBox): its data field will be clipped or invisible.
     FieldOffPage => "field_off_page", Warning;
+    /// A vendor text tag (read with `scan --dialect`) names a field type its
+    /// vendor does not document. The vendor would treat it as plain text or
+    /// guess; a migration cannot tell which field to place.
+    VendorTagUnknownType => "vendor_tag_unknown_type", Warning;
+    /// A vendor text tag breaks its vendor's grammar (a missing required part,
+    /// a value of the wrong form, an attribute the vendor does not know). The
+    /// message says which part; the vendor may ignore the tag or read it
+    /// differently than intended.
+    VendorTagMalformed => "vendor_tag_malformed", Warning;
+    /// A vendor text tag assigns its field to signer 0 (`signer0`, `|0|`); the
+    /// vendors number signers from 1, so no signer would get the field.
+    VendorTagSignerOutOfRange => "vendor_tag_signer_out_of_range", Warning;
+    /// A vendor text tag starts on one line and ends on the next (wrapped by the
+    /// word processor). Vendors read tags within one line, so no field is placed
+    /// there, and none is migrated.
+    VendorTagSplitAcrossLines => "vendor_tag_split_across_lines", Warning;
+    /// A vendor text tag is painted visibly (not white, not render mode 3/7).
+    /// Adobe Acrobat Sign and DocuSeal remove their tag text when they place
+    /// fields; this service does not, so after migration the old tag shows
+    /// under (or beside) the new field.
+    VendorTagVisible => "vendor_tag_visible", Info;
 }
 
 impl fmt::Display for Code {

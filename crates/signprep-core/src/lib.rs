@@ -67,3 +67,4 @@ pub use render::{
     render_page_with_overlay,
 };
 pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};
+pub use tags::vendor::{Dialect, Dialects, UnknownDialect, VendorAttributes, VendorTag};

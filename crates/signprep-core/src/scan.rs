@@ -5,6 +5,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error};
 use crate::forms::{self, Field};
 use crate::geometry::{Rect, Scale, round2};
+use crate::tags::vendor::{Dialects, FoundVendorTag, VendorTag, find_vendor_tags};
 use crate::tags::{FoundTag, find_page_tags};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -62,6 +63,10 @@ pub struct Scan {
     pub pages: Vec<PageInfo>,
     /// Every tag, in page then content order.
     pub tags: Vec<Tag>,
+    /// Other vendors' tags, when the scanner was asked for dialects
+    /// ([`Scanner::dialects`]), in page then line order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vendor_tags: Option<Vec<VendorTag>>,
     /// Every form-field widget.
     pub fields: Vec<Field>,
     /// Findings, in page order.
@@ -84,6 +89,7 @@ pub struct Scanner {
     apply_user_unit: bool,
     parallel: bool,
     fields: bool,
+    dialects: Dialects,
 }
 
 impl Default for Scanner {
@@ -101,6 +107,7 @@ impl Scanner {
             apply_user_unit: false,
             parallel: true,
             fields: true,
+            dialects: Dialects::NONE,
         }
     }
 
@@ -141,6 +148,14 @@ impl Scanner {
         self
     }
 
+    /// Also read these vendors' text tags into `Scan::vendor_tags` (none by
+    /// default: a scan without dialects does no work for them).
+    #[must_use]
+    pub fn dialects(mut self, dialects: Dialects) -> Self {
+        self.dialects = dialects;
+        self
+    }
+
     /// Scans a document: tags, fields and findings.
     ///
     /// Fails only when a resource limit is hit (a decompression bomb, say);
@@ -150,6 +165,13 @@ impl Scanner {
         let per_page = |i: usize| -> Result<PageResult, Error> {
             let text = interpret_page(doc, i)?;
             let (tags, mut diags) = find_page_tags(i, &text);
+            let vendor = if self.dialects.is_empty() {
+                Vec::new()
+            } else {
+                let (v, d) = find_vendor_tags(i, &text, self.dialects);
+                diags.extend(d);
+                v
+            };
             diags.extend(text.diagnostics);
             if text.glyphs.is_empty() && text.images > 0 {
                 diags.push(
@@ -161,7 +183,11 @@ impl Scanner {
                     .hint("export the document from its source instead of scanning it, or run OCR first"),
                 );
             }
-            Ok(PageResult { tags, diags })
+            Ok(PageResult {
+                tags,
+                vendor,
+                diags,
+            })
         };
         let results: Vec<Result<PageResult, Error>> = if self.parallel {
             (0..n).into_par_iter().map(per_page).collect()
@@ -194,9 +220,12 @@ impl Scanner {
             return Err(e);
         }
         let mut page_tags: Vec<(usize, FoundTag)> = Vec::new();
+        let mut vendor_tags = Vec::new();
         for (i, r) in results.into_iter().enumerate() {
             let r = r?;
             page_tags.extend(r.tags.into_iter().map(|t| (i, t)));
+            let (f, off, _, _) = factors.get(i).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
+            vendor_tags.extend(r.vendor.into_iter().map(|t| t.output(i, f, off)));
             scan.diagnostics.extend(r.diags);
         }
         let mut tag_diags = Vec::new();
@@ -216,6 +245,9 @@ impl Scanner {
                 font_size: round2(t.font_size),
                 hidden: t.hidden,
             });
+        }
+        if !self.dialects.is_empty() {
+            scan.vendor_tags = Some(vendor_tags);
         }
         tag_diags.extend(overlaps(&page_tags));
         tag_diags.extend(duplicates(&page_tags));
@@ -248,6 +280,7 @@ impl Scanner {
 
 struct PageResult {
     tags: Vec<FoundTag>,
+    vendor: Vec<FoundVendorTag>,
     diags: Vec<Diagnostic>,
 }
 

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use signprep_core::{LoadOptions, Record, Scanner, TypeMap};
+use signprep_core::{Dialects, LoadOptions, Record, Scanner, TypeMap};
 use signprep_pack::{ScanRecord, SchemaName};
 use std::path::{Path, PathBuf};
 
@@ -65,7 +65,8 @@ fn scan_records_match_the_schema_types() {
     }
     files.sort();
     assert!(files.len() > 10);
-    let scanner = Scanner::new();
+    // With every dialect, so that `vendor_tags` is checked too.
+    let scanner = Scanner::new().dialects(Dialects::all());
     for path in files {
         let record = Record::scan_file(&path, &LoadOptions::default(), &scanner);
         let mut v = serde_json::to_value(&record).unwrap();

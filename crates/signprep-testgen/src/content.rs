@@ -68,6 +68,18 @@ impl PlacedTag {
     }
 }
 
+/// Another vendor's text tag as the generator placed it, with what the
+/// fixture's author wrote in it that sizes the field.
+#[derive(Debug, Clone)]
+pub struct PlacedVendorTag {
+    /// `adobe`, `dropbox`, `boldsign`, `docuseal`, `signnow`, `pandadoc`.
+    pub dialect: &'static str,
+    pub tag: PlacedTag,
+    /// Explicit width and height written in the tag (DocuSeal, signNow).
+    pub width: Option<f64>,
+    pub height: Option<f64>,
+}
+
 /// What a finished content stream holds for the oracle.
 #[derive(Debug, Clone, Default)]
 pub struct Drawn {
@@ -76,6 +88,10 @@ pub struct Drawn {
     pub streams: Vec<Vec<u8>>,
     pub tags: Vec<PlacedTag>,
     pub unterminated: usize,
+    /// Other vendors' tags.
+    pub vendor_tags: Vec<PlacedVendorTag>,
+    /// Vendor tags wrapped onto a second line (no field expected).
+    pub vendor_split: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -110,6 +126,8 @@ pub struct ContentWriter {
     mark: Option<usize>,
     tags: Vec<PlacedTag>,
     unterminated: usize,
+    vendor_tags: Vec<PlacedVendorTag>,
+    vendor_split: usize,
 }
 
 impl Default for ContentWriter {
@@ -141,6 +159,8 @@ impl ContentWriter {
             mark: None,
             tags: Vec::new(),
             unterminated: 0,
+            vendor_tags: Vec::new(),
+            vendor_split: 0,
         }
     }
 
@@ -355,6 +375,46 @@ impl ContentWriter {
         Ok(())
     }
 
+    /// End a vendor tag begun by [`ContentWriter::mark`] at the last glyph
+    /// shown; `width`/`height` are the explicit size its text sets, if any.
+    pub fn vendor(
+        &mut self,
+        dialect: &'static str,
+        width: Option<f64>,
+        height: Option<f64>,
+    ) -> Result<&mut Self, Error> {
+        let start = self
+            .mark
+            .take()
+            .ok_or_else(|| Error::new("vendor() without mark()"))?;
+        let glyphs = self
+            .glyphs
+            .get(start..)
+            .ok_or_else(|| Error::new("bad vendor tag range"))?
+            .to_vec();
+        let text: String = glyphs.iter().map(|g| g.ch).collect();
+        let delimited = (text.starts_with('{') && text.ends_with('}'))
+            || (text.starts_with('[') && text.ends_with(']'));
+        if !delimited {
+            return Err(Error::new(format!(
+                "marked text {text:?} is not a vendor tag"
+            )));
+        }
+        self.vendor_tags.push(PlacedVendorTag {
+            dialect,
+            tag: PlacedTag { text, glyphs },
+            width,
+            height,
+        });
+        Ok(self)
+    }
+
+    /// Record a vendor tag wrapped onto the next line (no field expected).
+    pub fn vendor_split(&mut self) -> &mut Self {
+        self.vendor_split += 1;
+        self
+    }
+
     /// Record that a `<#` on this content has no closing `#>` on its line.
     pub fn unterminated(&mut self) -> &mut Self {
         self.unterminated += 1;
@@ -393,6 +453,8 @@ impl ContentWriter {
             streams: self.done,
             tags: self.tags,
             unterminated: self.unterminated,
+            vendor_tags: self.vendor_tags,
+            vendor_split: self.vendor_split,
         }
     }
 }

@@ -22,6 +22,27 @@ pub struct Expect {
     /// the fixture is meant to be refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Other vendors' tags (vendor fixtures only), page by page in line order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor_tags: Option<Vec<ExpectVendorTag>>,
+    /// One entry per vendor tag wrapped onto a second line (vendor fixtures only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor_split: Option<Vec<ExpectUnterminated>>,
+}
+
+/// Another vendor's tag and the field box its vendor documents, in
+/// displayed-page coordinates like a tag's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectVendorTag {
+    pub dialect: String,
+    /// The tag text as shown, delimiters included.
+    pub raw: String,
+    pub page: usize,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub hidden: bool,
 }
 
 /// One form-field widget. The box is in displayed-page coordinates like a

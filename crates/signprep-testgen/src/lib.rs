@@ -53,6 +53,15 @@
 //!   widget without a page keeps its raw /Rect), `field_findings` (code,
 //!   severity, field) and, for a file the scan must refuse, `error` (the
 //!   error code). Other fixtures leave these keys out.
+//! * Vendor fixtures (`vendor_*`) add `vendor_tags` (dialect, raw text, page,
+//!   box, hidden) and `vendor_split` (one per tag wrapped onto a second
+//!   line). The box follows each vendor's documentation, computed from the
+//!   placed glyphs: the whole tag from its opening to its closing delimiter
+//!   as for `<# #>`; for Adobe, the height of the first `{` only (in text
+//!   space: every glyph's advance between the first glyph's bottom and
+//!   top); an explicit width/height written in the tag (DocuSeal
+//!   `width=`/`height=`, signNow `w:`/`h:`) replaces the measured one from
+//!   the same top-left corner of the displayed page.
 
 pub mod content;
 pub mod encrypt;
@@ -68,7 +77,9 @@ mod quirks;
 
 use std::fmt;
 
-pub use expect::{Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated};
+pub use expect::{
+    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated, ExpectVendorTag,
+};
 
 /// One generated fixture.
 #[derive(Debug, Clone)]

@@ -4,9 +4,10 @@
 use lopdf::xref::XrefType;
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
-use crate::content::{Drawn, PlacedTag};
+use crate::content::{Drawn, PlacedTag, PlacedVendorTag};
 use crate::expect::{
-    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated, is_valid_id,
+    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated, ExpectVendorTag,
+    is_valid_id,
 };
 use crate::geom::{PageGeom, real, round2};
 use crate::{Error, Fixture};
@@ -61,6 +62,8 @@ pub struct DocBuilder {
     expect_pages: Vec<ExpectPage>,
     tags: Vec<ExpectTag>,
     unterminated: Vec<ExpectUnterminated>,
+    vendor_tags: Vec<ExpectVendorTag>,
+    vendor_split: Vec<ExpectUnterminated>,
 }
 
 impl Default for DocBuilder {
@@ -86,6 +89,8 @@ impl DocBuilder {
             expect_pages: Vec::new(),
             tags: Vec::new(),
             unterminated: Vec::new(),
+            vendor_tags: Vec::new(),
+            vendor_split: Vec::new(),
         }
     }
 
@@ -179,6 +184,13 @@ impl DocBuilder {
         for _ in 0..spec.content.unterminated {
             self.unterminated.push(ExpectUnterminated { page: index });
         }
+        for t in &spec.content.vendor_tags {
+            self.vendor_tags
+                .push(expect_vendor_tag(index, &spec.geom, t)?);
+        }
+        for _ in 0..spec.content.vendor_split {
+            self.vendor_split.push(ExpectUnterminated { page: index });
+        }
         Ok(id)
     }
 
@@ -215,6 +227,9 @@ impl DocBuilder {
             fields: self.fields,
             field_findings: self.field_findings,
             error: self.error,
+            vendor_tags: (!self.vendor_tags.is_empty() || !self.vendor_split.is_empty())
+                .then_some(self.vendor_tags),
+            vendor_split: (!self.vendor_split.is_empty()).then_some(self.vendor_split),
         };
         Ok(Fixture {
             name,
@@ -262,6 +277,57 @@ fn expect_tag(page: usize, geom: &PageGeom, t: &PlacedTag) -> Result<ExpectTag, 
         font: first.font.clone(),
         font_size: round2(size),
         hidden: first.hidden,
+    })
+}
+
+/// A vendor tag's field box as its vendor documents it (see the crate docs).
+fn expect_vendor_tag(
+    page: usize,
+    geom: &PageGeom,
+    t: &PlacedVendorTag,
+) -> Result<ExpectVendorTag, Error> {
+    let first = t
+        .tag
+        .glyphs
+        .first()
+        .ok_or_else(|| Error::new("empty vendor tag"))?;
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for g in &t.tag.glyphs {
+        // Adobe: every glyph spans the first `{`'s bottom and top (text
+        // space; the font size is in these numbers, not in the matrix).
+        let (bottom, top) = if t.dialect == "adobe" {
+            (first.bottom, first.top)
+        } else {
+            (g.bottom, g.top)
+        };
+        for (ux, uy) in [
+            g.m.apply(0.0, bottom),
+            g.m.apply(g.advance, bottom),
+            g.m.apply(0.0, top),
+            g.m.apply(g.advance, top),
+        ] {
+            let (x, y) = geom.to_display(ux, uy);
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+    }
+    if let Some(w) = t.width {
+        x1 = x0 + w;
+    }
+    if let Some(h) = t.height {
+        y1 = y0 + h;
+    }
+    Ok(ExpectVendorTag {
+        dialect: t.dialect.to_string(),
+        raw: t.tag.text.clone(),
+        page,
+        x: round2(x0),
+        y: round2(y0),
+        width: round2(x1 - x0),
+        height: round2(y1 - y0),
+        hidden: t.tag.glyphs.iter().all(|g| g.hidden),
     })
 }
 

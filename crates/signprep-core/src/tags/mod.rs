@@ -7,6 +7,7 @@
 //! match that spans two lines is a wrapped tag, which the service ignores.
 
 mod lexer;
+pub(crate) mod vendor;
 
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
@@ -138,6 +139,67 @@ pub(crate) fn build_lines(page: &PageText) -> Lines {
     lines
 }
 
+/// What the glyphs of one match have in common: the box, the first glyph's
+/// box, the font and size of the first glyph, and how they are painted.
+pub(crate) struct Span {
+    /// Union of the glyph boxes, displayed user-space units.
+    pub(crate) bbox: Rect,
+    /// The first glyph's box.
+    pub(crate) first: Rect,
+    pub(crate) font: String,
+    pub(crate) font_size: f64,
+    /// Every glyph is painted invisibly.
+    pub(crate) hidden: bool,
+    /// The text runs vertically on the displayed page.
+    pub(crate) vertical: bool,
+    /// The glyph widths differ (a proportional font).
+    pub(crate) proportional: bool,
+}
+
+/// The glyphs owning the bytes `start..end` of the lines' text, in order.
+pub(crate) fn glyphs_of(lines: &Lines, start: usize, end: usize) -> Vec<u32> {
+    lines
+        .owner
+        .get(start..end)
+        .unwrap_or_default()
+        .iter()
+        .copied()
+        .filter(|&o| o != NO_GLYPH)
+        .collect()
+}
+
+/// Measures a run of glyphs; `None` when none of them drew anything.
+pub(crate) fn span(page: &PageText, glyphs: &[u32]) -> Option<Span> {
+    let first_glyph = page.glyphs.get(*glyphs.first()? as usize)?;
+    let first = page.bbox(first_glyph);
+    let mut bbox = first;
+    let mut hidden = true;
+    let mut max_w = 0.0f32;
+    let mut min_w = f32::INFINITY;
+    for &gi in glyphs {
+        if let Some(g) = page.glyphs.get(gi as usize) {
+            bbox = bbox.union(&page.bbox(g));
+            hidden &= page.hidden(g);
+            max_w = max_w.max(g.width);
+            min_w = min_w.min(g.width);
+        }
+    }
+    let (origin, end, _) = page.placement(first_glyph);
+    let dir = direction(origin, end);
+    Some(Span {
+        bbox,
+        first,
+        font: page
+            .font(first_glyph)
+            .map(|f| f.name.clone())
+            .unwrap_or_default(),
+        font_size: f64::from(page.size(first_glyph)),
+        hidden,
+        vertical: dir.1.abs() > dir.0.abs(),
+        proportional: max_w > 0.0 && (max_w - min_w) > 0.01 * max_w,
+    })
+}
+
 /// Finds the tags of one page; wrapped and unterminated tags become diagnostics.
 pub(crate) fn find_page_tags(
     page_index: usize,
@@ -155,11 +217,7 @@ pub(crate) fn find_page_tags(
     let p = page_index + 1;
     for m in &scan.matches {
         let raw = &lines.text[m.start..m.end];
-        let glyphs: Vec<u32> = lines.owner[m.start..m.end]
-            .iter()
-            .copied()
-            .filter(|&o| o != NO_GLYPH)
-            .collect();
+        let glyphs = glyphs_of(&lines, m.start, m.end);
         let first_line = lines.line_of.get(m.start).copied().unwrap_or(0);
         let last_line = lines
             .line_of
@@ -185,37 +243,18 @@ pub(crate) fn find_page_tags(
             );
             continue;
         }
-        let Some(&first) = glyphs.first() else {
+        let Some(span) = span(page, &glyphs) else {
             continue;
         };
-        let Some(first_glyph) = page.glyphs.get(first as usize) else {
-            continue;
-        };
-        let mut bbox = page.bbox(first_glyph);
-        let mut hidden = true;
-        let mut widths = Vec::with_capacity(glyphs.len());
-        for &gi in &glyphs {
-            if let Some(g) = page.glyphs.get(gi as usize) {
-                bbox = bbox.union(&page.bbox(g));
-                hidden &= page.hidden(g);
-                widths.push(g.width);
-            }
-        }
-        let font = page.font(first_glyph);
-        let (origin, end, _) = page.placement(first_glyph);
-        let dir = direction(origin, end);
-        let max_w = widths.iter().copied().fold(0.0f32, f32::max);
-        let min_w = widths.iter().copied().fold(f32::INFINITY, f32::min);
-        let proportional = max_w > 0.0 && (max_w - min_w) > 0.01 * max_w;
         tags.push(FoundTag {
             raw: raw.to_string(),
             tag_id: m.id(&lines.text).to_string(),
-            bbox,
-            font: font.map(|f| f.name.clone()).unwrap_or_default(),
-            font_size: f64::from(page.size(first_glyph)),
-            hidden,
-            vertical: dir.1.abs() > dir.0.abs(),
-            proportional,
+            bbox: span.bbox,
+            font: span.font,
+            font_size: span.font_size,
+            hidden: span.hidden,
+            vertical: span.vertical,
+            proportional: span.proportional,
             line_unmappable: lines
                 .unmapped
                 .get(first_line as usize)

@@ -24,6 +24,9 @@ pub struct ScanRecord {
     pub pages: Vec<Page>,
     /// `<# TAG #>` tags, page by page in content order.
     pub tags: Vec<Tag>,
+    /// With `--dialect`: other vendors' text tags, page by page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor_tags: Option<Vec<VendorTag>>,
     /// AcroForm field widgets.
     pub fields: Vec<FormField>,
     /// Findings.
@@ -200,4 +203,99 @@ pub struct DataField {
     pub width: f64,
     /// Height, pixels.
     pub height: f64,
+}
+
+/// Another vendor's text tag (`scan --dialect`) and the box its vendor gives
+/// the field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VendorTag {
+    /// Whose grammar read it.
+    pub dialect: Dialect,
+    /// The tag as written, delimiters included.
+    pub raw: String,
+    /// What the tag says.
+    pub attributes: VendorAttributes,
+    /// 0-based page.
+    pub page: u64,
+    /// Left, pixels from the left of the page.
+    pub x: f64,
+    /// Top, pixels from the top of page 0 (pages stacked).
+    pub y: f64,
+    /// Width, pixels.
+    pub width: f64,
+    /// Height, pixels.
+    pub height: f64,
+    /// Font of the first glyph, without a subset prefix.
+    pub font: String,
+    /// Effective font size of the first glyph.
+    pub font_size: f64,
+    /// Painted invisibly.
+    pub hidden: bool,
+}
+
+/// A vendor whose text tags signprep reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// Adobe Acrobat Sign `{{name_es_:signer1:signature}}`.
+    Adobe,
+    /// Dropbox Sign `[sig|req|signer1]`.
+    Dropbox,
+    /// BoldSign `{{sign|1|*|Label|id}}`.
+    Boldsign,
+    /// DocuSeal `{{Name;type=signature;role=Client}}`.
+    Docuseal,
+    /// signNow `{{t:s;r:y;o:"Client";}}`.
+    Signnow,
+    /// PandaDoc `{signature:Client___}`.
+    Pandadoc,
+}
+
+/// A vendor tag's parsed attributes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VendorAttributes {
+    /// The field type as written in the tag.
+    #[serde(rename = "type")]
+    pub field_type: String,
+    /// The type across vendors: `signature`, `initials`, `text`, `date`,
+    /// `date_signed`, `checkbox`, `radio`, `dropdown`, `file`, `image`,
+    /// `stamp`, `name`, `email`, `company`, `title`, `phone`, `payment`,
+    /// `multiple` or `unknown`.
+    pub kind: String,
+    /// Signer or role as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signer: Option<String>,
+    /// 1-based signer number, where the grammar numbers signers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signer_index: Option<u32>,
+    /// Must be filled in.
+    pub required: bool,
+    /// Cannot be changed by the signer.
+    pub read_only: bool,
+    /// Label or placeholder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Field name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Field id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Default value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    /// Choices.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// Explicit width written in the tag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    /// Explicit height written in the tag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    /// Other settings of the tag.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub extra: std::collections::BTreeMap<String, String>,
 }

@@ -1,0 +1,648 @@
+//! Other e-signature vendors' text tags ("dialects"), read from the same
+//! lines as the native `<# TAG #>` (see [`super::build_lines`]) and measured
+//! by the same glyph boxes ([`super::span`]).
+//!
+//! Each dialect module knows its grammar as its vendor documents it: which
+//! inner texts it claims, how they parse into [`VendorAttributes`] and which
+//! box the vendor would give the field. This module finds the delimited
+//! candidates on a page (`{{…}}`, `[…]`, `{…}`), hands each to the first
+//! requested dialect that claims it, and turns grammar problems into
+//! findings.
+
+mod adobe;
+mod boldsign;
+mod docuseal;
+mod dropbox;
+mod pandadoc;
+mod signnow;
+
+use super::{Lines, build_lines, glyphs_of, span};
+use crate::content::PageText;
+use crate::diag::{Code, Diagnostic};
+use crate::geometry::Rect;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A vendor whose text tags signprep reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// Adobe Acrobat Sign: `{{Sig_es_:signer1:signature}}`.
+    Adobe,
+    /// Dropbox Sign (HelloSign): `[sig|req|signer1]`.
+    Dropbox,
+    /// BoldSign: `{{sign|1|*|Label|id}}`.
+    Boldsign,
+    /// DocuSeal: `{{Name;type=signature;role=Client}}`.
+    Docuseal,
+    /// signNow simple text tags: `{{t:s;r:y;o:"Client";}}`.
+    Signnow,
+    /// PandaDoc field tags: `{signature:Client___}` or `[signature:Client___]`.
+    Pandadoc,
+}
+
+impl Dialect {
+    /// Every dialect, in the order `--dialect all` lists them.
+    pub const ALL: [Dialect; 6] = [
+        Dialect::Adobe,
+        Dialect::Dropbox,
+        Dialect::Boldsign,
+        Dialect::Docuseal,
+        Dialect::Signnow,
+        Dialect::Pandadoc,
+    ];
+
+    /// The name used on the command line and in records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Adobe => "adobe",
+            Dialect::Dropbox => "dropbox",
+            Dialect::Boldsign => "boldsign",
+            Dialect::Docuseal => "docuseal",
+            Dialect::Signnow => "signnow",
+            Dialect::Pandadoc => "pandadoc",
+        }
+    }
+
+    /// The vendor's name, for messages.
+    pub fn vendor(self) -> &'static str {
+        match self {
+            Dialect::Adobe => "Adobe Acrobat Sign",
+            Dialect::Dropbox => "Dropbox Sign",
+            Dialect::Boldsign => "BoldSign",
+            Dialect::Docuseal => "DocuSeal",
+            Dialect::Signnow => "signNow",
+            Dialect::Pandadoc => "PandaDoc",
+        }
+    }
+
+    /// Looks a dialect up by name (also `acrobat`, `hellosign`).
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        let n = name.trim().to_ascii_lowercase();
+        match n.as_str() {
+            "adobe" | "acrobat" | "acrobat-sign" => Some(Dialect::Adobe),
+            "dropbox" | "dropbox-sign" | "hellosign" => Some(Dialect::Dropbox),
+            "boldsign" => Some(Dialect::Boldsign),
+            "docuseal" => Some(Dialect::Docuseal),
+            "signnow" => Some(Dialect::Signnow),
+            "pandadoc" => Some(Dialect::Pandadoc),
+            _ => None,
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A set of dialects; empty (the default) reads the native tags only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dialects(u8);
+
+/// A `--dialect` list naming no known dialect.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown dialect `{0}`: expected all, adobe, dropbox, boldsign, docuseal, signnow or pandadoc"
+)]
+pub struct UnknownDialect(pub String);
+
+impl Dialects {
+    /// No dialect: native tags only.
+    pub const NONE: Dialects = Dialects(0);
+
+    /// Every dialect.
+    pub fn all() -> Dialects {
+        Dialect::ALL.iter().copied().collect()
+    }
+
+    /// Parses `adobe,dropbox` or `all` (case-insensitive, commas or spaces).
+    pub fn parse(list: &str) -> Result<Dialects, UnknownDialect> {
+        let mut set = Dialects::NONE;
+        for name in list.split([',', ' ']).filter(|s| !s.trim().is_empty()) {
+            if name.trim().eq_ignore_ascii_case("all") {
+                set = Dialects::all();
+            } else {
+                let d = Dialect::from_name(name).ok_or_else(|| UnknownDialect(name.to_string()))?;
+                set.0 |= d.bit();
+            }
+        }
+        Ok(set)
+    }
+
+    /// True when no dialect is asked for.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True when `d` is in the set.
+    pub fn contains(self, d: Dialect) -> bool {
+        self.0 & d.bit() != 0
+    }
+
+    /// The dialects of the set, in [`Dialect::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Dialect> {
+        Dialect::ALL.into_iter().filter(move |d| self.contains(*d))
+    }
+}
+
+impl FromIterator<Dialect> for Dialects {
+    fn from_iter<I: IntoIterator<Item = Dialect>>(iter: I) -> Self {
+        Dialects(iter.into_iter().fold(0, |acc, d| acc | d.bit()))
+    }
+}
+
+/// What a vendor tag says, parsed as its vendor documents the grammar.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct VendorAttributes {
+    /// The field type as written in the tag (`sig`, `s`, `signature`, …).
+    #[serde(rename = "type")]
+    pub field_type: String,
+    /// The type in one vocabulary across vendors: `signature`, `initials`,
+    /// `text`, `date`, `date_signed`, `checkbox`, `radio`, `dropdown`,
+    /// `file`, `image`, `stamp`, `name`, `email`, `company`, `title`,
+    /// `phone`, `payment`, `multiple`, or `unknown`.
+    pub kind: String,
+    /// The signer or role as written (`signer1`, `Client`, `1`, `sender`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signer: Option<String>,
+    /// The 1-based signer number, where the grammar numbers signers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signer_index: Option<u32>,
+    /// Must be filled in (the vendor's default applied when the tag is silent).
+    pub required: bool,
+    /// The signer cannot change it.
+    pub read_only: bool,
+    /// Label or placeholder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Field name (Adobe, DocuSeal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Field id (Dropbox, BoldSign, PandaDoc).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Default or pre-filled value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    /// Choices of a select, radio or dropdown field.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// Explicit width written in the tag (DocuSeal `width=`, signNow `w:`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    /// Explicit height written in the tag (DocuSeal `height=`, signNow `h:`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    /// Everything else the tag sets (Adobe directives, signNow validator, …).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: BTreeMap<String, String>,
+}
+
+/// A grammar problem of one tag.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Problem {
+    UnknownType(String),
+    Malformed(String),
+    SignerOutOfRange(String),
+}
+
+/// A dialect's reading of one tag: its attributes and what is wrong with it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Parsed {
+    pub(crate) attrs: VendorAttributes,
+    pub(crate) problems: Vec<Problem>,
+}
+
+impl Parsed {
+    fn problem(&mut self, p: Problem) {
+        self.problems.push(p);
+    }
+}
+
+/// How a vendor sizes the field from its tag.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum BoxRule {
+    /// The box of the whole tag, delimiters included.
+    Whole,
+    /// Adobe: the length of the whole tag, the height of its first `{`.
+    FirstBraceHeight,
+}
+
+/// The delimiters a candidate was found between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Delim {
+    /// `{{ … }}`
+    DoubleBrace,
+    /// `[ … ]`
+    Bracket,
+    /// `{ … }` (single)
+    Brace,
+}
+
+impl Delim {
+    fn open(self) -> &'static str {
+        match self {
+            Delim::DoubleBrace => "{{",
+            Delim::Bracket => "[",
+            Delim::Brace => "{",
+        }
+    }
+
+    fn close(self) -> &'static str {
+        match self {
+            Delim::DoubleBrace => "}}",
+            Delim::Bracket => "]",
+            Delim::Brace => "}",
+        }
+    }
+}
+
+/// The dialects that may claim a candidate between these delimiters, most
+/// specific first; the first requested one whose grammar claims it wins.
+fn contenders(delim: Delim, inner: &str) -> Vec<Dialect> {
+    match delim {
+        Delim::Bracket => vec![Dialect::Dropbox, Dialect::Pandadoc],
+        Delim::Brace => vec![Dialect::Pandadoc],
+        Delim::DoubleBrace => {
+            // The grammars overlap; the one whose marks the text carries goes first.
+            let mut order = Vec::with_capacity(4);
+            if signnow::claims(inner) {
+                order.push(Dialect::Signnow);
+            }
+            if inner.contains('|') {
+                order.push(Dialect::Boldsign);
+            }
+            if inner.contains("_es_") || inner.starts_with(['*', '!']) {
+                order.extend([Dialect::Adobe, Dialect::Docuseal]);
+            } else {
+                order.extend([Dialect::Docuseal, Dialect::Adobe]);
+            }
+            order
+        }
+    }
+}
+
+fn claims(d: Dialect, inner: &str) -> bool {
+    match d {
+        Dialect::Adobe => adobe::claims(inner),
+        Dialect::Dropbox => dropbox::claims(inner),
+        Dialect::Boldsign => boldsign::claims(inner),
+        Dialect::Docuseal => docuseal::claims(inner),
+        Dialect::Signnow => signnow::claims(inner),
+        Dialect::Pandadoc => pandadoc::claims(inner),
+    }
+}
+
+/// Parses the text between the delimiters (trimmed) as dialect `d`.
+pub(crate) fn parse(d: Dialect, inner: &str) -> Parsed {
+    match d {
+        Dialect::Adobe => adobe::parse(inner),
+        Dialect::Dropbox => dropbox::parse(inner),
+        Dialect::Boldsign => boldsign::parse(inner),
+        Dialect::Docuseal => docuseal::parse(inner),
+        Dialect::Signnow => signnow::parse(inner),
+        Dialect::Pandadoc => pandadoc::parse(inner),
+    }
+}
+
+fn box_rule(d: Dialect) -> BoxRule {
+    match d {
+        Dialect::Adobe => BoxRule::FirstBraceHeight,
+        _ => BoxRule::Whole,
+    }
+}
+
+/// One delimited piece of a page's lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Candidate {
+    delim: Delim,
+    start: usize,
+    end: usize,
+    /// The close is on the next line.
+    split: bool,
+}
+
+impl Candidate {
+    fn inner<'t>(&self, text: &'t str) -> &'t str {
+        let open = self.delim.open().len();
+        let close = self.delim.close().len();
+        text.get(self.start + open..self.end - close)
+            .unwrap_or_default()
+    }
+}
+
+/// The candidates between one kind of delimiters, left to right: an open,
+/// then the first close on its line or the next (a nearer open restarts).
+fn candidates(text: &str, delim: Delim) -> Vec<Candidate> {
+    let (open, close) = (delim.open(), delim.close());
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = text.get(i..).and_then(|t| t.find(open)) {
+        let start = i + off;
+        let body = start + open.len();
+        if delim == Delim::Brace && (text[..start].ends_with('{') || text[body..].starts_with('{'))
+        {
+            i = body;
+            continue;
+        }
+        // Only this line and the next are searched: a close further away
+        // belongs to something else.
+        let mut window = text.len();
+        let mut nl = text[body..].match_indices('\n').map(|(k, _)| body + k);
+        if let (Some(_), Some(second)) = (nl.next(), nl.next()) {
+            window = second;
+        }
+        let rest = &text[body..window];
+        let next_open = rest.find(open);
+        let Some(c) = rest.find(close) else {
+            i = body;
+            continue;
+        };
+        if let Some(o) = next_open.filter(|&o| o < c) {
+            i = body + o;
+            continue;
+        }
+        let end = body + c + close.len();
+        let split = rest[..c].contains('\n');
+        if !(delim == Delim::Brace && text[end..].starts_with('}')) {
+            out.push(Candidate {
+                delim,
+                start,
+                end,
+                split,
+            });
+        }
+        i = end;
+    }
+    out
+}
+
+/// A vendor tag found on a page, before scaling to output units.
+#[derive(Clone, Debug)]
+pub(crate) struct FoundVendorTag {
+    pub(crate) dialect: Dialect,
+    pub(crate) raw: String,
+    pub(crate) attrs: VendorAttributes,
+    /// The field's box as the vendor would size it, displayed user-space units.
+    pub(crate) bbox: Rect,
+    pub(crate) font: String,
+    pub(crate) font_size: f64,
+    pub(crate) hidden: bool,
+}
+
+/// Finds the requested dialects' tags on one page.
+pub(crate) fn find_vendor_tags(
+    page_index: usize,
+    page: &PageText,
+    dialects: Dialects,
+) -> (Vec<FoundVendorTag>, Vec<Diagnostic>) {
+    let want = |ds: &[Dialect]| ds.iter().any(|d| dialects.contains(*d));
+    let brace = want(&[
+        Dialect::Adobe,
+        Dialect::Boldsign,
+        Dialect::Docuseal,
+        Dialect::Signnow,
+        Dialect::Pandadoc,
+    ]) && page.text.contains('{');
+    let bracket = want(&[Dialect::Dropbox, Dialect::Pandadoc]) && page.text.contains('[');
+    if !brace && !bracket {
+        return (Vec::new(), Vec::new());
+    }
+    let lines = build_lines(page);
+    let mut found = Vec::new();
+    let mut diags = Vec::new();
+    let mut kinds = Vec::new();
+    if brace {
+        kinds.extend([Delim::DoubleBrace, Delim::Brace]);
+    }
+    if bracket {
+        kinds.push(Delim::Bracket);
+    }
+    let mut all: Vec<Candidate> = kinds
+        .into_iter()
+        .flat_map(|k| candidates(&lines.text, k))
+        .collect();
+    all.sort_by_key(|c| c.start);
+    for c in all {
+        let inner_raw = c.inner(&lines.text);
+        let joined = inner_raw.replace('\n', " ");
+        let inner = joined.trim();
+        let Some(d) = contenders(c.delim, inner)
+            .into_iter()
+            .find(|d| dialects.contains(*d) && claims(*d, inner))
+        else {
+            continue;
+        };
+        let raw = lines.text[c.start..c.end].replace('\n', " ");
+        if c.split {
+            diags.push(
+                Diagnostic::new(
+                    Code::VendorTagSplitAcrossLines,
+                    format!(
+                        "page {}: {} tag `{raw}` is broken across two lines; {} does not read it, and no field is placed",
+                        page_index + 1,
+                        d.vendor(),
+                        d.vendor()
+                    ),
+                )
+                .page(page_index)
+                .tag(raw)
+                .hint("keep the whole tag on one line (a smaller font, a wider column)"),
+            );
+            continue;
+        }
+        let parsed = parse(d, inner);
+        for p in &parsed.problems {
+            diags.push(problem_diagnostic(page_index, d, &raw, p));
+        }
+        if let Some(t) = measure(page, &lines, c, d, raw, parsed.attrs) {
+            if !t.hidden {
+                diags.push(
+                    Diagnostic::new(
+                        Code::VendorTagVisible,
+                        format!(
+                            "page {}: {} tag `{}` is painted visibly; the service does not remove tag text, so it will show under the placed field",
+                            page_index + 1,
+                            d.vendor(),
+                            t.raw
+                        ),
+                    )
+                    .page(page_index)
+                    .tag(t.raw.clone())
+                    .hint("paint the tag white (or render mode 3) in the source document, or check `signprep preview`"),
+                );
+            }
+            found.push(t);
+        }
+    }
+    (found, diags)
+}
+
+fn problem_diagnostic(page_index: usize, d: Dialect, raw: &str, p: &Problem) -> Diagnostic {
+    let p1 = page_index + 1;
+    let v = d.vendor();
+    let (code, msg) = match p {
+        Problem::UnknownType(t) => (
+            Code::VendorTagUnknownType,
+            format!(
+                "page {p1}: {v} tag `{raw}` has the field type `{t}`, which {v} does not document"
+            ),
+        ),
+        Problem::Malformed(why) => (
+            Code::VendorTagMalformed,
+            format!("page {p1}: {v} tag `{raw}`: {why}"),
+        ),
+        Problem::SignerOutOfRange(s) => (
+            Code::VendorTagSignerOutOfRange,
+            format!(
+                "page {p1}: {v} tag `{raw}` names signer `{s}`, outside the signers {v} numbers (from 1)"
+            ),
+        ),
+    };
+    Diagnostic::new(code, msg).page(page_index).tag(raw)
+}
+
+/// Measures a tag the way its vendor sizes the field.
+fn measure(
+    page: &PageText,
+    lines: &Lines,
+    c: Candidate,
+    d: Dialect,
+    raw: String,
+    attrs: VendorAttributes,
+) -> Option<FoundVendorTag> {
+    let glyphs = glyphs_of(lines, c.start, c.end);
+    let s = span(page, &glyphs)?;
+    let mut bbox = match box_rule(d) {
+        BoxRule::Whole => s.bbox,
+        BoxRule::FirstBraceHeight if s.vertical => {
+            Rect::new(s.first.x0, s.bbox.y0, s.first.x1, s.bbox.y1)
+        }
+        BoxRule::FirstBraceHeight => Rect::new(s.bbox.x0, s.first.y0, s.bbox.x1, s.first.y1),
+    };
+    // An explicit size replaces the measured one, from the same top-left corner.
+    if let Some(w) = attrs.width.filter(|w| *w > 0.0) {
+        bbox.x1 = bbox.x0 + w;
+    }
+    if let Some(h) = attrs.height.filter(|h| *h > 0.0) {
+        bbox.y1 = bbox.y0 + h;
+    }
+    Some(FoundVendorTag {
+        dialect: d,
+        raw,
+        attrs,
+        bbox,
+        font: s.font,
+        font_size: s.font_size,
+        hidden: s.hidden,
+    })
+}
+
+/// A vendor tag in a scan, in page-stacked output pixels (as [`crate::Tag`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VendorTag {
+    /// Whose grammar read it.
+    pub dialect: Dialect,
+    /// The tag as written, delimiters included.
+    pub raw: String,
+    /// What it says.
+    pub attributes: VendorAttributes,
+    /// 0-based page index.
+    pub page: usize,
+    /// Left edge of the field the vendor would place, pixels.
+    pub x: f64,
+    /// Top edge, pixels from the top of page 0 (pages stacked).
+    pub y: f64,
+    /// Width, pixels.
+    pub width: f64,
+    /// Height, pixels.
+    pub height: f64,
+    /// Font of the first glyph, without a subset prefix.
+    pub font: String,
+    /// Effective font size of the first glyph, in points.
+    pub font_size: f64,
+    /// Painted invisibly (white, transparent or render mode 3/7).
+    pub hidden: bool,
+}
+
+impl FoundVendorTag {
+    /// Scaled by `f` and moved down the stack by `off` (both in pixels).
+    pub(crate) fn output(self, page: usize, f: f64, off: f64) -> VendorTag {
+        use crate::geometry::round2;
+        VendorTag {
+            dialect: self.dialect,
+            raw: self.raw,
+            attributes: self.attrs,
+            page,
+            x: round2(self.bbox.x0 * f),
+            y: round2(off + self.bbox.y0 * f),
+            width: round2(self.bbox.width() * f),
+            height: round2(self.bbox.height() * f),
+            font: self.font,
+            font_size: round2(self.font_size),
+            hidden: self.hidden,
+        }
+    }
+}
+
+/// Splits on `sep` outside double quotes and parentheses.
+pub(crate) fn split_outside(s: &str, sep: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quoted, mut from) = (0i32, false, 0);
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '"' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => depth -= 1,
+            c if c == sep && !quoted && depth <= 0 => {
+                out.push(&s[from..i]);
+                from = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[from..]);
+    out
+}
+
+/// `"text"` → `text`; other text trimmed.
+pub(crate) fn unquote(s: &str) -> &str {
+    let t = s.trim();
+    t.strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(t)
+}
+
+/// `signer3` → `Some(3)`; `signer` alone → `None`.
+pub(crate) fn numbered(s: &str, prefix: &str) -> Option<Option<u32>> {
+    let rest = s.strip_prefix(prefix)?;
+    if rest.is_empty() {
+        return Some(None);
+    }
+    rest.parse().ok().map(Some)
+}
+
+/// Records a numbered signer, with a problem when it is 0.
+pub(crate) fn set_signer_index(p: &mut Parsed, written: &str, n: u32) {
+    if n == 0 {
+        p.problem(Problem::SignerOutOfRange(written.to_string()));
+    } else {
+        p.attrs.signer_index = Some(n);
+    }
+}
+
+/// Non-empty trimmed text, or `None`.
+pub(crate) fn some(s: &str) -> Option<String> {
+    let t = s.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+#[cfg(test)]
+mod tests;
