@@ -75,6 +75,8 @@ per_fixture! {
     type0_identity_h,
     type3_font,
     user_unit,
+    vendor_adobe_dropbox,
+    vendor_brace_dialects,
     wrapped_tag,
 }
 
