@@ -56,8 +56,12 @@ pub struct ScanArgs {
     /// Scale every page to this displayed width in pixels (as web viewers do), instead of --dpi.
     #[arg(long, value_parser = positive_f64, conflicts_with = "dpi")]
     pub page_width: Option<f64>,
-    /// Multiply lengths by each page's /UserUnit.
+    /// Ignore each page's /UserUnit: lengths in the page's own user-space units instead of the
+    /// displayed size (by default /UserUnit is applied, as Acrobat, pdf.js and MuPDF show the page).
     #[arg(long)]
+    pub ignore_user_unit: bool,
+    /// Apply each page's /UserUnit (the default; kept for scripts written before it was).
+    #[arg(long, hide = true, conflicts_with = "ignore_user_unit")]
     pub apply_user_unit: bool,
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j')]

@@ -16,7 +16,7 @@ pub fn run(args: &ScanArgs) -> u8 {
     });
     let mut scanner = Scanner::new()
         .dpi(args.dpi)
-        .apply_user_unit(args.apply_user_unit)
+        .apply_user_unit(!args.ignore_user_unit)
         .fields(!args.no_fields)
         .dialects(args.dialect);
     if let Some(w) = args.page_width {

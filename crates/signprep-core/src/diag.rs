@@ -122,6 +122,13 @@ codes! {
     /// the service and many viewers only see fields listed in the form, so it
     /// may be ignored.
     WidgetNotInAcroform => "widget_not_in_acroform", Warning;
+    /// A widget of the form is listed in no page's `/Annots`. Viewers draw a
+    /// widget only from a page's `/Annots`, so the signer never sees it. It is
+    /// reported on the page its `/P` names; when `/P` is missing or points to
+    /// an object that is no page of the page tree, it is reported without a
+    /// page (`page: null`, raw `/Rect`), and the message says where `/P`
+    /// points. A field placed from it may land where nothing is shown.
+    WidgetNotOnPage => "widget_not_on_page", Warning;
     /// The form carries an XFA description (`/AcroForm /XFA`). The service
     /// reads AcroForm fields only; XFA-only content is lost. Reported as an
     /// error (not the default warning) when the file has no AcroForm widget

@@ -258,6 +258,17 @@ impl PageGeometry {
     pub fn to_displayed(&self, r: &Rect) -> Rect {
         self.display_matrix().apply_rect(r)
     }
+
+    /// The displayed box of an annotation with the NoRotate flag (ISO 32000-2,
+    /// 12.5.3): its upper-left corner `(x0, y1)` stays where the page's
+    /// rotation puts it, and the box is not turned with the page: it keeps
+    /// its `/Rect` width and height, running right and down from that corner
+    /// on the displayed page. Acrobat, pdf.js and MuPDF draw it so. On an
+    /// unrotated page this is [`to_displayed`](Self::to_displayed).
+    pub fn to_displayed_no_rotate(&self, r: &Rect) -> Rect {
+        let (x, y) = self.display_matrix().apply(r.x0, r.y1);
+        Rect::new(x, y, x + r.width(), y + r.height())
+    }
 }
 
 /// How output lengths are scaled from displayed user-space units to pixels.
@@ -356,6 +367,27 @@ mod tests {
         let r = Rect::new(72.0, 700.0, 172.0, 712.0);
         let d = letter(90).to_displayed(&r);
         assert_eq!(d, Rect::new(700.0, 72.0, 712.0, 172.0));
+    }
+
+    #[test]
+    fn no_rotate_keeps_the_upper_left_corner_and_the_size() {
+        let r = Rect::new(294.0, 430.0, 367.0, 528.0);
+        // Unrotated: the same box as any annotation.
+        assert_eq!(
+            letter(0).to_displayed_no_rotate(&r),
+            letter(0).to_displayed(&r)
+        );
+        // Turned pages: (x0, y1) goes where the rotation puts it; 73 x 98 stays 73 x 98.
+        for (rot, corner) in [
+            (90, (528.0, 294.0)),
+            (180, (318.0, 528.0)),
+            (270, (264.0, 318.0)),
+        ] {
+            let d = letter(rot).to_displayed_no_rotate(&r);
+            assert_eq!((d.x0, d.y0), corner, "/Rotate {rot}");
+            assert_eq!((d.width(), d.height()), (73.0, 98.0), "/Rotate {rot}");
+            assert_eq!(letter(rot).display_matrix().apply(r.x0, r.y1), corner);
+        }
     }
 
     #[test]

@@ -99,12 +99,12 @@ impl Default for Scanner {
 }
 
 impl Scanner {
-    /// 72 dpi (1 px = 1 pt), `/UserUnit` not applied, pages in parallel,
-    /// tags and form fields.
+    /// 72 dpi (1 px = 1 pt), `/UserUnit` applied, pages in parallel, tags
+    /// and form fields.
     pub fn new() -> Self {
         Scanner {
             scale: Scale::Dpi(72.0),
-            apply_user_unit: false,
+            apply_user_unit: true,
             parallel: true,
             fields: true,
             dialects: Dialects::NONE,
@@ -125,7 +125,12 @@ impl Scanner {
         self
     }
 
-    /// Multiply lengths by each page's `/UserUnit`.
+    /// Multiply lengths by each page's `/UserUnit` (the default), as
+    /// Acrobat, pdf.js and MuPDF display the page: a 612 x 792 MediaBox with
+    /// `/UserUnit 3` is a 1836 x 2376 pt page, and every box on it is scaled
+    /// alike. `false` reads lengths in the page's own user-space units, as
+    /// PDF 1.5 readers that ignore `/UserUnit` do. With
+    /// [`page_width`](Self::page_width) the unit makes no difference.
     #[must_use]
     pub fn apply_user_unit(mut self, yes: bool) -> Self {
         self.apply_user_unit = yes;

@@ -56,6 +56,7 @@ per_fixture! {
     form_hierarchy,
     form_inheritance,
     form_names,
+    form_no_rotate,
     form_signature,
     form_two_widgets,
     form_widget_placement,
@@ -195,20 +196,34 @@ fn dpi_and_page_width_scale_every_length() {
 }
 
 #[test]
-fn user_unit_is_reported_and_applied_on_request() {
+fn user_unit_is_applied_by_default_and_ignored_on_request() {
+    // The default is what viewers display (the expectation: a 306 x 396
+    // MediaBox with /UserUnit 2 is a 612 x 792 page); apply_user_unit(false)
+    // reads the page in its own user-space units, every length halved.
     let fx = signprep_testgen::fixture("user_unit").expect("fixture exists");
     let doc = Document::from_bytes(&fx.pdf, &LoadOptions::default()).expect("loads");
-    let plain = Scanner::new().scan(&doc).expect("scans");
-    let applied = Scanner::new()
-        .apply_user_unit(true)
+    let shown = Scanner::new().scan(&doc).expect("scans");
+    let raw = Scanner::new()
+        .apply_user_unit(false)
         .scan(&doc)
         .expect("scans");
-    let unit = plain
-        .pages
-        .iter()
-        .find_map(|p| p.user_unit)
-        .expect("a page with /UserUnit");
-    assert!(unit > 1.0);
-    let (a, b) = (&plain.tags[0], &applied.tags[0]);
-    assert!((b.width - unit * a.width).abs() < 0.05, "{a:?} vs {b:?}");
+    assert_eq!(shown.pages[0].user_unit, Some(2.0));
+    assert_eq!(raw.pages[0].user_unit, Some(2.0));
+    assert_eq!(
+        (shown.pages[0].width, shown.pages[0].height),
+        (612.0, 792.0)
+    );
+    assert_eq!((raw.pages[0].width, raw.pages[0].height), (306.0, 396.0));
+    for (a, b) in raw.tags.iter().zip(&shown.tags) {
+        for (r, s) in [
+            (a.x, b.x),
+            (a.y, b.y),
+            (a.width, b.width),
+            (a.height, b.height),
+        ] {
+            assert!((s - 2.0 * r).abs() < 0.03, "{a:?} vs {b:?}");
+        }
+        assert_eq!(a.font_size, b.font_size);
+    }
+    assert_eq!(raw.tags.len(), 2);
 }

@@ -40,7 +40,10 @@ fn scan(name: &str) -> Result<Scan, signprep_core::Error> {
 }
 
 fn is_field_code(code: &str) -> bool {
-    code.starts_with("field_") || code == "widget_not_in_acroform" || code == "xfa_form"
+    code.starts_with("field_")
+        || code == "widget_not_in_acroform"
+        || code == "widget_not_on_page"
+        || code == "xfa_form"
 }
 
 /// One module of tests per form fixture, so that a failure names its
@@ -71,6 +74,7 @@ per_form_fixture! {
     form_inheritance,
     form_kids_cycle,
     form_names,
+    form_no_rotate,
     form_signature,
     form_two_widgets,
     form_widget_placement,

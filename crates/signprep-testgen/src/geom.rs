@@ -121,6 +121,9 @@ pub struct PageGeom {
     pub crop: Option<Rect>,
     /// The /Rotate value exactly as written (may be negative or >= 360).
     pub rotate: i64,
+    /// /UserUnit, written when set. Displayed lengths are multiplied by it,
+    /// as viewers show the page.
+    pub user_unit: Option<f64>,
 }
 
 impl PageGeom {
@@ -129,6 +132,7 @@ impl PageGeom {
             media: Rect::new(0.0, 0.0, w, h),
             crop: None,
             rotate: 0,
+            user_unit: None,
         }
     }
 
@@ -155,25 +159,32 @@ impl PageGeom {
         u32::try_from(self.rotate.rem_euclid(360)).unwrap_or(0) / 90 * 90
     }
 
-    /// Width and height of the page as displayed.
+    /// The factor from user-space units to displayed points: /UserUnit, or 1.
+    pub fn unit(&self) -> f64 {
+        self.user_unit.unwrap_or(1.0)
+    }
+
+    /// Width and height of the page as displayed (/UserUnit applied).
     pub fn displayed_size(&self) -> (f64, f64) {
         let v = self.visible();
+        let u = self.unit();
         match self.rotation() {
-            90 | 270 => (v.height(), v.width()),
-            _ => (v.width(), v.height()),
+            90 | 270 => (v.height() * u, v.width() * u),
+            _ => (v.width() * u, v.height() * u),
         }
     }
 
     /// Map a user-space point to displayed coordinates (origin top-left,
-    /// y growing downwards).
+    /// y growing downwards, /UserUnit applied).
     pub fn to_display(&self, x: f64, y: f64) -> (f64, f64) {
         let v = self.visible();
-        match self.rotation() {
+        let (dx, dy) = match self.rotation() {
             90 => (y - v.y0, x - v.x0),
             180 => (v.x1 - x, y - v.y0),
             270 => (v.y1 - y, v.x1 - x),
             _ => (x - v.x0, v.y1 - y),
-        }
+        };
+        (dx * self.unit(), dy * self.unit())
     }
 }
 

@@ -21,14 +21,17 @@
 //! `mixed_page_sizes`, `scaled_text`, `multi_tags_one_line`, `no_tags`,
 //! `image_only`; form fixtures `form_hierarchy`, `form_inheritance`,
 //! `form_choices`, `form_two_widgets`, `form_geometry`,
-//! `form_widget_placement`, `form_xfa_hybrid`, `form_xfa_only`,
+//! `form_widget_placement`, `form_no_rotate`, `form_xfa_hybrid`, `form_xfa_only`,
 //! `form_signature`, `form_names`; and `form_kids_cycle`, which a scanner
 //! must refuse ([`refused_fixtures`]). Each fixture's `description` says
 //! what it covers.
 //!
 //! # Expectation conventions (`NAME.expect.json`, see [`Expect`])
 //! * PDF points; origin at the top-left of the page as displayed: CropBox
-//!   clipped to MediaBox, then /Rotate applied clockwise; /UserUnit ignored.
+//!   clipped to MediaBox, then /Rotate applied clockwise; lengths multiplied
+//!   by /UserUnit, as viewers display the page (`font_size` is not). A
+//!   widget with the NoRotate flag keeps its upper-left corner and its
+//!   unrotated size on a turned page.
 //!   `pages[].width/height` are the displayed size, `rotation` is /Rotate
 //!   normalised to 0/90/180/270.
 //! * A tag's box runs from the origin of its `<` to origin + advance of its

@@ -18,7 +18,6 @@ pub struct PageSpec {
     pub geom: PageGeom,
     /// Leave /MediaBox out of the page (inherited from the page tree root).
     pub inherit_media: bool,
-    pub user_unit: Option<f64>,
     /// `None`: /Resources inherited from the page tree root.
     pub resources: Option<Dictionary>,
     /// The content (more than one stream: /Contents is an array).
@@ -31,7 +30,6 @@ impl PageSpec {
         PageSpec {
             geom,
             inherit_media: false,
-            user_unit: None,
             resources: Some(resources),
             content,
             compress: false,
@@ -157,7 +155,7 @@ impl DocBuilder {
         if spec.geom.rotate != 0 {
             page.set("Rotate", spec.geom.rotate);
         }
-        if let Some(u) = spec.user_unit {
+        if let Some(u) = spec.geom.user_unit {
             page.set("UserUnit", real(u));
         }
         if let Some(r) = spec.resources {

@@ -1,6 +1,7 @@
 //! Findings about fields: orphans, missing widgets, sizes, names, placement.
 
 use super::Field;
+use super::walk::PTarget;
 use crate::diag::{Code, Diagnostic};
 use crate::document::Document;
 use crate::geometry::Rect;
@@ -13,6 +14,8 @@ pub(super) struct Placed {
     pub(super) rect: Option<Rect>,
     pub(super) orphan: bool,
     pub(super) no_widget: bool,
+    /// A widget in no page's `/Annots`: where its `/P` points.
+    pub(super) off_pages: Option<PTarget>,
 }
 
 /// Per-entry findings in entry order, then per-name findings in name order.
@@ -40,6 +43,9 @@ pub(super) fn check(doc: &Document, fields: &[Field], placed: &[Placed]) -> Vec<
         if p.no_widget {
             out.push(without_widget(&f.name, p.page));
             continue;
+        }
+        if let Some(target) = p.off_pages {
+            out.push(on(not_on_page(&name(), target)).field(&f.name));
         }
         if f.width == 0.0 || f.height == 0.0 {
             out.push(on(Diagnostic::new(
@@ -101,6 +107,31 @@ pub(super) fn without_widget(name: &str, page: Option<usize>) -> Diagnostic {
         Some(p) => d.page(p),
         None => d,
     }
+}
+
+/// A widget that no page's `/Annots` lists, and where its `/P` points.
+fn not_on_page(name: &str, target: PTarget) -> Diagnostic {
+    let whither = match target {
+        PTarget::Page(p, id) => format!(
+            "its /P points to page {} (object {} {}), where it is reported",
+            p + 1,
+            id.0,
+            id.1
+        ),
+        PTarget::NotAPage(id) => format!(
+            "its /P points to object {} {}, which is no page of the page tree, so it is reported without a page",
+            id.0, id.1
+        ),
+        PTarget::Invalid => {
+            "its /P is not a reference to a page, so it is reported without a page".to_string()
+        }
+        PTarget::Missing => "it has no /P, so it is reported without a page".to_string(),
+    };
+    Diagnostic::new(
+        Code::WidgetNotOnPage,
+        format!("widget of `{name}` is in no page's /Annots, so viewers show it nowhere; {whither}"),
+    )
+    .hint("list the widget in the /Annots of the page it belongs on (re-save the form in a form editor), or remove the field")
 }
 
 /// Conflicting types per name, and names a pack cannot reference.

@@ -11,16 +11,20 @@
 //!   they nor any `/Parent` of theirs is in the tree they are orphans
 //!   ([`Code::WidgetNotInAcroform`]). A terminal field of the tree that no
 //!   page lists (an invisible signature, say) gets an entry with its `/P`
-//!   page, or page `None`.
+//!   page, or page `None`, and a [`Code::WidgetNotOnPage`] finding saying
+//!   where its `/P` points: viewers show a widget only from a page's
+//!   `/Annots`.
 //! * **Names and attributes.** The full name joins the non-empty `/T` of the
 //!   widget's `/Parent` chain with `.`. `/FT`, `/Ff` and `/Opt` are inherited
 //!   along the whole chain (widget first); `/V`, `/DV` and `/MaxLen` from the
 //!   terminal field (the first node of the chain with a `/T`) upwards;
 //!   `/TU` is the terminal field's own.
 //! * **Geometry.** The widget's `/Rect`, normalised, in displayed
-//!   coordinates of its page (CropBox origin, `/Rotate`), then in the scan's
-//!   page-stacked pixels. An entry without a page keeps its `/Rect` as is,
-//!   in user-space units.
+//!   coordinates of its page (CropBox origin, `/Rotate`; a widget with the
+//!   NoRotate flag stays upright at its upper-left corner, as viewers draw
+//!   it), then in the scan's page-stacked pixels (`/UserUnit` applied unless
+//!   the scanner is told otherwise). An entry without a page keeps its
+//!   `/Rect` as is, in user-space units.
 //! * **Limits.** A `/Kids` cycle is a fatal error (the corpus and qpdf treat
 //!   such a form as broken); so is a tree deeper than 64 levels. `/Parent`
 //!   chains stop at the first repeated object.
@@ -31,11 +35,11 @@ mod walk;
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::document::{Document, Error, lookup, number};
-use crate::geometry::{Rect, round2};
+use crate::geometry::{PageGeometry, Rect, round2};
 use lopdf::{Dictionary, Object, ObjectId};
 use serde::Serialize;
 use std::collections::HashMap;
-use walk::{Chain, Entry, Found, Node};
+use walk::{Chain, Entry, Found, Node, PTarget};
 
 /// A field's type, from `/FT` and `/Ff` (inherited).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -182,6 +186,10 @@ pub(crate) fn extract(
             rect: displayed_rect(doc, entry),
             orphan: entry.orphan,
             no_widget: entry.no_widget,
+            off_pages: match entry.found {
+                Found::OffPages(t) if !entry.no_widget => Some(t),
+                _ => None,
+            },
         });
         fields.push(field);
         terms.push(term);
@@ -247,11 +255,27 @@ fn number_widgets(fields: &mut [Field], terms: &[Option<ObjectId>]) {
 /// The widget's rectangle in displayed user-space units of its page.
 fn displayed_rect(doc: &Document, entry: &Entry<'_>) -> Option<Rect> {
     let page = match entry.found {
-        Found::OnPage(p) | Found::OffPages(Some(p)) => p,
-        Found::OffPages(None) => return None,
+        Found::OnPage(p) | Found::OffPages(PTarget::Page(p, _)) => p,
+        Found::OffPages(_) => return None,
     };
     let g = &doc.pages.get(page)?.geometry;
-    Some(g.to_displayed(&widget_rect(doc, entry.node.dict)))
+    Some(on_page(doc, entry.node.dict, g))
+}
+
+/// Annotation flag NoRotate (`/F` bit 5).
+const F_NO_ROTATE: i64 = 1 << 4;
+
+/// A widget's `/Rect` in displayed user-space units of its page: turned with
+/// the page, or, with the NoRotate flag, upright at its upper-left corner
+/// ([`PageGeometry::to_displayed_no_rotate`]), as viewers draw it.
+fn on_page(doc: &Document, dict: &Dictionary, g: &PageGeometry) -> Rect {
+    let rect = widget_rect(doc, dict);
+    let flags = doc.get_number(dict, b"F").map_or(0, |f| f as i64);
+    if flags & F_NO_ROTATE != 0 {
+        g.to_displayed_no_rotate(&rect)
+    } else {
+        g.to_displayed(&rect)
+    }
 }
 
 /// `/Rect`, normalised; an empty rectangle at the origin when missing or broken.
@@ -369,12 +393,16 @@ fn read_field<'a>(
     };
 
     let rect = widget_rect(doc, entry.node.dict);
-    let (page, (x, y, width, height)) = match entry.found {
-        Found::OnPage(p) | Found::OffPages(Some(p)) => match doc.pages.get(p) {
-            Some(pr) => (Some(p), to_px(p, &pr.geometry.to_displayed(&rect))),
-            None => (None, (rect.x0, rect.y0, rect.width(), rect.height())),
-        },
-        Found::OffPages(None) => (None, (rect.x0, rect.y0, rect.width(), rect.height())),
+    let page = match entry.found {
+        Found::OnPage(p) => Some(p),
+        Found::OffPages(t) => t.page(),
+    };
+    let (page, (x, y, width, height)) = match page.and_then(|p| Some((p, doc.pages.get(p)?))) {
+        Some((p, pr)) => (
+            Some(p),
+            to_px(p, &on_page(doc, entry.node.dict, &pr.geometry)),
+        ),
+        None => (None, (rect.x0, rect.y0, rect.width(), rect.height())),
     };
 
     let field = Field {

@@ -21,9 +21,32 @@ pub(super) struct Node<'a> {
 pub(super) enum Found {
     /// In this page's `/Annots`.
     OnPage(usize),
-    /// A terminal field of the tree in no page's `/Annots`; its `/P` page,
-    /// when that names a page of the document.
-    OffPages(Option<usize>),
+    /// A terminal field of the tree in no page's `/Annots`, and where its
+    /// `/P` points.
+    OffPages(PTarget),
+}
+
+/// Where the `/P` of a widget that no page lists points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PTarget {
+    /// A page of the page tree: its index and object.
+    Page(usize, ObjectId),
+    /// An object that is no page of the page tree.
+    NotAPage(ObjectId),
+    /// `/P` is there but is no reference.
+    Invalid,
+    /// No `/P`.
+    Missing,
+}
+
+impl PTarget {
+    /// The page it names, if any.
+    pub(super) fn page(self) -> Option<usize> {
+        match self {
+            PTarget::Page(p, _) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 /// One entry of the output, before its attributes are read.
@@ -181,16 +204,18 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
                 }
             }
             None => {
-                let p_page = leaf
-                    .dict
-                    .get(b"P")
-                    .ok()
-                    .and_then(|p| p.as_reference().ok())
-                    .and_then(|id| page_of.get(&id).copied());
+                let target = match leaf.dict.get(b"P") {
+                    Err(_) => PTarget::Missing,
+                    Ok(Object::Reference(id)) => match page_of.get(id) {
+                        Some(&p) => PTarget::Page(p, *id),
+                        None => PTarget::NotAPage(*id),
+                    },
+                    Ok(_) => PTarget::Invalid,
+                };
                 let widget = is_widget(doc, leaf.dict) || leaf.dict.has(b"Rect");
                 entries.push(Entry {
                     node: leaf,
-                    found: Found::OffPages(p_page),
+                    found: Found::OffPages(target),
                     orphan: false,
                     no_widget: !widget,
                 });
