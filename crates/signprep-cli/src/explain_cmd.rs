@@ -41,7 +41,7 @@ const FILE_ERRORS: &[FileError] = &[
     },
     FileError {
         name: "pdf_encrypted",
-        doc: "The PDF is encrypted and does not open with an empty user password; signprep\ndoes not ask for passwords. The service cannot read it either: remove the password.",
+        doc: "The PDF is encrypted and does not open with an empty user password (the empty\npassword opening it as its owner does not count), or is encrypted for certificates\n(`/Adobe.PubSec`) or by another security handler; the message says which. signprep\ndoes not ask for passwords. The service cannot read it either: remove the password.",
     },
     FileError {
         name: "pdf_limit_exceeded",
