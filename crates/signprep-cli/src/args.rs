@@ -15,6 +15,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Find every `<# TAG_ID #>` and form field in PDFs (files or folders).
+    #[command(
+        override_usage = "signprep scan [OPTIONS] <PATH>...\n       signprep scan [OPTIONS] --files-from <FILE> [PATH]..."
+    )]
     Scan(ScanArgs),
     /// Build a v1 pack body (or v0 or populate requests) from a manifest and its PDFs.
     Pack(crate::pack_cmd::PackArgs),
@@ -26,6 +29,9 @@ pub enum Command {
     Explain(crate::explain_cmd::ExplainArgs),
     /// Draw each page of a PDF with its tags and form fields boxed and labelled: one PNG per page.
     #[cfg(feature = "render")]
+    #[command(
+        override_usage = "signprep preview [OPTIONS] <FILE.pdf>\n       signprep preview [OPTIONS] --pack <PACK.json>\n       signprep preview [OPTIONS] --manifest <pack.toml>"
+    )]
     Preview(PreviewArgs),
     /// Write one self-contained HTML report for PDFs (files or folders), with page previews.
     #[cfg(feature = "render")]
@@ -44,17 +50,18 @@ pub enum Format {
 
 #[derive(Debug, Args)]
 pub struct ScanArgs {
-    /// PDF files, or folders to search recursively for `*.pdf` (sorted).
-    #[arg(required_unless_present = "files_from")]
+    /// PDF files, or folders to search recursively for `*.pdf` (sorted); `-` reads
+    /// a PDF from standard input.
+    #[arg(required_unless_present = "files_from", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Output format [default: table on a terminal, ndjson otherwise].
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Output resolution: pixels per inch (72 makes 1 px = 1 pt).
-    #[arg(long, default_value_t = 72.0, value_parser = positive_f64)]
+    #[arg(long, default_value_t = 72.0, value_parser = positive_f64, allow_negative_numbers = true)]
     pub dpi: f64,
     /// Scale every page to this displayed width in pixels (as web viewers do), instead of --dpi.
-    #[arg(long, value_parser = positive_f64, conflicts_with = "dpi")]
+    #[arg(long, value_parser = positive_f64, conflicts_with = "dpi", allow_negative_numbers = true)]
     pub page_width: Option<f64>,
     /// Ignore each page's /UserUnit: lengths in the page's own user-space units instead of the
     /// displayed size (by default /UserUnit is applied, as Acrobat, pdf.js and MuPDF show the page).
@@ -64,7 +71,7 @@ pub struct ScanArgs {
     #[arg(long, hide = true, conflicts_with = "ignore_user_unit")]
     pub apply_user_unit: bool,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,
     /// Find tags only: skip the AcroForm fields (each record's `fields` is then empty, and no
     /// field finding is made). Faster, most of all on form-heavy files.
@@ -97,6 +104,13 @@ fn type_rule(s: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// A count: 0 or more (`--jobs`, `--max-pages`).
+pub fn count(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("`{s}` is not a count (a whole number, 0 or more)"))
+}
+
 fn positive_f64(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
     if v.is_finite() && v > 0.0 {
@@ -109,8 +123,8 @@ fn positive_f64(s: &str) -> Result<f64, String> {
 #[cfg(feature = "render")]
 #[derive(Debug, Args)]
 pub struct PreviewArgs {
-    /// The PDF to draw.
-    #[arg(required_unless_present_any = ["pack", "manifest"])]
+    /// The PDF to draw (`-`: standard input).
+    #[arg(required_unless_present_any = ["pack", "manifest"], value_name = "FILE.pdf")]
     pub file: Option<PathBuf>,
     /// Draw every child document of this v1 pack body (as `signprep pack` writes
     /// it), with the signers and values its data fields give: `NN-NAME-pN.png`.
@@ -128,10 +142,10 @@ pub struct PreviewArgs {
     #[arg(long)]
     pub overlay_json: bool,
     /// Resolution: pixels per inch (the scan's pixels, so boxes land where `scan --dpi` puts them).
-    #[arg(long, default_value_t = 96.0, value_parser = preview_dpi)]
+    #[arg(long, default_value_t = 96.0, value_parser = preview_dpi, allow_negative_numbers = true)]
     pub dpi: f64,
     /// Pages to draw, 1-based: `1,3-5`, `4-` [default: all].
-    #[arg(long, value_name = "LIST", value_parser = page_list, default_value = "")]
+    #[arg(long, value_name = "LIST", value_parser = page_list, default_value = "", hide_default_value = true)]
     pub pages: PageList,
     /// Name the signer of a tag id or full field name (colours and labels the box;
     /// not with --pack or --manifest, which name them). Repeatable.
@@ -147,24 +161,29 @@ pub struct PreviewArgs {
     #[arg(long)]
     pub no_legend: bool,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,
 }
 
 #[cfg(feature = "render")]
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// PDF files, or folders to search recursively for `*.pdf` (sorted).
-    #[arg(required = true)]
+    /// PDF files, or folders to search recursively for `*.pdf` (sorted); `-` reads
+    /// a PDF from standard input.
+    #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// The HTML file to write (page images are embedded in it).
     #[arg(long, short = 'o', default_value = "report.html")]
     pub output: PathBuf,
     /// Resolution of the page images, pixels per inch.
-    #[arg(long, default_value_t = 72.0, value_parser = preview_dpi)]
+    #[arg(long, default_value_t = 72.0, value_parser = preview_dpi, allow_negative_numbers = true)]
     pub dpi: f64,
+    /// Exit 0 when the paths hold no PDF (an empty folder); without it that is an
+    /// error (exit status 2).
+    #[arg(long)]
+    pub allow_empty: bool,
     /// Draw at most this many pages of each file (0: none, tables only).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = count)]
     pub max_pages: usize,
     /// Name the signer of a tag id or full field name. Repeatable.
     #[arg(long, value_name = "NAME=SIGNER")]
@@ -173,7 +192,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule)]
     pub type_map: Vec<String>,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,
 }
 

@@ -35,8 +35,12 @@ pub struct CheckArgs {
     #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = size)]
     pub max_payload: u64,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = crate::args::count)]
     pub jobs: Option<usize>,
+    /// Exit 0 when the paths hold nothing to check (an empty folder); without
+    /// it that is an error (exit status 2), so a gate on the wrong folder fails.
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 /// `--kind`.
@@ -127,12 +131,11 @@ pub fn run(args: &CheckArgs) -> u8 {
         {
             Ok(doc) => checker = checker.template(doc),
             Err(e) => {
-                eprintln!("signprep check: --template {}: {e}", t.display());
-                return 2;
+                return crate::fail(&format!("--template {}: {e}", t.display()), 2);
             }
         }
     }
-    let Some(pool) = crate::worker_pool(args.jobs, "signprep check") else {
+    let Some(pool) = crate::worker_pool(args.jobs) else {
         return 2;
     };
     let paths = if args.paths.is_empty() {
@@ -145,6 +148,7 @@ pub fn run(args: &CheckArgs) -> u8 {
     let mut writer = Writer::new(format, std::io::stdout());
     let mut summary = Summary::default();
     let mut progress = Progress::new(items.len());
+    let mut tally = Tally::default();
     for chunk in items.chunks(CHUNK) {
         let results: Vec<Option<Record>> = pool.install(|| {
             chunk
@@ -158,6 +162,7 @@ pub fn run(args: &CheckArgs) -> u8 {
                 continue;
             };
             summary.add(r);
+            tally.add(r);
             let writes =
                 format != CheckFormat::Human || !r.findings.is_empty() || r.error.is_some();
             if writes {
@@ -167,34 +172,116 @@ pub fn run(args: &CheckArgs) -> u8 {
                 if e.kind() == std::io::ErrorKind::BrokenPipe {
                     return 0;
                 }
-                eprintln!("signprep check: cannot write output: {e}");
-                return 2;
+                return crate::fail(&format!("cannot write output: {e}"), 2);
             }
         }
         progress.advance(chunk.len());
     }
     progress.finish();
+    if summary.files == 0 && !args.allow_empty {
+        return crate::fail(&nothing_to_check(&paths, summary.skipped), 2);
+    }
     if let Err(e) = writer.finish(&summary)
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        eprintln!("signprep check: cannot write output: {e}");
-        return 2;
+        return crate::fail(&format!("cannot write output: {e}"), 2);
     }
     if format != CheckFormat::Human && std::io::stderr().is_terminal() {
         eprintln!("{}", summary.line());
     }
+    let deny_warnings = args.deny == Some(Deny::Warnings);
     let denied = summary.count(Severity::Error)
-        + if args.deny == Some(Deny::Warnings) {
+        + if deny_warnings {
             summary.count(Severity::Warning)
         } else {
             0
         };
     if summary.failed > 0 {
-        2
+        crate::fail(&tally.unreadable(summary.failed), 2)
     } else if denied > 0 {
-        1
+        crate::fail(&tally.denied(&summary, deny_warnings), 1)
     } else {
         0
+    }
+}
+
+/// Why a run with no input fails.
+fn nothing_to_check(paths: &[PathBuf], skipped: usize) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let mut s = format!(
+        "nothing to check: no PDF, request body or manifest in {}",
+        shown.join(", ")
+    );
+    if skipped > 0 {
+        s.push_str(&format!(
+            " ({} of unknown kind skipped)",
+            crate::plural(skipped, "file")
+        ));
+    }
+    s.push_str("; pass --allow-empty if that is fine");
+    s
+}
+
+/// What the last line on stderr says about a failed run.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Inputs with an error-level finding, and with a warning.
+    with_errors: usize,
+    with_either: usize,
+    /// The first input that could not be checked, and why.
+    first_failure: Option<String>,
+}
+
+impl Tally {
+    fn add(&mut self, r: &Record) {
+        let has = |s: Severity| r.findings.iter().any(|f| f.finding.severity == s);
+        let internal = r.error.as_ref().is_some_and(|e| e.code == "internal_error");
+        self.with_errors += usize::from(has(Severity::Error) || internal);
+        self.with_either += usize::from(has(Severity::Error) || has(Severity::Warning) || internal);
+        if let Some(e) = &r.error
+            && !internal
+            && self.first_failure.is_none()
+        {
+            self.first_failure = Some(match e.message.strip_prefix("cannot read: ") {
+                Some(why) => format!("cannot read {}: {why}", r.path),
+                None => format!("cannot check {}: {}", r.path, e.message),
+            });
+        }
+    }
+
+    /// `cannot check nonexist.pdf: cannot read: No such file ...`.
+    fn unreadable(&self, failed: usize) -> String {
+        let first = self.first_failure.as_deref().unwrap_or("?");
+        if failed == 1 {
+            first.to_string()
+        } else {
+            format!("{failed} inputs could not be checked; the first: {first}")
+        }
+    }
+
+    /// `8 error-level findings in 3 files`.
+    fn denied(&self, summary: &Summary, deny_warnings: bool) -> String {
+        let errors = summary.count(Severity::Error);
+        let warnings = summary.count(Severity::Warning);
+        if deny_warnings && warnings > 0 {
+            let files = self.with_either;
+            let what = if errors > 0 {
+                format!(
+                    "{} and {} (--deny warnings)",
+                    crate::plural(errors, "error-level finding"),
+                    crate::plural(warnings, "warning")
+                )
+            } else {
+                format!("{} (--deny warnings)", crate::plural(warnings, "warning"))
+            };
+            format!("{what} in {}", crate::plural(files, "file"))
+        } else {
+            format!(
+                "{} in {}",
+                crate::plural(errors, "error-level finding"),
+                crate::plural(self.with_errors, "file")
+            )
+        }
     }
 }
 

@@ -163,11 +163,11 @@ pub fn run(args: &ExplainArgs) -> u8 {
                     .min();
                 match best {
                     Some((_, n)) => eprintln!(
-                        "signprep explain: no code `{code}`; did you mean `{n}`? (`signprep explain --list` lists them)"
+                        "error: no code `{code}`; did you mean `{n}`? (`signprep explain --list` lists them)"
                     ),
-                    None => eprintln!(
-                        "signprep explain: no code `{code}` (`signprep explain --list` lists them)"
-                    ),
+                    None => {
+                        eprintln!("error: no code `{code}` (`signprep explain --list` lists them)")
+                    }
                 }
                 return 2;
             }
@@ -177,10 +177,7 @@ pub fn run(args: &ExplainArgs) -> u8 {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("signprep explain: {e}");
-            2
-        }
+        Err(e) => crate::fail(&format!("cannot write output: {e}"), 2),
     }
 }
 

@@ -4,6 +4,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
+mod atomic;
 mod batch;
 mod check;
 mod check_cmd;
@@ -23,10 +24,14 @@ mod scan_cmd;
 mod schema_cmd;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return ExitCode::from(usage_error(&e)),
+    };
     let code = match cli.command {
         args::Command::Scan(a) => scan_cmd::run(&a),
         args::Command::Pack(a) => pack_cmd::run(&a),
@@ -42,16 +47,113 @@ fn main() -> ExitCode {
 }
 
 /// The worker pool of a command (`jobs`: threads, 0 or none = all cores); on
-/// failure the error is printed with `who` as prefix and `None` returned.
-fn worker_pool(jobs: Option<usize>, who: &str) -> Option<rayon::ThreadPool> {
+/// failure the error is printed (`error: ...`) and `None` returned.
+fn worker_pool(jobs: Option<usize>) -> Option<rayon::ThreadPool> {
     match rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
         .build()
     {
         Ok(p) => Some(p),
         Err(e) => {
-            eprintln!("{who}: cannot start worker threads: {e}");
+            eprintln!("error: cannot start worker threads: {e}");
             None
         }
+    }
+}
+
+/// Prints a command-line error with its explanation as the last line
+/// (`error: unexpected argument ...`), after clap's usage and tips; help and
+/// version go to standard output with status 0.
+fn usage_error(e: &clap::Error) -> u8 {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            2
+        } else {
+            0
+        };
+    }
+    let text = e.render().to_string();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("error:"))
+        .map(|i| lines.remove(i));
+    // clap's closing pointer to --help, then the usage and tips, then the error.
+    lines.retain(|l| !l.starts_with("For more information"));
+    while lines.first().is_some_and(|l| l.trim().is_empty()) {
+        lines.remove(0);
+    }
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    for l in &lines {
+        eprintln!("{l}");
+    }
+    if !lines.is_empty() {
+        eprintln!();
+    }
+    match first {
+        Some(line) => eprintln!("{line} (`signprep --help` for more)"),
+        None => eprintln!("error: invalid command line (`signprep --help` for more)"),
+    }
+    2
+}
+
+/// Ends a command that failed: its reason as the last line on stderr,
+/// `error: ...`, and the exit status to return.
+fn fail(message: &str, status: u8) -> u8 {
+    eprintln!("error: {message}");
+    status
+}
+
+/// `1 error-level finding`, `3 error-level findings`.
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// Why a command ends with a non-zero status, gathered as it runs and said in
+/// one last line on stderr (`error: ...; ...`).
+#[cfg(feature = "render")]
+#[derive(Debug, Default)]
+struct Verdict {
+    status: u8,
+    reasons: Vec<String>,
+}
+
+#[cfg(feature = "render")]
+impl Verdict {
+    /// Records a problem and the exit status it calls for.
+    fn add(&mut self, status: u8, reason: impl Into<String>) {
+        self.status = self.status.max(status);
+        self.reasons.push(reason.into());
+    }
+
+    /// Prints the last line when the status is not 0; returns the status.
+    fn finish(self) -> u8 {
+        const SHOWN: usize = 3;
+        if self.status != 0 {
+            let mut line = self
+                .reasons
+                .iter()
+                .take(SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("; ");
+            if self.reasons.len() > SHOWN {
+                line.push_str(&format!("; and {} more", self.reasons.len() - SHOWN));
+            }
+            eprintln!("error: {line}");
+        }
+        self.status
     }
 }

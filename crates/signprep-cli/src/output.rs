@@ -75,11 +75,17 @@ impl Render {
         data_fields: Option<&[DataField]>,
     ) -> io::Result<()> {
         match &r.error {
-            Some(e) => writeln!(o, "{}: error [{}] {}", r.path, e.code, e.message)?,
+            Some(e) => writeln!(
+                o,
+                "{}: error [{}] {}",
+                clean(&r.path),
+                e.code,
+                clean(&e.message)
+            )?,
             None => writeln!(
                 o,
                 "{}: {} pages, {} tags, {}",
-                r.path,
+                clean(&r.path),
                 r.scan.pages.len(),
                 r.scan.tags.len(),
                 fields_count(r.scan.fields.len(), self.fields_read)
@@ -96,18 +102,18 @@ impl Render {
             writeln!(
                 o,
                 "  {:<24} {:>4} {:>9.2} {:>9.2} {:>8.2} {:>7.2}  {:<5} {} {}pt{}",
-                if t.tag_id.is_empty() {
+                clean(if t.tag_id.is_empty() {
                     &t.raw
                 } else {
                     &t.tag_id
-                },
-                t.page,
+                }),
+                t.page + 1,
                 t.x,
                 t.y,
                 t.width,
                 t.height,
                 if t.valid { "yes" } else { "no" },
-                t.font,
+                clean(&t.font),
                 t.font_size,
                 if t.hidden { " (hidden)" } else { "" }
             )?;
@@ -120,7 +126,9 @@ impl Render {
             )?;
         }
         for f in &r.scan.fields {
-            let page = f.page.map_or_else(|| "-".to_string(), |p| p.to_string());
+            let page = f
+                .page
+                .map_or_else(|| "-".to_string(), |p| (p + 1).to_string());
             let value = f
                 .value
                 .as_ref()
@@ -129,14 +137,14 @@ impl Render {
             writeln!(
                 o,
                 "  {:<24} {:>4} {:>9.2} {:>9.2} {:>8.2} {:>7.2}  {:<10} {}{}",
-                f.name,
+                clean(&f.name),
                 page,
                 f.x,
                 f.y,
                 f.width,
                 f.height,
                 f.kind.map_or("?", |k| k.as_str()),
-                value,
+                clean(&value),
                 if f.required { " (required)" } else { "" }
             )?;
         }
@@ -162,8 +170,13 @@ impl Render {
             let id = d.custom_id.as_deref().or(d.tag_id.as_deref()).unwrap_or("");
             writeln!(
                 o,
-                "  data field {id}: {} at {:.2}, {:.2} ({:.2} x {:.2})",
-                d.kind, d.x, d.y, d.width, d.height
+                "  data field {}: {} at {:.2}, {:.2} ({:.2} x {:.2})",
+                clean(id),
+                d.kind,
+                d.x,
+                d.y,
+                d.width,
+                d.height
             )?;
         }
         for d in &r.scan.diagnostics {
@@ -172,9 +185,9 @@ impl Render {
                 Severity::Warning => "warning",
                 Severity::Info => "info",
             };
-            writeln!(o, "  {sev}[{}]: {}", d.code, d.message)?;
+            writeln!(o, "  {sev}[{}]: {}", d.code, clean(&d.message))?;
             if let Some(h) = &d.hint {
-                writeln!(o, "    hint: {h}")?;
+                writeln!(o, "    hint: {}", clean(h))?;
             }
         }
         Ok(())
@@ -258,5 +271,48 @@ impl Writer {
             }
             Format::Table => self.out.flush(),
         }
+    }
+}
+
+/// Text for a terminal: control characters (a field name may hold any) are
+/// written as escapes (`\u{1b}`, `\n`), so they cannot move the cursor,
+/// recolour the terminal or forge a line.
+pub fn clean(s: &str) -> std::borrow::Cow<'_, str> {
+    escape(s, false)
+}
+
+/// [`clean`] for a message that may run over several lines (a parser's
+/// message with its excerpt): line breaks are kept, every other control
+/// character escaped.
+pub fn clean_lines(s: &str) -> std::borrow::Cow<'_, str> {
+    escape(s, true)
+}
+
+fn escape(s: &str, keep_newlines: bool) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && !(keep_newlines && c == '\n');
+    if !s.chars().any(escaped) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if escaped(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod clean_tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(clean("plain"), "plain");
+        assert_eq!(clean("a\u{1b}[31mb"), "a\\u{1b}[31mb");
+        assert_eq!(clean("a\nb\r"), "a\\nb\\r");
+        assert_eq!(clean_lines("a\nb\u{7}"), "a\nb\\u{7}");
     }
 }

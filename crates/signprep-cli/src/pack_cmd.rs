@@ -1,14 +1,20 @@
 //! `signprep pack MANIFEST [-o FILE] [--v0 | --populate TEMPLATE_KEY]`.
 
+use crate::check::record::Record;
+use crate::check::write::human;
+use crate::output::clean;
 use clap::Args;
 use serde::Serialize;
-use signprep_pack::{BuildError, Finding, Manifest, Warned};
+use signprep_pack::{
+    BuildError, Checker, Finding, FindingCode, Manifest, PackCode, RandomIds, Warned,
+};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
 pub struct PackArgs {
-    /// The manifest: TOML, or JSON (`.json`, or text starting with `{`).
+    /// The manifest: TOML, or JSON (`.json`, or text starting with `{`); `-` reads
+    /// it from standard input (paths in it are then relative to the current folder).
     pub manifest: PathBuf,
     /// Output file [default: standard output]. Written atomically; nothing is
     /// written when there is an error-level finding.
@@ -27,34 +33,69 @@ pub struct PackArgs {
 }
 
 /// Exit status: 0 written, 1 error-level findings (nothing written), 2 usage or I/O.
+///
+/// The manifest is checked by the function `signprep check` calls
+/// ([`Checker::check_manifest`]): the same findings, located in the manifest,
+/// and any error stops the pack.
 pub fn run(args: &PackArgs) -> u8 {
-    let manifest = match Manifest::load(&args.manifest) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("signprep pack: {e}");
-            return 2;
-        }
+    let shown = args.manifest.display().to_string();
+    let bytes = match crate::inputs::read_input(&args.manifest) {
+        Ok(b) => b,
+        Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), 2),
     };
-    let base = args.manifest.parent().unwrap_or(Path::new(""));
-    let builder = manifest.builder(base, &args.manifest.display().to_string());
+    let (checked, pack) = Checker::new().check_manifest(&bytes, &args.manifest, RandomIds);
+    let errors = checked.findings.iter().filter(|f| f.is_error()).count();
+    let record = Record::checked(shown.clone(), checked);
+    let mut err = io::stderr().lock();
+    let _ = human(&mut err, &record);
+    drop(err);
+    let Some(pack) = pack else {
+        return crate::fail(
+            &format!(
+                "{} in {shown}; nothing written",
+                crate::plural(errors, "error-level finding")
+            ),
+            1,
+        );
+    };
     let written = match &args.populate {
-        Some(key) => emit(args, builder.build_populate(key)),
-        None if args.v0 => emit(args, builder.build_v0()),
-        None => emit(args, builder.build()),
+        Some(key) => builder(args, &bytes).and_then(|b| emit(args, b.build_populate(key))),
+        None if args.v0 => builder(args, &bytes).and_then(|b| emit(args, b.build_v0())),
+        None => emit(
+            args,
+            Ok(Warned {
+                output: pack,
+                warnings: Vec::new(),
+            }),
+        ),
     };
     match written {
         Ok(()) => 0,
-        Err(Failure::Findings) => 1,
-        Err(Failure::Io(e)) => {
-            eprintln!("signprep pack: {e}");
-            2
-        }
+        Err(Failure::Findings(n)) => crate::fail(
+            &format!(
+                "{} in the {} output of {shown}; nothing written",
+                crate::plural(n, "error-level finding"),
+                if args.v0 { "--v0" } else { "--populate" }
+            ),
+            1,
+        ),
+        Err(Failure::Io(e)) => crate::fail(&e, 2),
     }
 }
 
 enum Failure {
-    Findings,
-    Io(io::Error),
+    /// Error-level findings (how many).
+    Findings(usize),
+    Io(String),
+}
+
+/// The builder of the v0 or populate output (the manifest parsed, as checked).
+fn builder(args: &PackArgs, bytes: &[u8]) -> Result<signprep_pack::PackBuilder, Failure> {
+    let shown = args.manifest.display().to_string();
+    let manifest =
+        Manifest::from_bytes(bytes, &args.manifest).map_err(|e| Failure::Io(e.to_string()))?;
+    let base = args.manifest.parent().unwrap_or(Path::new(""));
+    Ok(manifest.builder(base, &shown))
 }
 
 fn emit<T: Serialize>(
@@ -64,13 +105,12 @@ fn emit<T: Serialize>(
     let Warned { output, warnings } = match built {
         Ok(w) => w,
         Err(e) => {
-            report(&e.findings);
             let n = e.findings.iter().filter(|f| f.is_error()).count();
-            eprintln!("signprep pack: {n} error(s); nothing written");
-            return Err(Failure::Findings);
+            report(&only_output(e.findings));
+            return Err(Failure::Findings(n));
         }
     };
-    report(&warnings);
+    report(&only_output(warnings));
     let write = |w: &mut dyn Write| -> io::Result<()> {
         if args.compact {
             serde_json::to_writer(&mut *w, &output)?;
@@ -80,38 +120,33 @@ fn emit<T: Serialize>(
         w.write_all(b"\n")
     };
     let result = match &args.output {
-        Some(path) if path != Path::new("-") => write_atomic(path, write),
+        Some(path) if path != Path::new("-") => crate::atomic::write_with(path, write)
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
         _ => {
             let mut out = BufWriter::new(io::stdout().lock());
-            write(&mut out).and_then(|()| out.flush())
+            write(&mut out)
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write to standard output: {e}"))
         }
     };
     result.map_err(Failure::Io)
 }
 
-/// Writes through a temporary file in the target's folder, renamed over the
-/// target once complete: readers never see a partial file, and a failure
-/// leaves the target as it was.
-fn write_atomic(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix(".signprep-pack-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    let mut w = BufWriter::new(tmp);
-    write(&mut w)?;
-    let tmp = w.into_inner().map_err(|e| e.into_error())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path)
-        .map_err(|e| io::Error::new(e.error.kind(), format!("{}: {}", path.display(), e.error)))?;
-    Ok(())
+/// The findings of a v0 or populate build that the check of the manifest
+/// (already reported) does not make: what the output leaves out (a PDF
+/// without tags is left out of `--v0`), and errors.
+fn only_output(findings: Vec<Finding>) -> Vec<Finding> {
+    const OUTPUT: &[PackCode] = &[
+        PackCode::V0NeedsPdf,
+        PackCode::DocumentWithoutTags,
+        PackCode::SettingDropped,
+        PackCode::PopulateSignerIgnored,
+        PackCode::PopulateIgnored,
+    ];
+    findings
+        .into_iter()
+        .filter(|f| f.is_error() || matches!(f.code, FindingCode::Pack(c) if OUTPUT.contains(&c)))
+        .collect()
 }
 
 /// Findings on stderr, compiler style.
@@ -119,7 +154,13 @@ pub(crate) fn report(findings: &[Finding]) {
     let stderr = io::stderr();
     let mut err = stderr.lock();
     for f in findings {
-        let _ = writeln!(err, "{}[{}]: {}", f.severity, f.code, f.message);
+        let _ = writeln!(
+            err,
+            "{}[{}]: {}",
+            f.severity,
+            f.code,
+            crate::output::clean_lines(&f.message)
+        );
         let mut place = Vec::new();
         if let Some(p) = &f.pointer {
             place.push(p.clone());
@@ -137,10 +178,10 @@ pub(crate) fn report(findings: &[Finding]) {
             place.push(format!("field {x}"));
         }
         if !place.is_empty() {
-            let _ = writeln!(err, "  --> {}", place.join(", "));
+            let _ = writeln!(err, "  --> {}", clean(&place.join(", ")));
         }
         if let Some(h) = &f.hint {
-            let _ = writeln!(err, "  = hint: {h}");
+            let _ = writeln!(err, "  = hint: {}", clean(h));
         }
     }
 }

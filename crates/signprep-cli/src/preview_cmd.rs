@@ -35,6 +35,11 @@ impl LoadError {
 
 /// Reads a file once; scans it and parses it for drawing from the same bytes.
 pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
+    if path.as_os_str() == "-" {
+        let bytes = crate::inputs::read_input(path)
+            .map_err(|e| LoadError::Io(format!("cannot read standard input: {e}")))?;
+        return load_bytes(bytes, "-", scanner);
+    }
     let options = LoadOptions::default();
     let len = std::fs::metadata(path)
         .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?
@@ -111,20 +116,6 @@ pub fn render_pngs(
         .collect()
 }
 
-/// Writes a file atomically: a temporary file beside it, then a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// Pages chosen by `--pages` (1-based ranges), 0-based, those past the end left
 /// out (a pack's children differ in length).
 pub fn pages_within(spec: &[(usize, Option<usize>)], count: usize) -> Vec<usize> {
@@ -140,9 +131,9 @@ pub fn pages_within(spec: &[(usize, Option<usize>)], count: usize) -> Vec<usize>
 }
 
 /// Renders `pages` and writes `DIR/STEM-pN.png` (and, with `json`, the
-/// overlay as `DIR/STEM-pN.json`), printing each path; the exit status: 0,
-/// 1 when a page could not be drawn, 2 when a file could not be written.
-/// `what` names the document in messages.
+/// overlay as `DIR/STEM-pN.json`), printing each path; a page that could not
+/// be drawn adds exit status 1 to `verdict`, a file that could not be
+/// written 2. `what` names the document in messages.
 #[allow(clippy::too_many_arguments)]
 pub fn write_pages(
     pool: &rayon::ThreadPool,
@@ -153,24 +144,18 @@ pub fn write_pages(
     stem: &str,
     json: bool,
     what: &str,
-) -> u8 {
+    verdict: &mut crate::Verdict,
+) {
     let count = loaded.doc.page_count();
     let pngs = pool.install(|| render_pngs(loaded, pages, style));
-    let mut status = 0;
     for (&page, png) in pages.iter().zip(pngs) {
         let path: PathBuf = dir.join(png_name(stem, page, count));
         match png {
-            Ok(bytes) => match write_atomic(&path, &bytes) {
+            Ok(bytes) => match crate::atomic::write(&path, &bytes) {
                 Ok(()) => println!("{}", path.display()),
-                Err(e) => {
-                    eprintln!("signprep: cannot write {}: {e}", path.display());
-                    status = 2;
-                }
+                Err(e) => verdict.add(2, format!("cannot write {}: {e}", path.display())),
             },
-            Err(e) => {
-                eprintln!("signprep: {what}: page {}: {e}", page + 1);
-                status = status.max(1);
-            }
+            Err(e) => verdict.add(1, format!("{what}: page {}: {e}", page + 1)),
         }
         if json && let Some(overlay) = Overlay::for_page(&loaded.scan, page, style) {
             let path = path.with_extension("json");
@@ -178,18 +163,14 @@ pub fn write_pages(
                 .map_err(std::io::Error::other)
                 .and_then(|mut b| {
                     b.push(b'\n');
-                    write_atomic(&path, &b)
+                    crate::atomic::write(&path, &b)
                 });
             match written {
                 Ok(()) => println!("{}", path.display()),
-                Err(e) => {
-                    eprintln!("signprep: cannot write {}: {e}", path.display());
-                    status = 2;
-                }
+                Err(e) => verdict.add(2, format!("cannot write {}: {e}", path.display())),
             }
         }
     }
-    status
 }
 
 /// Pages chosen by `--pages` (1-based ranges), 0-based and checked against the count.
@@ -228,55 +209,62 @@ pub fn run(args: &PreviewArgs) -> u8 {
         !args.no_legend,
     ) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("signprep: {e}");
-            return 2;
-        }
+        Err(e) => return crate::fail(&e, 2),
     };
     let source = match (&args.pack, &args.manifest, &args.file) {
         (Some(p), _, _) => Some(crate::preview_pack::Source::Pack(p)),
         (None, Some(m), _) => Some(crate::preview_pack::Source::Manifest(m)),
         (None, None, Some(_)) => None,
-        (None, None, None) => {
-            eprintln!("signprep: preview needs a PDF, --pack or --manifest");
-            return 2;
-        }
+        (None, None, None) => return crate::fail("preview needs a PDF, --pack or --manifest", 2),
     };
     if let Some(source) = source {
         return crate::preview_pack::run(args, source, &style);
     }
     let Some(file) = args.file.as_deref() else {
-        return 2;
+        return crate::fail("preview needs a PDF, --pack or --manifest", 2);
     };
-    let Some(pool) = crate::worker_pool(args.jobs, "signprep") else {
+    let Some(pool) = crate::worker_pool(args.jobs) else {
         return 2;
     };
     let scanner = Scanner::new().dpi(args.dpi);
     let loaded = match pool.install(|| load(file, &scanner)) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("signprep: {}", e.message());
-            return if matches!(e, LoadError::Io(_)) { 2 } else { 1 };
+            let status = if matches!(e, LoadError::Io(_)) { 2 } else { 1 };
+            return crate::fail(&e.message(), status);
         }
     };
     let count = loaded.doc.page_count();
     let pages = match chosen_pages(&args.pages, count) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("signprep: {e}");
-            return 2;
-        }
+        Err(e) => return crate::fail(&e, 2),
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        eprintln!("signprep: cannot create {}: {e}", args.out_dir.display());
-        return 2;
+        return crate::fail(&format!("cannot create {}: {e}", args.out_dir.display()), 2);
     }
     let stem = file
         .file_stem()
+        .filter(|_| file.as_os_str() != "-")
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "page".into());
-    let status = u8::from(loaded.scan.has_errors());
-    let written = write_pages(
+        .unwrap_or_else(|| "stdin".into());
+    let mut verdict = crate::Verdict::default();
+    let errors = loaded
+        .scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == signprep_core::Severity::Error)
+        .count();
+    if errors > 0 {
+        verdict.add(
+            1,
+            format!(
+                "{} in {} (drawn in red; `signprep scan` lists them)",
+                crate::plural(errors, "error-level finding"),
+                file.display()
+            ),
+        );
+    }
+    write_pages(
         &pool,
         &loaded,
         &pages,
@@ -285,8 +273,9 @@ pub fn run(args: &PreviewArgs) -> u8 {
         &stem,
         args.overlay_json,
         &file.display().to_string(),
+        &mut verdict,
     );
-    status.max(written)
+    verdict.finish()
 }
 
 #[cfg(test)]

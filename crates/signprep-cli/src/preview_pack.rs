@@ -252,10 +252,7 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
     let shown = source.path().display().to_string();
     let request = match read(source) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("signprep: {e}");
-            return 2;
-        }
+        Err(e) => return crate::fail(&e, 2),
     };
     let shown_findings: Vec<Finding> = request
         .findings
@@ -264,13 +261,22 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
         .cloned()
         .collect();
     crate::pack_cmd::report(&shown_findings);
-    let mut status = u8::from(request.findings.iter().any(Finding::is_error));
-    let Some(pool) = crate::worker_pool(args.jobs, "signprep") else {
+    let mut verdict = crate::Verdict::default();
+    let errors = request.findings.iter().filter(|f| f.is_error()).count();
+    if errors > 0 {
+        verdict.add(
+            1,
+            format!(
+                "{} in {shown} (listed above)",
+                crate::plural(errors, "error-level finding")
+            ),
+        );
+    }
+    let Some(pool) = crate::worker_pool(args.jobs) else {
         return 2;
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        eprintln!("signprep: cannot create {}: {e}", args.out_dir.display());
-        return 2;
+        return crate::fail(&format!("cannot create {}: {e}", args.out_dir.display()), 2);
     }
     let pack = &request.pack;
     let labels = signer_labels(pack);
@@ -297,30 +303,33 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
         let bytes = match b64.decode() {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("signprep: {what}: `base_64_document` is not Base64: {e}");
-                status = status.max(1);
+                verdict.add(1, format!("{what}: `base_64_document` is not Base64: {e}"));
                 continue;
             }
         };
         let loaded = match pool.install(|| preview_cmd::load_bytes(bytes, &what, &scanner)) {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("signprep: {}", e.message());
-                status = status.max(if matches!(e, LoadError::Io(_)) { 2 } else { 1 });
+                verdict.add(
+                    if matches!(e, LoadError::Io(_)) { 2 } else { 1 },
+                    e.message(),
+                );
                 continue;
             }
         };
-        if loaded.scan.has_errors() {
-            status = status.max(1);
-        }
         let style = child_style(base, pack, &labels, i, &request.pack_findings);
-        if style.notes.iter().any(|n| n.severity == Severity::Error) {
-            status = status.max(1);
+        // Errors of the PDF or of its data fields that the request's check
+        // did not report (it reports them all when it read the child).
+        if errors == 0
+            && (loaded.scan.has_errors()
+                || style.notes.iter().any(|n| n.severity == Severity::Error))
+        {
+            verdict.add(1, format!("{what}: error-level findings (drawn in red)"));
         }
         let count = loaded.doc.page_count();
         let pages = preview_cmd::pages_within(&args.pages, count);
         let stem = child_stem(i, docs.len(), &name);
-        let written = preview_cmd::write_pages(
+        preview_cmd::write_pages(
             &pool,
             &loaded,
             &pages,
@@ -329,10 +338,10 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
             &stem,
             args.overlay_json,
             &what,
+            &mut verdict,
         );
-        status = status.max(written);
     }
-    status
+    verdict.finish()
 }
 
 #[cfg(test)]

@@ -27,26 +27,35 @@ struct Done {
     html: String,
     failure: bool,
     io_error: bool,
+    /// Why the file could not be read or scanned.
+    message: String,
 }
 
 pub fn run(args: &ReportArgs) -> u8 {
     let style = match style(&args.signer, &args.type_map, true, true) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("signprep: {e}");
-            return 2;
-        }
+        Err(e) => return crate::fail(&e, 2),
     };
-    let Some(pool) = crate::worker_pool(args.jobs, "signprep") else {
+    let Some(pool) = crate::worker_pool(args.jobs) else {
         return 2;
     };
     let scanner = Scanner::new().dpi(args.dpi);
     let inputs = expand(&args.paths);
+    if inputs.is_empty() && !args.allow_empty {
+        let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return crate::fail(
+            &format!(
+                "nothing to report: no PDF in {}; pass --allow-empty if that is fine",
+                shown.join(", ")
+            ),
+            2,
+        );
+    }
     let scratch = tmp_beside(&args.output, "sections");
-    let result = (|| -> io::Result<(Vec<Row>, bool, bool)> {
+    let mut verdict = Verdict::default();
+    let result = (|| -> io::Result<Vec<Row>> {
         let mut sections = BufWriter::new(File::create(&scratch)?);
         let mut rows = Vec::with_capacity(inputs.len());
-        let (mut failure, mut io_error) = (false, false);
         for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
             let done: Vec<Done> = pool.install(|| {
                 chunk
@@ -57,54 +66,102 @@ pub fn run(args: &ReportArgs) -> u8 {
             });
             for d in done {
                 sections.write_all(d.html.as_bytes())?;
-                failure |= d.failure;
-                io_error |= d.io_error;
+                verdict.file(&d);
                 rows.push(d.row);
             }
         }
         sections.flush()?;
-        Ok((rows, failure, io_error))
+        Ok(rows)
     })();
-    let (rows, failure, io_error) = match result {
+    let rows = match result {
         Ok(r) => r,
         Err(e) => {
             let _ = std::fs::remove_file(&scratch);
-            eprintln!("signprep: cannot write {}: {e}", scratch.display());
-            return 2;
+            return crate::fail(&format!("cannot write {}: {e}", scratch.display()), 2);
         }
     };
     let written = assemble(&args.output, &rows, &scratch, args.dpi);
     let _ = std::fs::remove_file(&scratch);
     if let Err(e) = written {
-        eprintln!("signprep: cannot write {}: {e}", args.output.display());
-        return 2;
+        return crate::fail(&format!("cannot write {}: {e}", args.output.display()), 2);
     }
     println!("{}", args.output.display());
-    if io_error {
-        2
-    } else if failure {
-        1
-    } else {
-        0
+    verdict.finish(&args.output)
+}
+
+/// What the last line on stderr says about a report with failures.
+#[derive(Debug, Default)]
+struct Verdict {
+    /// The first file that could not be read, and why.
+    unreadable: Option<String>,
+    unreadable_count: usize,
+    /// Files that could not be scanned, and files with error-level findings.
+    not_scanned: usize,
+    with_errors: usize,
+    errors: usize,
+}
+
+impl Verdict {
+    fn file(&mut self, d: &Done) {
+        if d.io_error {
+            self.unreadable_count += 1;
+            self.unreadable.get_or_insert_with(|| d.message.clone());
+        } else if d.row.status != "ok" {
+            self.not_scanned += 1;
+        } else if d.failure {
+            self.with_errors += 1;
+            self.errors += d.row.errors;
+        }
+    }
+
+    fn finish(self, output: &Path) -> u8 {
+        let mut v = crate::Verdict::default();
+        if let Some(first) = self.unreadable {
+            if self.unreadable_count == 1 {
+                v.add(2, first);
+            } else {
+                v.add(
+                    2,
+                    format!(
+                        "{} files could not be read; the first: {first}",
+                        self.unreadable_count
+                    ),
+                );
+            }
+        }
+        if self.with_errors > 0 {
+            v.add(
+                1,
+                format!(
+                    "{} in {}",
+                    crate::plural(self.errors, "error-level finding"),
+                    crate::plural(self.with_errors, "file")
+                ),
+            );
+        }
+        if self.not_scanned > 0 {
+            v.add(
+                1,
+                format!(
+                    "{} could not be scanned",
+                    crate::plural(self.not_scanned, "file")
+                ),
+            );
+        }
+        if v.status != 0 {
+            v.add(0, format!("see {}", output.display()));
+        }
+        v.finish()
     }
 }
 
 /// Writes head, table, sections and tail to a temporary file, then renames it.
 fn assemble(output: &Path, rows: &[Row], scratch: &Path, dpi: f64) -> io::Result<()> {
-    let tmp = tmp_beside(output, "tmp");
-    let write = || -> io::Result<()> {
-        let mut out = BufWriter::new(File::create(&tmp)?);
+    crate::atomic::write_with(output, |out| {
         out.write_all(head(rows, dpi).as_bytes())?;
-        io::copy(&mut File::open(scratch)?, &mut out)?;
-        out.write_all(tail().as_bytes())?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, output)
-    };
-    let result = write();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+        io::copy(&mut File::open(scratch)?, out)?;
+        out.write_all(tail().as_bytes())
+    })
 }
 
 /// `.NAME.PID.SUFFIX` beside `path`.
@@ -120,7 +177,10 @@ fn tmp_beside(path: &Path, suffix: &str) -> PathBuf {
 fn one(id: usize, input: &Input, scanner: &Scanner, style: &Style, max_pages: usize) -> Done {
     let (path, loaded) = match input {
         Input::File(p) => (p, load(p, scanner)),
-        Input::Missing(p, e) => (p, Err(LoadError::Io(format!("cannot read: {e}")))),
+        Input::Missing(p, e) => (
+            p,
+            Err(LoadError::Io(format!("cannot read {}: {e}", p.display()))),
+        ),
     };
     let path_s = path.display().to_string();
     let loaded = match loaded {
@@ -149,6 +209,7 @@ fn one(id: usize, input: &Input, scanner: &Scanner, style: &Style, max_pages: us
                 html,
                 failure: true,
                 io_error,
+                message,
             };
         }
     };
@@ -225,6 +286,7 @@ fn scanned(id: usize, path: String, loaded: &Loaded, style: &Style, max_pages: u
         row,
         html,
         io_error: false,
+        message: String::new(),
     }
 }
 

@@ -26,26 +26,20 @@ pub fn run(args: &ScanArgs) -> u8 {
     let mut type_map = TypeMap::new();
     for rule in &args.type_map {
         if let Err(e) = type_map.add(rule) {
-            eprintln!("signprep: --type-map: {e}");
-            return 2;
+            return crate::fail(&format!("--type-map: {e}"), 2);
         }
     }
     let type_map = Arc::new(args.data_fields.then_some(type_map));
     let stream = match Stream::new(args.jobs.unwrap_or(0)) {
         Ok(s) => s.watchdog(watchdog(&options)).stop_flag(interrupt::flag()),
-        Err(e) => {
-            eprintln!("signprep: cannot start worker threads: {e}");
-            return 2;
-        }
+        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
     };
     let source = match Source::open(&args.paths, &args.batch, stream.threads()) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("signprep: {e}");
-            return 2;
-        }
+        Err(e) => return crate::fail(&e, 2),
     };
     let skipped = source.skipped_counter();
+    let found = source.found_counter();
     let stderr_is_terminal = std::io::stderr().is_terminal();
     let quiet = args.batch.quiet;
     let mut progress = Progress::new(
@@ -60,6 +54,8 @@ pub fn run(args: &ScanArgs) -> u8 {
         ..Summary::default()
     };
     let mut io_failure = false;
+    let mut first_missing: Option<String> = None;
+    let mut missing = 0usize;
     let start = Instant::now();
 
     let budget = options.time_budget;
@@ -75,6 +71,7 @@ pub fn run(args: &ScanArgs) -> u8 {
         // instead of 1.91x on two cores, and a third more peak memory.
         let spread = waiting == 0;
         let r = match input {
+            Input::File(p) if p.as_os_str() == "-" => scan_stdin(&options, &scanner),
             Input::File(p) => Record::scan_file(
                 p,
                 &options.clone().parallel(spread),
@@ -100,7 +97,11 @@ pub fn run(args: &ScanArgs) -> u8 {
             }
             Outcome::Abandoned(after) => failed(abandoned(path, after, budget)),
         };
-        io_failure |= matches!(input, Input::Missing(..));
+        if let Input::Missing(p, e) = input {
+            io_failure = true;
+            missing += 1;
+            first_missing.get_or_insert_with(|| format!("{}: {e}", p.display()));
+        }
         summary.add(&done.tally);
         progress.file(done.tally.pages, done.tally.findings());
         let bytes = done.bytes?;
@@ -111,10 +112,13 @@ pub fn run(args: &ScanArgs) -> u8 {
         Ok(Flow::BrokenPipe) => return 0,
         Ok(Flow::Interrupted) => summary.interrupted = true,
         Ok(Flow::Completed) => {}
-        Err(e) => {
-            eprintln!("signprep: cannot write output: {e}");
-            return 2;
-        }
+        Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
+    }
+    if found.load(std::sync::atomic::Ordering::Relaxed) == 0 && !args.batch.allow_empty {
+        return crate::fail(
+            &crate::batch::source::nothing_found(&args.paths, &args.batch),
+            2,
+        );
     }
     summary.elapsed = start.elapsed().as_secs_f64();
     summary.skipped = skipped.load(std::sync::atomic::Ordering::Relaxed);
@@ -125,18 +129,26 @@ pub fn run(args: &ScanArgs) -> u8 {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return 0;
         }
-        eprintln!("signprep: cannot write output: {e}");
-        io_failure = true;
+        return crate::fail(&format!("cannot write output: {e}"), 2);
     }
     if !quiet && (format == Format::Table || stderr_is_terminal) {
         eprintln!("{}", summary.line());
     }
     if summary.interrupted {
-        130
+        crate::fail(
+            "interrupted; the output holds the records written so far",
+            130,
+        )
     } else if io_failure {
-        2
+        let first = first_missing.unwrap_or_default();
+        let what = if missing == 1 {
+            format!("cannot read {first}")
+        } else {
+            format!("cannot read {missing} inputs; the first: {first}")
+        };
+        crate::fail(&what, 2)
     } else if summary.failures > 0 {
-        1
+        crate::fail(&summary.failure_line(), 1)
     } else {
         0
     }
@@ -189,5 +201,30 @@ fn error_record(path: &std::path::Path, code: &str, message: String) -> Record {
             message,
         }),
         scan: Scan::default(),
+    }
+}
+
+/// The PDF on standard input (`-` among the paths), as record `-`.
+fn scan_stdin(options: &LoadOptions, scanner: &Scanner) -> Record {
+    match crate::inputs::read_input(std::path::Path::new("-")) {
+        Ok(bytes) => {
+            let work = || {
+                signprep_core::Document::from_bytes(&bytes, options)
+                    .and_then(|doc| scanner.scan(&doc))
+            };
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+                Ok(result) => Record::from_result("-".into(), result),
+                Err(_) => error_record(
+                    std::path::Path::new("-"),
+                    "internal_error",
+                    "signprep failed on this input; please report it with the file".into(),
+                ),
+            }
+        }
+        Err(e) => error_record(
+            std::path::Path::new("-"),
+            "io_error",
+            format!("cannot read standard input: {e}"),
+        ),
     }
 }

@@ -54,9 +54,6 @@ pub fn run(args: &SchemaArgs) -> u8 {
     };
     match result {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("signprep schema: {e}");
-            2
-        }
+        Err(e) => crate::fail(&format!("cannot write the schema: {e}"), 2),
     }
 }

@@ -211,10 +211,17 @@ fn a_data_field_naming_a_missing_tag_is_a_finding() {
         "--pages",
         "1",
     ]);
-    // A warning: the images are written, exit 0.
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // An error, as the field's signer is lost (issue 16 item 8): the images
+    // are still written, exit 1, and the last line says why.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("warning[custom_id_not_in_document]"), "{err}");
+    assert!(err.contains("error[custom_id_not_in_document]"), "{err}");
+    assert!(
+        err.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("error: 1 error-level finding in ")),
+        "{err}"
+    );
     assert!(err.contains("SIG_WITNESS"), "{err}");
     let all = overlays(&out);
     let notes = &all["01-nda"][0]["notes"];
@@ -224,7 +231,7 @@ fn a_data_field_naming_a_missing_tag_is_a_finding() {
         .iter()
         .find(|n| n["code"] == "custom_id_not_in_document")
         .unwrap_or_else(|| panic!("no note in {notes}"));
-    assert_eq!(note["severity"], "warning");
+    assert_eq!(note["severity"], "error");
     assert_eq!(note["name"], "SIG_WITNESS");
     assert!(note["message"].as_str().unwrap().contains("SIG_WITNESS"));
     // Only on its own child.
@@ -327,7 +334,8 @@ signer = "ann"
         s(&out),
         "--overlay-json",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // `client_nmae` carries a value the service would drop: an error.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     // Two children with one name never share a file.
     assert_eq!(
         listing(&out),
@@ -347,7 +355,8 @@ signer = "ann"
     assert_eq!(missing["name"], "client_nmae");
     // The manifest's own findings are printed, located in the manifest.
     let err = stderr(&o);
-    assert!(err.contains("warning[custom_id_not_in_document]"), "{err}");
+    assert!(err.contains("error[custom_id_not_in_document]"), "{err}");
+    assert!(err.contains("  --> /documents/0/fields/1, in "), "{err}");
     // The pattern assigns both SIG tags of the second child to Ann.
     let signed: Vec<&str> = all["02-Form"][0]["boxes"]
         .as_array()

@@ -97,7 +97,9 @@ pack_codes! {
     DataFieldEmpty => "data_field_empty", Warning;
     /// A data field names a `custom_id` that the child's PDF does not have (no such
     /// tag in a tag-syntax child, no such field in a form-field child); the
-    /// service silently ignores it.
+    /// service silently ignores it. An error when the field carries `data` or a
+    /// signer (the value, or who signs, is lost without a word); a warning when
+    /// it has neither.
     CustomIdNotInDocument => "custom_id_not_in_document", Warning;
     /// A pack-wide field (or a field pattern) matched no tag or form field of any
     /// document, so it is in no child.

@@ -236,21 +236,31 @@ impl Manifest {
     /// Reads a manifest: JSON when the file ends in `.json` or starts with `{`,
     /// TOML otherwise.
     pub fn load(path: &Path) -> Result<Manifest, Error> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.to_path_buf(),
             source,
+        })?;
+        Manifest::from_bytes(&bytes, path)
+    }
+
+    /// Parses a manifest read from `path` (which tells JSON from TOML, with
+    /// the text: JSON when the name ends in `.json` or the text starts with `{`).
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Manifest, Error> {
+        let text = std::str::from_utf8(bytes).map_err(|e| Error::ManifestToml {
+            path: path.to_path_buf(),
+            message: format!("not UTF-8 text: {e}"),
         })?;
         let json = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"))
             || text.trim_start().starts_with('{');
         if json {
-            Manifest::from_json(&text).map_err(|source| Error::ManifestJson {
+            Manifest::from_json(text).map_err(|source| Error::ManifestJson {
                 path: path.to_path_buf(),
                 source,
             })
         } else {
-            Manifest::from_toml(&text).map_err(|e| Error::ManifestToml {
+            Manifest::from_toml(text).map_err(|e| Error::ManifestToml {
                 path: path.to_path_buf(),
                 message: e.to_string(),
             })

@@ -97,14 +97,15 @@ data = "Ann"
     assert_eq!(
         got,
         [
+            // It carries a value the service would drop: an error.
             (
                 "custom_id_not_in_document".into(),
                 Some("/documents/0/fields/1".into()),
-                Severity::Warning
+                Severity::Error
             ),
             (
                 "data_for_signature_field".into(),
-                Some("/fields/0".into()),
+                Some("/fields/0/data".into()),
                 Severity::Warning
             ),
         ],
@@ -129,7 +130,7 @@ data = "Ann"
         found(&checked.findings),
         [(
             "data_for_signature_field".into(),
-            Some("/fields/0".into()),
+            Some("/fields/0/data".into()),
             Severity::Warning
         )],
         "{:#?}",

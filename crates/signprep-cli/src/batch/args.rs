@@ -14,6 +14,11 @@ pub struct BatchArgs {
     /// with a `path` key (other keys are ignored). Read after the PATH arguments.
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub files_from: Option<PathBuf>,
+    /// Exit 0 when the paths and the list give no file at all (an empty folder, a
+    /// glob matching nothing, an empty list); without it that is an error (exit
+    /// status 2), so a job pointed at the wrong folder fails.
+    #[arg(long, help_heading = "Input")]
+    pub allow_empty: bool,
     /// Walk folders without reading .gitignore, .ignore and .git/info/exclude.
     #[arg(long, help_heading = "Input")]
     pub no_ignore: bool,

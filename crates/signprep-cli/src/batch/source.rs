@@ -15,6 +15,8 @@ pub struct Source {
     /// How many inputs there are, when known up front (not for `--files-from -`).
     pub total: Option<usize>,
     skipped: Arc<AtomicUsize>,
+    /// Inputs found, before `--shard` and `--skip-done`.
+    found: Arc<AtomicUsize>,
 }
 
 impl std::fmt::Debug for Source {
@@ -36,6 +38,12 @@ impl Source {
     ) -> Result<Source, String> {
         let walk = args.walk_options();
         walk.check()?;
+        let stdin = |p: &Path| p.as_os_str() == "-";
+        if args.files_from.as_deref().is_some_and(stdin) && paths.iter().any(|p| stdin(p)) {
+            return Err(
+                "standard input cannot be both the --files-from list and a PDF (`-`)".into(),
+            );
+        }
         let done = match &args.skip_done {
             Some(p) => Some(
                 DoneSet::read(p)
@@ -57,6 +65,10 @@ impl Source {
                 eager.extend(lines.flat_map(|e| entry_inputs(e, &walk, walk_threads)));
             }
         }
+        if eager.is_empty() && lazy.is_none() && !args.allow_empty {
+            return Err(nothing_found(paths, args));
+        }
+        let found = Arc::new(AtomicUsize::new(eager.len()));
         let skipped = Arc::new(AtomicUsize::new(0));
         let filter = Filter {
             shard: args.shard,
@@ -70,11 +82,17 @@ impl Source {
                     total: Some(kept.len()),
                     iter: Box::new(kept.into_iter()),
                     skipped,
+                    found,
                 })
             }
             Some(lines) => {
                 let walk = walk.clone();
-                let tail = lines.flat_map(move |e| entry_inputs(e, &walk, walk_threads));
+                let counter = Arc::clone(&found);
+                let tail = lines
+                    .flat_map(move |e| entry_inputs(e, &walk, walk_threads))
+                    .inspect(move |_| {
+                        counter.fetch_add(1, Ordering::Relaxed);
+                    });
                 Ok(Source {
                     total: None,
                     iter: Box::new(
@@ -84,6 +102,7 @@ impl Source {
                             .filter(move |i| filter.keep(i)),
                     ),
                     skipped,
+                    found,
                 })
             }
         }
@@ -94,6 +113,34 @@ impl Source {
     pub fn skipped_counter(&self) -> Arc<AtomicUsize> {
         Arc::clone(&self.skipped)
     }
+
+    /// How many inputs the paths and the list gave so far, before `--shard`
+    /// and `--skip-done` (all of them once the iterator is exhausted).
+    pub fn found_counter(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.found)
+    }
+}
+
+/// Why a run that found no input fails (unless `--allow-empty`): what was
+/// searched, and how.
+pub fn nothing_found(paths: &[PathBuf], args: &BatchArgs) -> String {
+    let mut parts = Vec::new();
+    if !paths.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| shown(p)).collect();
+        let what = if args.glob.iter().any(|g| !g.starts_with('!')) {
+            "no file matching the --glob patterns"
+        } else {
+            "no PDF"
+        };
+        parts.push(format!("{what} in {}", shown.join(", ")));
+    }
+    if let Some(list) = &args.files_from {
+        parts.push(format!("--files-from {} lists no file", shown(list)));
+    }
+    format!(
+        "nothing to scan: {}; pass --allow-empty if that is fine",
+        parts.join(", and ")
+    )
 }
 
 impl Iterator for Source {

@@ -117,6 +117,34 @@ impl Summary {
         self.pages_per_second = Some(self.rate().round());
     }
 
+    /// Why the run's exit status is 1: `8 error-level findings in 3 files, 1
+    /// file could not be scanned (pdf_unreadable 1)`.
+    pub fn failure_line(&self) -> String {
+        let with_findings = self.failures.saturating_sub(self.errors);
+        let mut parts = Vec::new();
+        if with_findings > 0 {
+            let n = self.findings.get("error").copied().unwrap_or(0);
+            parts.push(format!(
+                "{} in {}",
+                crate::plural(n, "error-level finding"),
+                crate::plural(with_findings, "file")
+            ));
+        }
+        if self.errors > 0 {
+            let codes: Vec<String> = self
+                .errors_by_code
+                .iter()
+                .map(|(code, n)| format!("{code} {n}"))
+                .collect();
+            parts.push(format!(
+                "{} could not be scanned ({})",
+                crate::plural(self.errors, "file"),
+                codes.join(", ")
+            ));
+        }
+        parts.join(", ")
+    }
+
     /// One line for people: counts, errors by code, wall time and pages/s.
     pub fn line(&self) -> String {
         let fields = crate::output::fields_count(self.fields, !self.fields_skipped);

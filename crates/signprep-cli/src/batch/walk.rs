@@ -82,6 +82,10 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
 /// in sorted path order (walk errors are inputs too, in their sorted place).
 /// `threads` 0 lets the walker choose.
 pub fn inputs_of(path: &Path, options: &WalkOptions, threads: usize) -> Vec<Input> {
+    if path.as_os_str() == "-" {
+        // Standard input, read when the file's turn comes.
+        return vec![Input::File(path.to_path_buf())];
+    }
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => walk_dir(path, options, threads),
         Ok(_) => vec![Input::File(path.to_path_buf())],

@@ -1,6 +1,7 @@
 //! Writing check records: human (compiler-style), json, ndjson.
 
 use super::record::{Located, Record, Summary};
+use crate::output::{clean, clean_lines};
 use std::io::{self, BufWriter, Write};
 
 /// Output format of `signprep check`.
@@ -76,9 +77,15 @@ impl<W: Write> Writer<W> {
 ///    |
 ///    = hint: did you mean `CLIENT_NAME`? ...
 /// ```
-fn human(o: &mut impl Write, r: &Record) -> io::Result<()> {
+pub fn human(o: &mut impl Write, r: &Record) -> io::Result<()> {
     if let Some(e) = &r.error {
-        writeln!(o, "error[{}]: {}: {}", e.code, r.path, e.message)?;
+        writeln!(
+            o,
+            "error[{}]: {}: {}",
+            e.code,
+            clean(&r.path),
+            clean_lines(&e.message)
+        )?;
         return writeln!(o);
     }
     for f in &r.findings {
@@ -89,7 +96,7 @@ fn human(o: &mut impl Write, r: &Record) -> io::Result<()> {
 
 fn finding(o: &mut impl Write, path: &str, l: &Located) -> io::Result<()> {
     let f = &l.finding;
-    writeln!(o, "{}[{}]: {}", f.severity, f.code, f.message)?;
+    writeln!(o, "{}[{}]: {}", f.severity, f.code, clean_lines(&f.message))?;
     let mut place = match &f.pointer {
         Some(p) if !p.is_empty() => format!("{path}#{p}"),
         _ => path.to_string(),
@@ -106,7 +113,7 @@ fn finding(o: &mut impl Write, path: &str, l: &Located) -> io::Result<()> {
     if let Some(x) = &f.field {
         place.push_str(&format!(", field {x}"));
     }
-    writeln!(o, "  --> {place}")?;
+    writeln!(o, "  --> {}", clean(&place))?;
     if let Some(v) = &l.shown {
         let key = f
             .pointer
@@ -116,13 +123,13 @@ fn finding(o: &mut impl Write, path: &str, l: &Located) -> io::Result<()> {
             .map(|k| k.replace("~1", "/").replace("~0", "~"));
         writeln!(o, "   |")?;
         match key {
-            Some(k) => writeln!(o, "   |     \"{k}\": {v}")?,
-            None => writeln!(o, "   |     {v}")?,
+            Some(k) => writeln!(o, "   |     \"{}\": {}", clean(&k), clean(v))?,
+            None => writeln!(o, "   |     {}", clean(v))?,
         }
         writeln!(o, "   |")?;
     }
     if let Some(h) = &f.hint {
-        writeln!(o, "   = hint: {h}")?;
+        writeln!(o, "   = hint: {}", clean(h))?;
     }
     writeln!(o)
 }

@@ -219,14 +219,22 @@ impl PackBuilder {
                     if let Some(names) = names
                         && !names.contains(id)
                     {
-                        out.push(
-                            Finding::new(
-                                PackCode::CustomIdNotInDocument,
-                                format!("`{id}` is not a tag or form field of this document"),
-                            )
-                            .at(pointer(&fat, placed.len()))
-                            .hint(format!("the document has: {}", list(names))),
-                        );
+                        let carries = spec.data.is_some()
+                            || spec.signer.is_some()
+                            || spec.signer_uuid.is_some();
+                        let mut f = Finding::new(
+                            PackCode::CustomIdNotInDocument,
+                            format!(
+                                "`{id}` is not a tag or form field of this document{}",
+                                crate::rules::lost(carries)
+                            ),
+                        )
+                        .at(pointer(&fat, placed.len()))
+                        .hint(format!("the document has: {}", list(names)));
+                        if carries {
+                            f.severity = signprep_core::Severity::Error;
+                        }
+                        out.push(f);
                     }
                     if !seen.insert(id.clone()) {
                         out.push(

@@ -136,6 +136,13 @@ impl PackBuilder {
         self
     }
 
+    /// [`PackBuilder::ids`] with a boxed generator.
+    #[must_use]
+    pub(crate) fn ids_boxed(mut self, ids: Box<dyn IdGenerator>) -> Self {
+        self.ids = ids;
+        self
+    }
+
     /// Adds a signer.
     #[must_use]
     pub fn signer(mut self, s: SignerSpec) -> Self {
@@ -255,7 +262,14 @@ impl PackBuilder {
     /// is left out (a finding says why), so `documents` may be shorter than
     /// the children given and the findings' `/documents/N` pointers count the
     /// children given.
-    pub fn build_partial(mut self) -> (DocumentPack, Vec<Finding>) {
+    pub fn build_partial(self) -> (DocumentPack, Vec<Finding>) {
+        let (pack, findings, _) = self.build_indexed();
+        (pack, findings)
+    }
+
+    /// [`PackBuilder::build_partial`], with the place among the children given
+    /// of each child in the pack (children left out have none).
+    pub(crate) fn build_indexed(mut self) -> (DocumentPack, Vec<Finding>, Vec<usize>) {
         let mut out = std::mem::take(&mut self.findings);
         if self
             .pack
@@ -278,17 +292,19 @@ impl PackBuilder {
         let patterns = Self::compile(&self.fields, None, &mut out);
         let mut used = self.invalid_patterns(&patterns);
         let mut docs = Vec::with_capacity(self.children.len());
+        let mut given = Vec::with_capacity(self.children.len());
         let children = std::mem::take(&mut self.children);
         for (i, spec) in children.into_iter().enumerate() {
             if let Some(d) = self.child(i, spec, &signers, &patterns, &mut used, &mut out) {
                 docs.push(d);
+                given.push(i);
             }
         }
         self.report_unused(&used, &mut out);
         workspace_rules(&docs, self.pack.team_key.is_some(), &mut out);
         self.pack.signatories = Some(signers.signatories);
         self.pack.documents = Some(docs);
-        (self.pack, out)
+        (self.pack, out, given)
     }
 
     fn resolve_signers(&mut self, out: &mut Vec<Finding>) -> Signers {

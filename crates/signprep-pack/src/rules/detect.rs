@@ -24,8 +24,19 @@ pub fn detect(bytes: &[u8], path: &Path) -> Option<InputKind> {
     if let Some(k) = sniff(bytes, path) {
         return Some(k);
     }
-    let v: Value = serde_json::from_slice(bytes).ok()?;
-    classify(&v)
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) => classify(&v),
+        Err(_) => toml_manifest(bytes).then_some(InputKind::Manifest),
+    }
+}
+
+/// True for TOML text that reads as a manifest (`name` and a manifest's
+/// tables): how a manifest is told without a `.toml` name (standard input).
+fn toml_manifest(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|t| toml::from_str::<Value>(t).ok())
+        .is_some_and(|v| classify(&v) == Some(InputKind::Manifest))
 }
 
 fn has_ext(path: &Path, ext: &str) -> bool {
@@ -136,7 +147,7 @@ pub(super) fn dispatch(
             return (Some(InputKind::Pdf), None);
         }
         Some(InputKind::Manifest) => {
-            let source = manifest::check(ctx, bytes, path);
+            let (source, _) = manifest::check(ctx, bytes, path, check_ids());
             return (Some(InputKind::Manifest), source);
         }
         _ => {}
@@ -153,6 +164,10 @@ pub(super) fn dispatch(
     };
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
+        Err(_) if kind.is_none() && !has_ext(path, "json") && toml_manifest(bytes) => {
+            let (source, _) = manifest::check(ctx, bytes, path, check_ids());
+            return (Some(InputKind::Manifest), source);
+        }
         Err(e) => {
             if kind.is_some() || has_ext(path, "json") {
                 ctx.push(
@@ -194,11 +209,16 @@ pub(super) fn dispatch(
         InputKind::Subscription => hooks::check(ctx, &value, false),
         // A JSON manifest, told by its keys.
         InputKind::Manifest => {
-            let _ = manifest::check(ctx, bytes, path);
+            let _ = manifest::check(ctx, bytes, path, check_ids());
         }
         InputKind::Pdf => {}
     }
     (Some(kind), Some(value))
+}
+
+/// Signer UUIDs of a manifest's pack when only its findings are wanted.
+fn check_ids() -> Box<dyn crate::ids::IdGenerator> {
+    Box::new(crate::ids::SeededIds::new(0))
 }
 
 /// The typed (lenient) body, or a `body_invalid` finding. Reading from the text
@@ -275,5 +295,11 @@ mod tests {
             detect(b"name = 'x'", Path::new("m.toml")),
             Some(InputKind::Manifest)
         );
+        // Standard input: a manifest told by its TOML keys.
+        assert_eq!(
+            detect(b"name = 'x'\n[[signers]]\nhandle = 'a'\n", Path::new("-")),
+            Some(InputKind::Manifest)
+        );
+        assert_eq!(detect(b"title = 'x'\n", Path::new("-")), None);
     }
 }

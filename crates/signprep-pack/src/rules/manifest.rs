@@ -6,15 +6,24 @@ use super::pack::{self, settings_rules_at};
 use super::people::{self, Keys, Person, Policy};
 use crate::builder::KeptScans;
 use crate::codes::{Finding, FindingCode, PackCode};
-use crate::ids::SeededIds;
+use crate::ids::IdGenerator;
 use crate::manifest::{Manifest, ManifestField};
 use crate::model::pack::{DocumentPack, LenientPack};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Checks a manifest; returns it as JSON (for looking pointers up).
-pub(super) fn check(ctx: &mut Ctx<'_>, bytes: &[u8], path: &Path) -> Option<Value> {
+/// Checks a manifest; returns it as JSON (for looking pointers up) and, when
+/// no finding is an error, the v1 pack it builds (signer UUIDs from `ids`).
+///
+/// This is the one verdict on a manifest: `signprep check` reports these
+/// findings and `signprep pack` writes the pack only when none is an error.
+pub(super) fn check(
+    ctx: &mut Ctx<'_>,
+    bytes: &[u8],
+    path: &Path,
+    ids: Box<dyn IdGenerator>,
+) -> (Option<Value>, Option<DocumentPack>) {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -22,13 +31,10 @@ pub(super) fn check(ctx: &mut Ctx<'_>, bytes: &[u8], path: &Path) -> Option<Valu
                 PackCode::ManifestInvalid,
                 format!("not UTF-8 text: {e}"),
             ));
-            return None;
+            return (None, None);
         }
     };
-    let json = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        || text.trim_start().starts_with('{');
+    let json = is_json(text, path);
     let (source, parsed) = if json {
         (
             serde_json::from_str::<Value>(text).ok(),
@@ -50,39 +56,43 @@ pub(super) fn check(ctx: &mut Ctx<'_>, bytes: &[u8], path: &Path) -> Option<Valu
                 )
                 .hint("see `signprep schema manifest` for the keys a manifest takes"),
             );
-            return source;
+            return (source, None);
         }
     };
     let children = manifest.children_of(ctx.base_dir);
     let kept = KeptScans::default();
     let builder = manifest
         .builder(ctx.base_dir, ctx.label)
-        .ids(SeededIds::new(0))
+        .ids_boxed(ids)
         .load_options(ctx.checker.load.clone())
         .scanner(ctx.checker.scanner.clone())
         .keep_scans(std::sync::Arc::clone(&kept));
-    let (found, built) = match builder.build() {
-        Ok(w) => (w.warnings, Some(w.output)),
-        Err(e) => (e.findings, None),
-    };
+    let (pack, found, given) = builder.build_indexed();
     let locate = Locate {
         manifest: &manifest,
         children: &children,
-        built: built.as_ref(),
+        built: &pack,
+        given: &given,
         label: ctx.label,
     };
     for f in found {
         ctx.push(locate.finding(f));
     }
     direct_rules(ctx, &manifest);
-    if let Some(pack) = &built {
-        let scanned = kept
-            .lock()
-            .map(|mut k| std::mem::take(&mut *k))
-            .unwrap_or_default();
-        field_rules(ctx, pack, &locate, &scanned);
-    }
-    source
+    let scanned = kept
+        .lock()
+        .map(|mut k| std::mem::take(&mut *k))
+        .unwrap_or_default();
+    field_rules(ctx, &pack, &locate, &scanned);
+    let written = !ctx.out.iter().any(Finding::is_error);
+    (source, written.then_some(pack))
+}
+
+/// JSON when the file ends in `.json` or the text starts with `{`; TOML otherwise.
+fn is_json(text: &str, path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        || text.trim_start().starts_with('{')
 }
 
 /// Rules the builder does not apply: people and settings, on the manifest itself.
@@ -161,8 +171,11 @@ fn field_rules(
     };
     pack::check(&mut sub, &lenient);
     ctx.suggest_budget = sub.suggest_budget;
-    for f in sub.out {
+    for mut f in sub.out {
         if matches!(f.code, FindingCode::Pack(c) if KEEP.contains(&c)) {
+            // The built pack lacks the children that could not be read: its
+            // `/documents/N` counts differently from the children given.
+            f.pointer = f.pointer.map(|p| locate.given_place(&p));
             ctx.push(locate.finding(f));
         }
     }
@@ -172,11 +185,33 @@ fn field_rules(
 struct Locate<'a> {
     manifest: &'a Manifest,
     children: &'a [(usize, Option<PathBuf>)],
-    built: Option<&'a DocumentPack>,
+    /// The pack as far as it was built: children that could not be read are
+    /// left out of it.
+    built: &'a DocumentPack,
+    /// For each child of `built`, its place among the children given (which
+    /// the findings' `/documents/N` count).
+    given: &'a [usize],
     label: &'a str,
 }
 
 impl Locate<'_> {
+    /// A pointer into the built pack with its child counted among the
+    /// children given, as the builder's findings count them.
+    fn given_place(&self, p: &str) -> String {
+        let mut tokens = p.split('/').skip(1);
+        if tokens.next() != Some("documents") {
+            return p.to_string();
+        }
+        let Some(i) = tokens.next().and_then(|t| t.parse::<usize>().ok()) else {
+            return p.to_string();
+        };
+        let Some(given) = self.given.get(i) else {
+            return p.to_string();
+        };
+        let rest: String = tokens.map(|t| format!("/{t}")).collect();
+        format!("/documents/{given}{rest}")
+    }
+
     fn finding(&self, mut f: Finding) -> Finding {
         if f.file.as_deref() == Some(self.label) {
             // Located in the manifest already.
@@ -235,7 +270,10 @@ impl Locate<'_> {
                         "use_workspace_default_document_settings",
                         ..,
                     ] => "/use_workspace_defaults".to_string(),
-                    ["data_fields", j, ..] => self.field(child, k, j.parse().ok()).unwrap_or(entry),
+                    ["data_fields", j, rest @ ..] => self
+                        .field(child, k, j.parse().ok())
+                        .map(|(at, pattern)| format!("{at}{}", field_key(rest, pattern)))
+                        .unwrap_or(entry),
                     ["data_fields"] => format!("{entry}/fields"),
                     _ => entry,
                 };
@@ -246,33 +284,44 @@ impl Locate<'_> {
     }
 
     /// The manifest field behind data field `j` of child `child` (made by
-    /// `[[documents]]` entry `k`).
-    fn field(&self, child: usize, k: usize, j: Option<usize>) -> Option<String> {
+    /// `[[documents]]` entry `k`), and whether it is a pattern (`match`).
+    fn field(&self, child: usize, k: usize, j: Option<usize>) -> Option<(String, bool)> {
         let j = j?;
         let own = &self.manifest.documents.get(k)?.fields;
-        if let Some(pack) = self.built {
-            let id = pack
-                .documents
-                .as_ref()?
-                .get(child)?
-                .data_fields
-                .as_ref()?
-                .get(j)?
-                .custom_id
-                .as_deref()?;
-            if let Some(m) = own.iter().position(|f| names(f, id)) {
-                return Some(format!("/documents/{k}/fields/{m}"));
-            }
-            return self
-                .manifest
-                .fields
-                .iter()
-                .position(|f| names(f, id))
-                .map(|m| format!("/fields/{m}"));
+        let place = self.given.iter().position(|g| *g == child)?;
+        let id = self
+            .built
+            .documents
+            .as_ref()?
+            .get(place)?
+            .data_fields
+            .as_ref()?
+            .get(j)?
+            .custom_id
+            .as_deref()?;
+        if let Some(m) = own.iter().position(|f| names(f, id)) {
+            let pattern = own.get(m).is_some_and(|f| f.pattern.is_some());
+            return Some((format!("/documents/{k}/fields/{m}"), pattern));
         }
-        // Without the pack: the child's own fields come first, one per exact id.
-        let exact = own.get(..=j)?.iter().all(|f| f.pattern.is_none());
-        exact.then(|| format!("/documents/{k}/fields/{j}"))
+        let m = self.manifest.fields.iter().position(|f| names(f, id))?;
+        let pattern = self
+            .manifest
+            .fields
+            .get(m)
+            .is_some_and(|f| f.pattern.is_some());
+        Some((format!("/fields/{m}"), pattern))
+    }
+}
+
+/// The key of a manifest field that a data field's key comes from:
+/// `signatory_uuid` from `signer`, `custom_id` from `custom_id` or `match`.
+fn field_key(rest: &[&str], pattern: bool) -> String {
+    match rest {
+        ["signatory_uuid", ..] => "/signer".into(),
+        ["custom_id", ..] if pattern => "/match".into(),
+        ["custom_id", ..] => "/custom_id".into(),
+        ["data", ..] => "/data".into(),
+        _ => String::new(),
     }
 }
 

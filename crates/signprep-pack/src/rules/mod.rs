@@ -36,12 +36,15 @@ mod values;
 
 use crate::codes::{Finding, PackCode};
 use crate::error::Error;
+use crate::ids::IdGenerator;
+use crate::model::pack::DocumentPack;
 use crate::model::v0::V0Document;
 use serde::Serialize;
 use signprep_core::{LoadOptions, Scanner};
 use std::path::Path;
 
 pub use detect::detect;
+pub(crate) use pack::lost;
 pub(crate) use values::closest;
 
 /// What an input is.
@@ -181,21 +184,54 @@ impl Checker {
     pub fn check_bytes(&self, bytes: &[u8], path: &Path, kind: Option<InputKind>) -> Checked {
         let base = path.parent().unwrap_or(Path::new(""));
         let label = path.display().to_string();
-        let mut ctx = Ctx {
-            checker: self,
-            base_dir: base,
-            label: &label,
-            out: Vec::new(),
-            suggest_budget: values::SUGGEST_BUDGET,
-            started: std::time::Instant::now(),
-            scanned: &[],
-        };
+        let mut ctx = Ctx::new(self, base, &label);
         let (kind, source) = detect::dispatch(&mut ctx, bytes, path, kind);
         Checked {
             kind,
             findings: ctx.out,
             source,
         }
+    }
+
+    /// Checks a manifest (TOML, or JSON when `path` ends in `.json` or the
+    /// text starts with `{`) exactly as [`Checker::check_bytes`] does, the
+    /// same findings located in the manifest, and returns the v1 pack it
+    /// builds, with signer UUIDs from `ids`, when no finding is an error.
+    /// `signprep check` and `signprep pack` both call this: a manifest
+    /// `check` fails is never packed.
+    ///
+    /// ```
+    /// use signprep_pack::{Checker, SeededIds};
+    /// use std::path::Path;
+    /// let toml = br#"
+    ///     name = "NDA"
+    ///     [[signers]]
+    ///     handle = "bob"
+    ///     email = "bob-at-acme"
+    ///     [[documents]]
+    ///     template = "TPL"
+    /// "#;
+    /// let (checked, pack) = Checker::new().check_manifest(toml, Path::new("pack.toml"), SeededIds::new(1));
+    /// assert!(pack.is_none());
+    /// let f = checked.findings.iter().find(|f| f.code.as_str() == "email_invalid").unwrap();
+    /// assert_eq!(f.pointer.as_deref(), Some("/signers/0/email"));
+    /// ```
+    pub fn check_manifest(
+        &self,
+        bytes: &[u8],
+        path: &Path,
+        ids: impl IdGenerator + 'static,
+    ) -> (Checked, Option<DocumentPack>) {
+        let base = path.parent().unwrap_or(Path::new(""));
+        let label = path.display().to_string();
+        let mut ctx = Ctx::new(self, base, &label);
+        let (source, pack) = manifest::check(&mut ctx, bytes, path, Box::new(ids));
+        let checked = Checked {
+            kind: Some(InputKind::Manifest),
+            findings: ctx.out,
+            source,
+        };
+        (checked, pack)
     }
 
     /// The template for a key; the only keyless template when no key matches.
@@ -244,7 +280,19 @@ pub(crate) struct Ctx<'a> {
     pub(crate) scanned: &'a [(Vec<u8>, signprep_core::Scan)],
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(checker: &'a Checker, base_dir: &'a Path, label: &'a str) -> Ctx<'a> {
+        Ctx {
+            checker,
+            base_dir,
+            label,
+            out: Vec::new(),
+            suggest_budget: values::SUGGEST_BUDGET,
+            started: std::time::Instant::now(),
+            scanned: &[],
+        }
+    }
+
     pub(crate) fn push(&mut self, f: Finding) {
         self.out.push(f);
     }

@@ -6,6 +6,7 @@ use super::{Ctx, pdf};
 use crate::codes::{Finding, PackCode, pointer};
 use crate::model::pack::{LenientPack, PackDataField};
 use crate::model::settings::{ChildKind, RawCreationSettings};
+use signprep_core::Severity;
 use std::collections::BTreeSet;
 
 /// What is known of a child's fields.
@@ -401,14 +402,20 @@ fn data_field_rules(
                     }
                     None => format!("the document has: {}", list(names)),
                 };
-                ctx.push(
-                    Finding::new(
-                        PackCode::CustomIdNotInDocument,
-                        format!("`{id}` is not a tag or form field of this child's document; the service ignores it"),
-                    )
-                    .at(pointer(&fat, "custom_id"))
-                    .hint(hint),
-                );
+                let carries = f.data.is_some() || f.signatory_uuid.is_some();
+                let mut finding = Finding::new(
+                    PackCode::CustomIdNotInDocument,
+                    format!(
+                        "`{id}` is not a tag or form field of this child's document; the service ignores it{}",
+                        lost(carries)
+                    ),
+                )
+                .at(pointer(&fat, "custom_id"))
+                .hint(hint);
+                if carries {
+                    finding.severity = Severity::Error;
+                }
+                ctx.push(finding);
             }
             if signatures.contains(id) {
                 if f.data.is_some() {
@@ -440,5 +447,15 @@ fn data_field_rules(
                 ctx.push(f);
             }
         }
+    }
+}
+
+/// What a data field naming no tag or form field loses: its value or signer
+/// (then the finding is an error), or nothing.
+pub(crate) fn lost(carries: bool) -> &'static str {
+    if carries {
+        ", and its value or signer with it"
+    } else {
+        ""
     }
 }

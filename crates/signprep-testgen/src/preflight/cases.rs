@@ -236,6 +236,16 @@ pub fn all(p: &Pdfs) -> Result<Vec<(String, Vec<u8>)>, Error> {
             })?,
         ),
         (
+            "custom_id_not_in_document.empty.json",
+            with(&pk, |v| {
+                set(
+                    v,
+                    "/documents/0/data_fields/-",
+                    json!({"custom_id": "CLIENT_EMAIL"}),
+                )
+            })?,
+        ),
+        (
             "data_for_signature_field.json",
             with(&pk, |v| {
                 set(v, "/documents/0/data_fields/2/data", json!("Ann Client"))
@@ -565,6 +575,63 @@ pub fn all(p: &Pdfs) -> Result<Vec<(String, Vec<u8>)>, Error> {
             manifest(
                 "[[cc]]",
                 "[[signers]]\nhandle = \"client\"\nname = \"Ann Again\"\nemail = \"ann.again@example.com\"\n\n[[cc]]",
+            )?,
+        ),
+        // The same rules in manifests: `signprep pack` refuses what `check` fails.
+        (
+            "signer_email_missing.manifest.toml",
+            manifest(
+                "email = \"bob@acme.example\"\n",
+                "mobile_number = \"+15555550123\"\n",
+            )?,
+        ),
+        (
+            "email_invalid.manifest.toml",
+            manifest("email = \"bob@acme.example\"", "email = \"bob-at-acme\"")?,
+        ),
+        (
+            "mobile_not_international.sms.manifest.toml",
+            manifest(
+                "mobile_number = \"+447700900123\"\n",
+                "mobile_number = \"07700 900123\"\nchannel = \"sms\"\n",
+            )?,
+        ),
+        (
+            "channel_unknown.manifest.toml",
+            manifest(ROLES.0, "handle = \"client\"\nchannel = \"pigeon\"\n")?,
+        ),
+        (
+            "channel_needs_mobile.manifest.toml",
+            manifest(
+                "handle = \"company\"\n",
+                "handle = \"company\"\nchannel = \"sms\"\n",
+            )?,
+        ),
+        (
+            "data_field_signer_unknown.manifest.toml",
+            manifest(
+                "match = \"*_COMPANY\"\nsigner = \"company\"",
+                "match = \"*_COMPANY\"\nsigner = \"compnay\"",
+            )?,
+        ),
+        (
+            "custom_id_not_in_document.manifest.toml",
+            manifest_plus(
+                "[[documents.fields]]\ncustom_id = \"client_email\"\ndata = \"ann@example.com\"\n",
+            ),
+        ),
+        (
+            "reply_email_invalid.manifest.toml",
+            manifest(
+                "reply_email = \"legal@acme.example\"",
+                "reply_email = \"legal at acme\"",
+            )?,
+        ),
+        (
+            "post_signing_url_invalid.manifest.toml",
+            manifest(
+                "post_signing_url = \"https://example.com/signed\"",
+                "post_signing_url = \"example.com/signed\"",
             )?,
         ),
         ("field_pattern_needs_scan.toml", {

@@ -1,0 +1,98 @@
+//! Writing output files atomically: a temporary file in the target's folder,
+//! renamed over the target once complete, so readers never see a partial
+//! file and a failure leaves the target as it was.
+//!
+//! The temporary file is created as any new file is (mode 0666 less the
+//! umask, as `>` in a shell would make it); when the target exists, its mode
+//! is copied first, so replacing a file keeps its permissions.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Temporary names are unique within the process: several threads may write
+/// into one folder.
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// Writes `path` through `write`, atomically.
+pub fn write_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let (tmp, file) = create_beside(path)?;
+    let result = (|| {
+        let mut w = BufWriter::new(file);
+        write(&mut w)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Writes `bytes` to `path`, atomically.
+#[cfg_attr(not(feature = "render"), allow(dead_code))]
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_with(path, |w| w.write_all(bytes))
+}
+
+/// A new temporary file beside `path` (`.NAME.PID.N.tmp`), with the mode of
+/// `path` when it exists.
+pub fn create_beside(path: &Path) -> io::Result<(PathBuf, File)> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let tmp = path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(file) => {
+                if let Ok(meta) = std::fs::metadata(path)
+                    && let Err(e) = file.set_permissions(meta.permissions())
+                {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(e);
+                }
+                return Ok((tmp, file));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_file_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        // A new file: as the umask makes it, never the 0600 of a temp file.
+        let fresh = dir.path().join("fresh.json");
+        write(&fresh, b"x").unwrap();
+        let made = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        let probe = dir.path().join("probe");
+        std::fs::write(&probe, b"").unwrap();
+        let umask_mode = std::fs::metadata(&probe).unwrap().permissions().mode() & 0o777;
+        assert_eq!(made, umask_mode);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 3, "no temporary file left behind");
+    }
+}
