@@ -117,6 +117,19 @@ codes! {
     /// The file was damaged (cross-reference data rebuilt by scanning); what could be
     /// recovered was scanned.
     PdfRepaired => "pdf_repaired", Info;
+    /// The page tree is damaged and was read as viewers read it: a `/Pages`
+    /// node listed inside itself (a cycle) was cut there, a kid that is
+    /// missing, or neither a page nor a node (a font, say), was skipped, or,
+    /// when the tree gave no
+    /// page at all, the pages were found by scanning the file's objects for
+    /// `/Type /Page` (in object order, as MuPDF's repair does). Every page
+    /// reached is scanned, but pages may be missing or in another order than
+    /// the author meant: check the page count before sending the document.
+    PageTreeRepaired => "page_tree_repaired", Warning;
+    /// The document has no page: its page tree is empty and no object of the
+    /// file is a page. There is nothing to place a tag or a field on, and
+    /// the service cannot show the document to a signer.
+    DocumentNoPages => "document_no_pages", Warning;
     /// A Widget annotation on a page is not reachable from `/AcroForm /Fields`
     /// (neither the widget nor any `/Parent` of it). It is still reported, but
     /// the service and many viewers only see fields listed in the form, so it

@@ -7,7 +7,8 @@ use crate::geometry::PageGeometry;
 use crate::loader::{Lazy, Refused, Store};
 use crate::stream_cache::StreamCache;
 use lopdf::{Dictionary, Object, ObjectId};
-use pages::{page_tree_loaded, walk_pages};
+pub(crate) use pages::PageRef;
+use pages::{page_tree_loaded, read_pages};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -104,16 +105,6 @@ impl LoadOptions {
 
 pub use crate::error::{Encryption, Error, ErrorKind};
 
-/// One page as found in the page tree, with its inherited attributes.
-#[derive(Clone, Debug)]
-pub(crate) struct PageRef {
-    pub(crate) id: ObjectId,
-    pub(crate) geometry: PageGeometry,
-    /// `/Resources` (inherited), as written: a dictionary or a reference.
-    /// Shared: pages inherit one copy, however many kids the tree lists.
-    pub(crate) resources: Option<Arc<Object>>,
-}
-
 /// A loaded PDF, ready to scan.
 ///
 /// ```
@@ -127,6 +118,9 @@ pub struct Document {
     /// The objects: parsed eagerly by lopdf, or on demand.
     pub(crate) store: Store,
     pub(crate) pages: Vec<PageRef>,
+    /// What was repaired to find the pages (a cycle cut, ...), or that
+    /// there are none: reported with every scan.
+    pub(crate) page_findings: Vec<crate::diag::Diagnostic>,
     pub(crate) options: LoadOptions,
     /// Bytes inflated so far, across all threads scanning this document
     /// (shared with the store, which inflates object streams).
@@ -231,7 +225,9 @@ impl Document {
         drop(bytes);
         let mut doc = Document::new(Store::Eager(Box::new(inner)), options, started, inflated);
         doc.repaired = repaired;
-        doc.pages = walk_pages(&doc)?;
+        let found = read_pages(&doc)?;
+        doc.pages = found.pages;
+        doc.page_findings = found.findings;
         Ok(doc)
     }
 
@@ -246,16 +242,17 @@ impl Document {
         let lazy = Lazy::open(bytes, options, started, Arc::clone(inflated))?;
         let mut doc = Document::new(Store::Lazy(lazy), options, started, Arc::clone(inflated));
         // lopdf rebuilds the table of a file whose page tree does not load;
-        // walk_pages errors are left to the eager path, which reports them after
+        // read_pages errors are left to the eager path, which reports them after
         // its own checks.
         let pages = if page_tree_loaded(&doc) {
-            walk_pages(&doc).ok()
+            read_pages(&doc).ok()
         } else {
             None
         };
         match pages {
-            Some(pages) if doc.store.opened() => {
-                doc.pages = pages;
+            Some(found) if doc.store.opened() => {
+                doc.pages = found.pages;
+                doc.page_findings = found.findings;
                 Ok(doc)
             }
             _ => Err(Refused {
@@ -277,6 +274,7 @@ impl Document {
         Document {
             store,
             pages: Vec::new(),
+            page_findings: Vec::new(),
             options: options.clone(),
             inflated,
             streams: StreamCache::new(options.max_stream_cache_bytes),

@@ -270,6 +270,7 @@ impl Scanner {
             scan.fields = fields;
             scan.diagnostics.extend(field_diags);
         }
+        scan.diagnostics.extend(doc.page_findings.iter().cloned());
         if doc.was_repaired() {
             scan.diagnostics.push(Diagnostic::new(
                 Code::PdfRepaired,

@@ -20,7 +20,7 @@
 //!
 //! [`LoadOptions::max_stream_cache_bytes`]: crate::LoadOptions::max_stream_cache_bytes
 
-use crate::document::{Document, ErrorKind, StreamError, lookup};
+use crate::document::{Document, ErrorKind, PageRef, StreamError, lookup};
 use lopdf::{Object, ObjectId, Stream};
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
@@ -127,8 +127,11 @@ impl Document {
     }
 
     /// The content streams of page object `page`, in order, with their ids.
-    pub(crate) fn content_streams(&self, page: ObjectId) -> Vec<(Option<ObjectId>, &Stream)> {
-        let Some(dict) = self.dictionary(page) else {
+    pub(crate) fn content_streams<'a>(
+        &'a self,
+        page: &'a PageRef,
+    ) -> Vec<(Option<ObjectId>, &'a Stream)> {
+        let Some(dict) = self.page_dict(page) else {
             return Vec::new();
         };
         let Some(contents) = lookup(dict, b"Contents") else {
@@ -149,7 +152,7 @@ impl Document {
             let mut seen = HashSet::new();
             let mut shared = HashSet::new();
             for page in &self.pages {
-                for (id, _) in self.content_streams(page.id) {
+                for (id, _) in self.content_streams(page) {
                     if let Some(id) = id
                         && !seen.insert(id)
                     {

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Error, Fixture};
 
 mod fonts;
+mod pagetree;
 
 /// How scanning a hostile file must end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,7 +183,10 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         tounicode_absurd_ranges()?,
         reference_loop(),
         fonts::font_damaged(),
-    ];
+    ]
+    .into_iter()
+    .chain(pagetree::all())
+    .collect();
     list.into_iter()
         .chain(crate::quirks::all()?)
         .map(|(name, pdf, expect)| {
@@ -290,7 +294,7 @@ fn pagetree_kids_cycle() -> Entry {
         "pagetree_kids_cycle",
         r.finish(),
         HostileExpect::error(
-            "the page tree root's /Kids lists an intermediate node whose /Kids lists the root again",
+            "the page tree root's /Kids lists an intermediate node whose /Kids lists the root again; the root's /Count says 2 pages, the cycle hides the second",
             UNREADABLE,
         ),
     )

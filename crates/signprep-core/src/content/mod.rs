@@ -10,7 +10,7 @@ mod lexer;
 mod state;
 
 use crate::diag::{Code, Diagnostic};
-use crate::document::{Document, Error, StreamError, lookup, matrix_of};
+use crate::document::{Document, Error, PageRef, StreamError, lookup, matrix_of};
 use crate::fonts::{self, Damage, Font, GlyphSink};
 use crate::geometry::{Matrix, Rect};
 use crate::stream_cache::{Decoded, Reuse};
@@ -260,7 +260,7 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
         font_slots: Vec::new(),
         fallback: None,
     };
-    let content = page_content(doc, page.id, index, &mut it.out.diagnostics)?;
+    let content = page_content(doc, page, index, &mut it.out.diagnostics)?;
     // Text pages show about one glyph per 4-20 content bytes: reserving for
     // that up front saves regrowing (and copying) the glyph records. Capped,
     // so a page of paths reserves little it does not use.
@@ -296,11 +296,11 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
 /// streams are skipped with a diagnostic, limits are fatal.
 fn page_content(
     doc: &Document,
-    id: ObjectId,
+    page_ref: &PageRef,
     page: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Decoded, Error> {
-    let streams = doc.content_streams(id);
+    let streams = doc.content_streams(page_ref);
     let mut out = Vec::new();
     let one = streams.len() == 1;
     for (id, s) in streams {
@@ -394,8 +394,12 @@ impl<'o> Args<'o> {
         let mut out = Vec::with_capacity(raw.len());
         let mut k = 0;
         while let Some(&c) = raw.get(k) {
+            // Two hex digits exactly (`from_str_radix` alone would take
+            // `#+1` for 0x01); otherwise the `#` is itself, as in a name of
+            // an object (see the loader's parser).
             let hex = raw
                 .get(k + 1..k + 3)
+                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
                 .and_then(|h| std::str::from_utf8(h).ok())
                 .and_then(|h| u8::from_str_radix(h, 16).ok());
             match (c, hex) {

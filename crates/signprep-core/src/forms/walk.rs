@@ -132,7 +132,7 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
         .pages
         .iter()
         .enumerate()
-        .map(|(i, p)| (p.id, i))
+        .filter_map(|(i, p)| Some((p.id()?, i)))
         .collect();
 
     // Widgets of each page, in /Annots order (a widget listed twice on one
@@ -143,7 +143,7 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
         let mut list = Vec::new();
         let mut seen = HashSet::new();
         let arr = doc
-            .dictionary(page.id)
+            .page_dict(page)
             .and_then(|d| doc.get_array(d, b"Annots"))
             .unwrap_or_default();
         for a in arr {

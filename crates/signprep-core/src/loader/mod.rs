@@ -70,6 +70,24 @@ impl Store {
         }
     }
 
+    /// Every object number with an entry, ascending, with its generation
+    /// (for the scan of a file whose page tree gives no page).
+    pub(crate) fn ids(&self) -> Vec<ObjectId> {
+        match self {
+            Store::Eager(doc) => doc.objects.keys().copied().collect(),
+            Store::Lazy(lazy) => lazy
+                .nums
+                .iter()
+                .zip(&lazy.entries)
+                .filter_map(|(&n, e)| match e {
+                    Entry::Free => None,
+                    Entry::Normal { generation, .. } => Some((n, *generation)),
+                    Entry::Compressed { .. } | Entry::Elsewhere => Some((n, 0)),
+                })
+                .collect(),
+        }
+    }
+
     pub(crate) fn is_lazy(&self) -> bool {
         matches!(self, Store::Lazy(_))
     }

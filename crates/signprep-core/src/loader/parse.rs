@@ -255,7 +255,10 @@ impl<'a> Parser<'a> {
     }
 
     /// A name after its `/`, with `#xx` escapes decoded. A `#` without two
-    /// hexadecimal digits fails (lopdf would end the name there).
+    /// hexadecimal digits after it stands for itself, as in pdf.js and
+    /// MuPDF (`/Im#1` is the name `Im#1`): lopdf ends the name there and
+    /// then fails the whole object, which lost the page of a file naming its
+    /// images so.
     pub(crate) fn name(&mut self) -> Option<Vec<u8>> {
         if !self.eat(b"/") {
             return None;
@@ -275,10 +278,18 @@ impl<'a> Parser<'a> {
             if self.peek() != Some(b'#') {
                 return Some(out);
             }
-            let hi = hex_value(self.peek_at(1)?)?;
-            let lo = hex_value(self.peek_at(2)?)?;
-            out.push((hi << 4) | lo);
-            self.pos += 3;
+            let hi = self.peek_at(1).and_then(hex_value);
+            let lo = self.peek_at(2).and_then(hex_value);
+            match (hi, lo) {
+                (Some(hi), Some(lo)) => {
+                    out.push((hi << 4) | lo);
+                    self.pos += 3;
+                }
+                _ => {
+                    out.push(b'#');
+                    self.pos += 1;
+                }
+            }
         }
     }
 
@@ -625,8 +636,13 @@ mod tests {
     fn names() {
         assert_eq!(parse(b"/A#20B"), Some(Object::Name(b"A B".to_vec())));
         assert_eq!(parse(b"/"), Some(Object::Name(Vec::new())));
-        assert_eq!(parse(b"/A#2"), None);
-        assert_eq!(parse(b"/A#zz"), None);
+        // A `#` without two hex digits is itself (pdf.js, MuPDF).
+        assert_eq!(parse(b"/A#2"), Some(Object::Name(b"A#2".to_vec())));
+        assert_eq!(parse(b"/A#zz"), Some(Object::Name(b"A#zz".to_vec())));
+        assert_eq!(parse(b"/A#"), Some(Object::Name(b"A#".to_vec())));
+        assert_eq!(parse(b"/Im#1 "), Some(Object::Name(b"Im#1".to_vec())));
+        assert_eq!(parse(b"/A#+1"), Some(Object::Name(b"A#+1".to_vec())));
+        assert_eq!(parse(b"/A##41"), Some(Object::Name(b"A#A".to_vec())));
         same_as_lopdf(b"/A#20B#2f");
         same_as_lopdf(b"/Type");
     }
