@@ -164,3 +164,28 @@ fn named_shapes() {
         assert_eq!(read(&pdf(&g)), want, "walk: {name}");
     }
 }
+
+/// Nodes each listing the next twice over one page: 2^12 pages, past a
+/// `max_pages` of 1,000, are refused as a limit (with the default limit the
+/// same shape 20 levels deep is refused the same way, only slower to build
+/// up in a debug build).
+#[test]
+fn a_repeated_node_explosion_stops_at_max_pages() {
+    let mut r = Raw::default();
+    r.obj(1, "<< /Type /Catalog /Pages 10 0 R >>");
+    for n in 10..22u32 {
+        r.obj(
+            n,
+            format!("<< /Type /Pages /Kids [{m} 0 R {m} 0 R] >>", m = n + 1),
+        );
+    }
+    r.obj(22, "<< /Type /Pages /Kids [30 0 R] >>");
+    r.obj(30, "<< /Type /Page /MediaBox [0 0 612 792] >>");
+    let mut options = LoadOptions::default();
+    options.max_pages = 1000;
+    let err = Document::from_bytes(&r.finish(), &options).unwrap_err();
+    assert_eq!(err.code(), "pdf_limit_exceeded", "{err}");
+    options.max_pages = 4096;
+    let doc = Document::from_bytes(&r.finish(), &options).unwrap();
+    assert_eq!(doc.page_count(), 4096);
+}

@@ -805,6 +805,16 @@ mod tests {
             #![proptest_config(ProptestConfig::with_cases(256))]
             #[test]
             fn agrees_with_lopdf(body in value()) {
+                // Where lopdf fails a name with a `#` that starts no escape,
+                // ours reads the `#` as itself (pdf.js, MuPDF): only inputs
+                // without one are compared.
+                let lone_pound = body.iter().enumerate().any(|(i, &c)| {
+                    c == b'#'
+                        && !body
+                            .get(i + 1..i + 3)
+                            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+                });
+                prop_assume!(!lone_pound);
                 same_as_lopdf(&body);
             }
 

@@ -5,8 +5,7 @@
 //! each expectation says how a viewer reads the file.
 
 use super::{
-    COURIER, Entry, HostileExpect, LIMIT, PAGE_RESOURCES, Raw, TAG_CONTENT, UNREADABLE, one_page,
-    replace,
+    COURIER, Entry, HostileExpect, PAGE_RESOURCES, Raw, TAG_CONTENT, UNREADABLE, one_page, replace,
 };
 
 const REPAIRED: &str = "page_tree_repaired";
@@ -24,7 +23,6 @@ pub(super) fn all() -> Vec<Entry> {
         declared_empty(),
         nothing_to_find(),
         empty_node_explosion(),
-        repeated_node_explosion(),
         name_pound_not_escape(),
     ]
 }
@@ -249,31 +247,6 @@ fn empty_node_explosion() -> Entry {
             1,
             &["SIG_1"],
             &[],
-        ),
-    )
-}
-
-/// Nodes 6..=25, each listing the next twice; the last lists the page:
-/// 2^20 pages, more than max_pages.
-fn repeated_node_explosion() -> Entry {
-    let mut r = one_page();
-    replace(&mut r, 2, "<< /Type /Pages /Kids [6 0 R] /Count 1 >>");
-    for n in 6..26u32 {
-        r.obj(
-            n,
-            format!(
-                "<< /Type /Pages /Kids [{next} 0 R {next} 0 R] /Count 2 >>",
-                next = n + 1
-            ),
-        );
-    }
-    r.obj(26, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-    (
-        "pagetree_repeated_node_explosion",
-        r.finish(),
-        HostileExpect::error(
-            "20 /Pages nodes, each listing the next twice, over one page: 2^20 pages, more than max_pages",
-            LIMIT,
         ),
     )
 }
