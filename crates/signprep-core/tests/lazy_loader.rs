@@ -89,6 +89,12 @@ fn only_repaired_eagerly(got: &str, want: &str) -> bool {
     diags.len() < before && got == want
 }
 
+/// Files where the eager load (lopdf's parser) is known to read less: names
+/// with a `#` that starts no escape (`/F#1`) end there for lopdf, which then
+/// fails the page object; the lazy parser reads the `#` as itself, as pdf.js
+/// and MuPDF do. The lazy read must still succeed on them.
+const EAGER_MISREADS: &[&str] = &["name_pound_not_escape.pdf"];
+
 /// Compares both loaders on every file; returns (files, read lazily, files
 /// only the eager load refused for their nesting).
 fn compare(files: &[PathBuf]) -> (usize, usize, Vec<String>) {
@@ -108,7 +114,10 @@ fn compare(files: &[PathBuf]) -> (usize, usize, Vec<String>) {
         } else if want.starts_with('{') {
             eprintln!("read eagerly: {}", f.display());
         }
-        if nesting_only_refused_eagerly(&got, &want) {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if EAGER_MISREADS.contains(&name.as_str()) {
+            assert!(lazy && got.starts_with('{'), "{name}: {got}");
+        } else if nesting_only_refused_eagerly(&got, &want) {
             deep_unread.push(f.file_name().unwrap().to_string_lossy().into_owned());
         } else if got != want && !only_repaired_eagerly(&got, &want) {
             failures.push(format!(
