@@ -7,11 +7,17 @@ use serde::Serialize;
 /// `(a·x + c·y + e, b·x + d·y + f)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Matrix {
+    /// x scale (x' = a·x + …).
     pub a: f64,
+    /// y shear (y' = b·x + …).
     pub b: f64,
+    /// x shear (x' = … + c·y).
     pub c: f64,
+    /// y scale (y' = … + d·y).
     pub d: f64,
+    /// x translation.
     pub e: f64,
+    /// y translation.
     pub f: f64,
 }
 
@@ -77,9 +83,13 @@ impl Matrix {
 /// An axis-aligned rectangle with `x0 <= x1` and `y0 <= y1`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Rect {
+    /// Left edge.
     pub x0: f64,
+    /// Bottom edge (top in a y-down space).
     pub y0: f64,
+    /// Right edge.
     pub x1: f64,
+    /// Top edge (bottom in a y-down space).
     pub y1: f64,
 }
 
@@ -157,9 +167,13 @@ impl Rect {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(into = "u16")]
 pub enum Rotation {
+    /// Upright.
     R0,
+    /// A quarter turn clockwise.
     R90,
+    /// Upside down.
     R180,
+    /// Three quarter turns clockwise.
     R270,
 }
 

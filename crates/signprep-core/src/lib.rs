@@ -29,6 +29,7 @@
 //! (`pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`); anything
 //! less is a [`Diagnostic`] beside the result.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 mod chars;
 mod content;

@@ -43,7 +43,7 @@ fn checker() -> Checker {
 /// Checks `data` as `signprep check` checks a `.json` file: a v1 pack, a v0
 /// body, a populate body, a request plan, a webhook or subscription body or a
 /// JSON manifest, detected by its keys. A first byte `0x00`-`0x07` is removed
-/// and forces a kind (see [`FORCED`]), as `--kind` does.
+/// and forces a kind (see `FORCED`), as `--kind` does.
 pub fn check_body(data: &[u8]) {
     let (kind, body) = match data.split_first() {
         Some((&b, rest)) if usize::from(b) < FORCED.len() => {

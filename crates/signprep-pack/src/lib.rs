@@ -61,6 +61,7 @@
 //! Memory: PDF children are read, scanned and Base64-encoded one at a time, so
 //! building holds one PDF plus the pack (whose size is that of the output).
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 mod builder;
 mod codes;
