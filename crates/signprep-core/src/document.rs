@@ -20,6 +20,10 @@ mod pages;
 
 /// Resource limits applied while loading and scanning a document. The defaults
 /// are generous for real documents and stop decompression bombs and deep nesting.
+///
+/// Reviewed against 500 real-world PDFs from public test suites (pdf.js,
+/// qpdf, PyMuPDF, pypdf, PDF Association; issue 16): no file a viewer reads
+/// hits a default. Each field says what the corpus showed.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LoadOptions {
@@ -36,10 +40,16 @@ pub struct LoadOptions {
     /// Deepest array/dictionary nesting accepted: in any object read, and
     /// anywhere in the file when it must be loaded whole (damaged
     /// cross-reference data, encryption), since lopdf's parser recurses.
+    /// Default 256: real files nest at most 8 levels (61 in a qpdf test of odd
+    /// tokens); only fuzzing reproductions go past it, by 20,000 to 68,000
+    /// levels, where no limit lopdf's recursion survives would help.
     pub max_nesting_depth: usize,
     /// Deepest chain of Form XObjects (`Do` inside `Do`).
     pub max_xobject_depth: usize,
-    /// Most pages walked in the page tree.
+    /// Most pages walked in the page tree (a page listed twice counts
+    /// twice). The walk also reads at most 4 x this many `/Kids` entries in
+    /// all, so a tree listing nodes over and over stops early. Default
+    /// 100,000; the longest real file seen has 352 pages.
     pub max_pages: usize,
     /// Most content operators interpreted on one page (Form XObjects included);
     /// past it the rest of the page is skipped with a warning.
@@ -59,6 +69,7 @@ pub struct LoadOptions {
     /// holds more.
     pub max_objects_resolved: usize,
     /// Deepest nesting of the page tree (`/Pages` nodes inside `/Pages` nodes).
+    /// Default 256; the deepest real tree seen is a qpdf test of 108 levels.
     pub max_page_tree_depth: usize,
     /// Most entries in one `/Kids` array of the page tree.
     pub max_kids_per_node: usize,
