@@ -1,5 +1,5 @@
-//! The lexer as it was before the byte-class table and the number fast paths
-//! (commit 9653624), kept as the oracle the property tests compare against.
+//! A plain lexer without the byte-class table and the number fast paths, kept
+//! as the oracle the property tests compare the real lexer against.
 
 use super::{MAX_OPERANDS, Operands, Tok};
 
