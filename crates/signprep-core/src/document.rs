@@ -603,7 +603,8 @@ pub(crate) fn load_eager(
     // never reaches it. (The lazy store's own parser is bounded and reads only
     // the objects a scan needs, so a deep object that nothing refers to does
     // not stop a file read on demand.)
-    check_nesting(bytes, options.max_nesting_depth)?;
+    let blanked = check_nesting(bytes, options.max_nesting_depth)?;
+    let bytes = blanked.as_deref().unwrap_or(bytes);
     let lopts = lopdf::LoadOptions {
         max_decompressed_size: Some(options.max_stream_bytes),
         ..lopdf::LoadOptions::default()
@@ -662,13 +663,39 @@ fn map_load_error(e: lopdf::Error) -> Error {
 /// Rejects files whose arrays/dictionaries nest deeper than the limit, before the
 /// recursive parser sees them (lopdf's parser recurses once per level); see
 /// [`crate::nesting`].
-fn check_nesting(bytes: &[u8], max_depth: usize) -> Result<(), Error> {
-    if crate::nesting::nesting_exceeds(bytes, max_depth) {
-        return Err(Error::limit(format!(
+///
+/// A *trailer* dictionary nested past the limit (qpdf's issue-202.pdf, 68,467
+/// levels) is damaged data, not content: it is blanked, and the file rebuilt
+/// from its objects as MuPDF does (the copy is returned). An object nested
+/// past it is refused: it may be a page.
+fn check_nesting(bytes: &[u8], max_depth: usize) -> Result<Option<Vec<u8>>, Error> {
+    let refuse = || {
+        Error::limit(format!(
             "objects nest more than {max_depth} levels deep (max_nesting_depth)"
-        )));
+        ))
+    };
+    let Some(at) = crate::nesting::too_deep_at(bytes, max_depth) else {
+        return Ok(None);
+    };
+    let before = bytes.get(..at).unwrap_or_default();
+    let Some(start) = memchr::memmem::rfind(before, b"trailer") else {
+        return Err(refuse());
+    };
+    let inside = bytes.get(start..at).unwrap_or_default();
+    if find(inside, b"endobj").is_some() || find(inside, b"startxref").is_some() {
+        return Err(refuse());
     }
-    Ok(())
+    let end =
+        find(bytes.get(at..).unwrap_or_default(), b"startxref").map_or(bytes.len(), |e| at + e);
+    let mut copy = bytes.to_vec();
+    // The keyword stays: lopdf then finds no trailer dictionary and rebuilds.
+    if let Some(region) = copy.get_mut(start + b"trailer".len()..end) {
+        region.fill(b' ');
+    }
+    if crate::nesting::nesting_exceeds(&copy, max_depth) {
+        return Err(refuse());
+    }
+    Ok(Some(copy))
 }
 
 /// A repaired file whose last written trailer names a `/Root` that does not

@@ -16,6 +16,12 @@ use crate::chars::{is_delim, is_regular, is_white};
 /// The data of a stream is skipped up to its `endstream` (without one, the
 /// bytes are scanned as objects, which can only over-count).
 pub(crate) fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> bool {
+    too_deep_at(bytes, max_depth).is_some()
+}
+
+/// Where `[`/`<<` first nest deeper than `max_depth` (the byte after the
+/// token that went too deep), as [`nesting_exceeds`] counts.
+pub(crate) fn too_deep_at(bytes: &[u8], max_depth: usize) -> Option<usize> {
     let mut depth: usize = 0;
     // The last token was the `>>` that closed a top-level dictionary (white
     // space and comments in between allowed): a `stream` keyword may follow.
@@ -76,10 +82,10 @@ pub(crate) fn nesting_exceeds(bytes: &[u8], max_depth: usize) -> bool {
         }
         after_top_dict = closed_top_dict;
         if depth > max_depth {
-            return true;
+            return Some(i);
         }
     }
-    false
+    None
 }
 
 /// The first index at or after `from` whose byte fails `keep` (or the length).

@@ -119,6 +119,7 @@ per_file! {
     deep_array_object,
     deep_dict_object,
     deep_dict_object_no_xref,
+    deep_trailer,
     empty,
     encrypted_public_key_handler,
     encrypted_user_password_empty_owner,

@@ -24,6 +24,7 @@ pub(super) fn all() -> Vec<Entry> {
         nothing_to_find(),
         empty_node_explosion(),
         name_pound_not_escape(),
+        deep_trailer(),
     ]
 }
 
@@ -275,6 +276,39 @@ fn name_pound_not_escape() -> Entry {
             1,
             &["SIG_1", "SIG_2"],
             &[],
+        ),
+    )
+}
+
+/// The trailer dictionary nested 60,000 levels deep (qpdf issue-202.pdf,
+/// which MuPDF reads): damaged data, not content, so the file is rebuilt
+/// from its objects; an object nested so deep is still refused.
+fn deep_trailer() -> Entry {
+    let full = one_page().finish();
+    // The trailer comes after every offset the xref table gives.
+    let at = full
+        .windows(8)
+        .rposition(|w| w == b"trailer\n")
+        .map_or(full.len(), |p| p + 8);
+    let (head, tail) = full.split_at(at);
+    let mut pdf = head.to_vec();
+    pdf.extend_from_slice("<<".repeat(60_000).as_bytes());
+    let end = tail
+        .windows(10)
+        .position(|w| w == b"\nstartxref")
+        .unwrap_or(tail.len());
+    let (dict, rest) = tail.split_at(end);
+    pdf.extend_from_slice(dict);
+    pdf.extend_from_slice(">>".repeat(60_000).as_bytes());
+    pdf.extend_from_slice(rest);
+    (
+        "deep_trailer",
+        pdf,
+        HostileExpect::ok(
+            "the trailer dictionary is nested 60,000 levels deep (qpdf issue-202.pdf); the xref table is intact: the trailer is dropped and the file rebuilt from its objects, as MuPDF reads it",
+            1,
+            &["SIG_1"],
+            &["pdf_repaired"],
         ),
     )
 }
