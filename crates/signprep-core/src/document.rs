@@ -42,7 +42,9 @@ pub struct LoadOptions {
     /// cross-reference data, encryption), since lopdf's parser recurses.
     /// Default 256: real files nest at most 8 levels (61 in a qpdf test of odd
     /// tokens); only fuzzing reproductions go past it, by 20,000 to 68,000
-    /// levels, where no limit lopdf's recursion survives would help.
+    /// levels, where no limit lopdf's recursion survives would help. A
+    /// trailer nested past it is dropped and the file rebuilt from its
+    /// objects (qpdf issue-202.pdf); an object nested past it is refused.
     pub max_nesting_depth: usize,
     /// Deepest chain of Form XObjects (`Do` inside `Do`).
     pub max_xobject_depth: usize,
