@@ -36,6 +36,10 @@ pub enum Command {
     /// Write one self-contained HTML report for PDFs (files or folders), with page previews.
     #[cfg(feature = "render")]
     Report(ReportArgs),
+    /// Print a shell completion script: bash, zsh, fish, powershell (or elvish).
+    Completions(crate::completions_cmd::CompletionsArgs),
+    /// Print the manual page (roff), or write one per subcommand with --out-dir.
+    Man(crate::completions_cmd::ManArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

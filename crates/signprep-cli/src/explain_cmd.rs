@@ -138,6 +138,31 @@ fn lookup(name: &str) -> Option<Entry> {
     all().into_iter().find(|e| e.name() == name)
 }
 
+/// Where `docs/diagnostics.md` is published: each code has an anchor there
+/// (`#custom_id_not_in_document`). Follows the workspace's `repository` key.
+pub const DOCS_URL: &str = concat!(
+    env!("CARGO_PKG_REPOSITORY"),
+    "/blob/main/docs/diagnostics.md"
+);
+
+/// A code's documentation, as `signprep explain CODE` prints it.
+#[derive(Debug)]
+pub struct RuleDoc {
+    pub severity: &'static str,
+    pub section: &'static str,
+    /// The doc comment (Markdown).
+    pub doc: String,
+}
+
+/// The documentation of `code`, or `None` for a code signprep does not have.
+pub fn describe(code: &str) -> Option<RuleDoc> {
+    lookup(code).map(|e| RuleDoc {
+        severity: e.severity(),
+        section: e.section(),
+        doc: e.doc(),
+    })
+}
+
 /// Exit status: 0, or 2 for an unknown code or an output failure.
 pub fn run(args: &ExplainArgs) -> u8 {
     let text = if args.markdown {

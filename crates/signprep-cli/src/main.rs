@@ -8,7 +8,9 @@ mod atomic;
 mod batch;
 mod check;
 mod check_cmd;
+mod completions_cmd;
 mod explain_cmd;
+mod help;
 mod inputs;
 mod output;
 mod pack_cmd;
@@ -23,12 +25,15 @@ mod report_html;
 mod scan_cmd;
 mod schema_cmd;
 
-use clap::Parser;
+use clap::FromArgMatches;
 use clap::error::ErrorKind;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match args::Cli::try_parse() {
+    let parsed = help::command()
+        .try_get_matches()
+        .and_then(|m| args::Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return ExitCode::from(usage_error(&e)),
     };
@@ -38,6 +43,8 @@ fn main() -> ExitCode {
         args::Command::Schema(a) => schema_cmd::run(&a),
         args::Command::Check(a) => check_cmd::run(&a),
         args::Command::Explain(a) => explain_cmd::run(&a),
+        args::Command::Completions(a) => completions_cmd::completions(&a),
+        args::Command::Man(a) => completions_cmd::man(&a),
         #[cfg(feature = "render")]
         args::Command::Preview(a) => preview_cmd::run(&a),
         #[cfg(feature = "render")]

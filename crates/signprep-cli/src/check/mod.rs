@@ -1,6 +1,11 @@
 //! The parts of `signprep check` (the command is in `check_cmd.rs`).
 
+pub mod ci;
+pub mod github;
+pub mod gitlab;
 pub mod inputs;
+pub mod locate;
 pub mod progress;
 pub mod record;
+pub mod sarif;
 pub mod write;

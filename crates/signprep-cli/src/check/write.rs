@@ -1,6 +1,8 @@
-//! Writing check records: human (compiler-style), json, ndjson.
+//! Writing check records: human (compiler-style), json, ndjson, and the CI-gate
+//! formats (sarif, github, gitlab: their own modules).
 
 use super::record::{Located, Record, Summary};
+use super::{github, gitlab::Gitlab, sarif::Sarif};
 use crate::output::{clean, clean_lines};
 use std::io::{self, BufWriter, Write};
 
@@ -13,12 +15,20 @@ pub enum CheckFormat {
     Json,
     /// One JSON record per input, one per line.
     Ndjson,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands: annotations on the files (and lines).
+    Github,
+    /// GitLab Code Quality JSON (`artifacts: reports: codequality:`).
+    Gitlab,
 }
 
 pub struct Writer<W: Write> {
     format: CheckFormat,
     out: BufWriter<W>,
     first: bool,
+    sarif: Sarif,
+    gitlab: Gitlab,
 }
 
 impl<W: Write> Writer<W> {
@@ -27,6 +37,8 @@ impl<W: Write> Writer<W> {
             format,
             out: BufWriter::new(out),
             first: true,
+            sarif: Sarif::default(),
+            gitlab: Gitlab::default(),
         }
     }
 
@@ -46,6 +58,9 @@ impl<W: Write> Writer<W> {
                 serde_json::to_writer(&mut self.out, r)?;
             }
             CheckFormat::Human => human(&mut self.out, r)?,
+            CheckFormat::Sarif => self.sarif.record(r),
+            CheckFormat::Github => github::record(&mut self.out, r)?,
+            CheckFormat::Gitlab => self.gitlab.record(r),
         }
         self.first = false;
         self.out.flush()
@@ -64,6 +79,9 @@ impl<W: Write> Writer<W> {
                 self.out.write_all(b"}\n")?;
             }
             CheckFormat::Human => writeln!(self.out, "{}", summary.line())?,
+            CheckFormat::Sarif => self.sarif.finish(&mut self.out, summary)?,
+            CheckFormat::Github => github::finish(&mut self.out, summary)?,
+            CheckFormat::Gitlab => self.gitlab.finish(&mut self.out, summary)?,
         }
         self.out.flush()
     }

@@ -1,0 +1,138 @@
+//! `signprep completions SHELL` (clap_complete) and `signprep man` (clap_mangen):
+//! both generated from the command line clap parses, examples included.
+
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The page of one subcommand (`signprep-check(1)`) instead of `signprep(1)`.
+    #[arg(value_name = "SUBCOMMAND", conflicts_with = "out_dir")]
+    pub command: Option<String>,
+    /// Write `signprep.1` and `signprep-SUBCOMMAND.1` for every subcommand into
+    /// this folder (created when missing) instead of printing one page.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+}
+
+/// Exit status: 0, or 2 when the output cannot be written.
+pub fn completions(args: &CompletionsArgs) -> u8 {
+    let mut cmd = crate::help::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "signprep", &mut buf);
+    print("completions", &buf)
+}
+
+/// Exit status: 0, or 2 for an unknown subcommand or an output failure.
+pub fn man(args: &ManArgs) -> u8 {
+    let cmd = crate::help::command();
+    if let Some(dir) = &args.out_dir {
+        return match write_pages(&cmd, dir) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("signprep man: cannot write to {}: {e}", dir.display());
+                2
+            }
+        };
+    }
+    let page = match &args.command {
+        None => render(cmd.clone()),
+        Some(name) => match pages(&cmd).into_iter().find(|(n, _)| *n == format!("signprep-{name}")) {
+            Some((_, c)) => render(c),
+            None => {
+                let names: Vec<String> = cmd
+                    .get_subcommands()
+                    .map(|c| c.get_name().to_string())
+                    .collect();
+                eprintln!(
+                    "signprep man: no subcommand `{name}` (one of: {})",
+                    names.join(", ")
+                );
+                return 2;
+            }
+        },
+    };
+    match page {
+        Ok(bytes) => print("man", &bytes),
+        Err(e) => {
+            eprintln!("signprep man: {e}");
+            2
+        }
+    }
+}
+
+/// `signprep-NAME` and its command, for every subcommand (the top-level page
+/// lists them; each has its own page, as git's do).
+fn pages(cmd: &clap::Command) -> Vec<(String, clap::Command)> {
+    cmd.get_subcommands()
+        .filter(|c| c.get_name() != "help")
+        .map(|c| {
+            let name = format!("signprep-{}", c.get_name());
+            let sub = c
+                .clone()
+                .name(name.clone())
+                .bin_name(format!("signprep {}", c.get_name()))
+                .version(env!("CARGO_PKG_VERSION"));
+            (name, sub)
+        })
+        .collect()
+}
+
+fn render(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(cmd).render(&mut buf)?;
+    Ok(buf)
+}
+
+/// Every page, each written to a temporary file in `dir` and renamed.
+fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut all = vec![("signprep".to_string(), cmd.clone())];
+    all.extend(pages(cmd));
+    for (name, c) in all {
+        let bytes = render(c)?;
+        let path = dir.join(format!("{name}.1"));
+        // A page keeps the mode it had; a new one is readable by all, as
+        // pages in a man folder must be (the temporary file is private).
+        let mode = std::fs::metadata(&path).map(|m| m.permissions()).ok();
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        tmp.write_all(&bytes)?;
+        if let Some(p) = mode.or_else(public) {
+            tmp.as_file().set_permissions(p)?;
+        }
+        tmp.persist(&path).map_err(|e| e.error)?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn public() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::Permissions::from_mode(0o644))
+}
+
+/// Elsewhere a new file's permissions already let others read it.
+#[cfg(not(unix))]
+fn public() -> Option<std::fs::Permissions> {
+    None
+}
+
+fn print(who: &str, bytes: &[u8]) -> u8 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("signprep {who}: cannot write output: {e}");
+            2
+        }
+    }
+}

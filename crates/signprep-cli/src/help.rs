@@ -1,0 +1,160 @@
+//! The command line as clap sees it, with the examples that end each
+//! subcommand's `--help` (and its man page): one place, used by the parser,
+//! `signprep completions` and `signprep man`.
+
+use clap::CommandFactory;
+
+/// Two to four examples per subcommand, `(command line, what it does)`.
+const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "scan",
+        &[
+            ("signprep scan contracts/", "every PDF under contracts/, as a table on a terminal"),
+            (
+                "signprep scan contracts/ --format json --data-fields > scan.json",
+                "one JSON document, with the service's data fields",
+            ),
+            (
+                "find . -name '*.pdf' -newer last-run | signprep scan --files-from -",
+                "the files a pipe names",
+            ),
+            (
+                "signprep scan /mnt/contracts --shard 2/4 --skip-done report.ndjson",
+                "one machine's quarter, resuming a killed run",
+            ),
+        ],
+    ),
+    (
+        "pack",
+        &[
+            ("signprep pack pack.toml -o pack.json", "the v1 document pack body"),
+            ("signprep pack pack.toml --v0 -o v0.json", "the v0 requests, one per PDF"),
+            (
+                "signprep pack pack.toml --populate TPL_PRICING",
+                "a populate-syntax copy of a template",
+            ),
+        ],
+    ),
+    (
+        "schema",
+        &[
+            ("signprep schema pack", "the JSON Schema of a pack body"),
+            ("signprep schema --write docs/schema", "every schema, one file each"),
+        ],
+    ),
+    (
+        "check",
+        &[
+            ("signprep check pack.json", "one body, compiler-style on a terminal"),
+            (
+                "signprep check . --deny warnings",
+                "every PDF, body and manifest here; warnings fail too",
+            ),
+            (
+                "signprep check requests/ --format sarif > signprep.sarif",
+                "for GitHub code scanning",
+            ),
+            (
+                "signprep check requests/ --format gitlab > gl-code-quality.json",
+                "for a GitLab Code Quality report",
+            ),
+        ],
+    ),
+    (
+        "explain",
+        &[
+            ("signprep explain custom_id_not_in_document", "what a finding means"),
+            ("signprep explain --list", "every code, its severity and section"),
+        ],
+    ),
+    (
+        "preview",
+        &[
+            ("signprep preview contract.pdf -o previews --pages 1-2", "pages 1 and 2 as PNGs"),
+            (
+                "signprep preview --manifest pack.toml -o previews",
+                "every PDF child of the pack a manifest makes",
+            ),
+            (
+                "signprep preview --pack pack.json -o previews --overlay-json",
+                "a written pack's children, with the boxes as JSON too",
+            ),
+        ],
+    ),
+    (
+        "report",
+        &[
+            ("signprep report contracts/ -o report.html", "one HTML file for a folder"),
+            ("signprep report a.pdf b.pdf --max-pages 0", "tables only, no page images"),
+        ],
+    ),
+    (
+        "completions",
+        &[
+            (
+                "signprep completions bash > ~/.local/share/bash-completion/completions/signprep",
+                "bash",
+            ),
+            ("signprep completions zsh > ~/.zfunc/_signprep", "zsh (with ~/.zfunc in $fpath)"),
+            (
+                "signprep completions fish > ~/.config/fish/completions/signprep.fish",
+                "fish",
+            ),
+            ("signprep completions powershell >> $PROFILE", "PowerShell"),
+        ],
+    ),
+    (
+        "man",
+        &[
+            ("signprep man | man -l -", "read the manual page now"),
+            (
+                "signprep man --out-dir /usr/local/share/man/man1",
+                "install a page for signprep and each subcommand",
+            ),
+        ],
+    ),
+];
+
+/// The `signprep` command with every subcommand's examples.
+pub fn command() -> clap::Command {
+    let mut cmd = crate::args::Cli::command();
+    let header = cmd.get_styles().get_header().to_owned();
+    for (name, examples) in EXAMPLES {
+        // `preview` and `report` are missing without the `render` feature.
+        if cmd.find_subcommand(name).is_none() {
+            continue;
+        }
+        let mut text = format!("{}Examples:{}", header.render(), header.render_reset());
+        for (line, what) in *examples {
+            text.push_str(&format!("\n  # {what}\n  {line}"));
+        }
+        cmd = cmd.mut_subcommand(*name, |c| c.after_help(text));
+    }
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_subcommand_has_two_to_four_examples() {
+        let cmd = command();
+        let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        for name in &names {
+            let n = EXAMPLES
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or(0, |(_, e)| e.len());
+            assert!((2..=4).contains(&n), "`{name}` has {n} examples");
+        }
+        for (name, _) in EXAMPLES {
+            #[cfg(not(feature = "render"))]
+            if matches!(*name, "preview" | "report") {
+                continue;
+            }
+            assert!(names.contains(name), "examples for no subcommand `{name}`");
+        }
+        cmd.debug_assert();
+    }
+}
