@@ -45,7 +45,10 @@ pub fn man(args: &ManArgs) -> u8 {
     }
     let page = match &args.command {
         None => render(cmd.clone()),
-        Some(name) => match pages(&cmd).into_iter().find(|(n, _)| *n == format!("signprep-{name}")) {
+        Some(name) => match pages(&cmd)
+            .into_iter()
+            .find(|(n, _)| *n == format!("signprep-{name}"))
+        {
             Some((_, c)) => render(c),
             None => {
                 let names: Vec<String> = cmd
@@ -76,11 +79,13 @@ fn pages(cmd: &clap::Command) -> Vec<(String, clap::Command)> {
         .filter(|c| c.get_name() != "help")
         .map(|c| {
             let name = format!("signprep-{}", c.get_name());
+            // clap names are `&'static str` (without its `string` feature):
+            // a few bytes per page, once, in a process that prints and exits.
+            let leaked: &'static str = Box::leak(name.clone().into_boxed_str());
             let sub = c
                 .clone()
-                .name(name.clone())
-                .bin_name(format!("signprep {}", c.get_name()))
-                .version(env!("CARGO_PKG_VERSION"));
+                .name(leaked)
+                .bin_name(format!("signprep {}", c.get_name()));
             (name, sub)
         })
         .collect()
@@ -88,7 +93,9 @@ fn pages(cmd: &clap::Command) -> Vec<(String, clap::Command)> {
 
 fn render(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     let mut buf = Vec::new();
-    clap_mangen::Man::new(cmd).render(&mut buf)?;
+    clap_mangen::Man::new(cmd)
+        .source(concat!("signprep ", env!("CARGO_PKG_VERSION")))
+        .render(&mut buf)?;
     Ok(buf)
 }
 

@@ -9,7 +9,10 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     (
         "scan",
         &[
-            ("signprep scan contracts/", "every PDF under contracts/, as a table on a terminal"),
+            (
+                "signprep scan contracts/",
+                "every PDF under contracts/, as a table on a terminal",
+            ),
             (
                 "signprep scan contracts/ --format json --data-fields > scan.json",
                 "one JSON document, with the service's data fields",
@@ -27,8 +30,14 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     (
         "pack",
         &[
-            ("signprep pack pack.toml -o pack.json", "the v1 document pack body"),
-            ("signprep pack pack.toml --v0 -o v0.json", "the v0 requests, one per PDF"),
+            (
+                "signprep pack pack.toml -o pack.json",
+                "the v1 document pack body",
+            ),
+            (
+                "signprep pack pack.toml --v0 -o v0.json",
+                "the v0 requests, one per PDF",
+            ),
             (
                 "signprep pack pack.toml --populate TPL_PRICING",
                 "a populate-syntax copy of a template",
@@ -39,13 +48,19 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         "schema",
         &[
             ("signprep schema pack", "the JSON Schema of a pack body"),
-            ("signprep schema --write docs/schema", "every schema, one file each"),
+            (
+                "signprep schema --write docs/schema",
+                "every schema, one file each",
+            ),
         ],
     ),
     (
         "check",
         &[
-            ("signprep check pack.json", "one body, compiler-style on a terminal"),
+            (
+                "signprep check pack.json",
+                "one body, compiler-style on a terminal",
+            ),
             (
                 "signprep check . --deny warnings",
                 "every PDF, body and manifest here; warnings fail too",
@@ -63,14 +78,23 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     (
         "explain",
         &[
-            ("signprep explain custom_id_not_in_document", "what a finding means"),
-            ("signprep explain --list", "every code, its severity and section"),
+            (
+                "signprep explain custom_id_not_in_document",
+                "what a finding means",
+            ),
+            (
+                "signprep explain --list",
+                "every code, its severity and section",
+            ),
         ],
     ),
     (
         "preview",
         &[
-            ("signprep preview contract.pdf -o previews --pages 1-2", "pages 1 and 2 as PNGs"),
+            (
+                "signprep preview contract.pdf -o previews --pages 1-2",
+                "pages 1 and 2 as PNGs",
+            ),
             (
                 "signprep preview --manifest pack.toml -o previews",
                 "every PDF child of the pack a manifest makes",
@@ -84,8 +108,14 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     (
         "report",
         &[
-            ("signprep report contracts/ -o report.html", "one HTML file for a folder"),
-            ("signprep report a.pdf b.pdf --max-pages 0", "tables only, no page images"),
+            (
+                "signprep report contracts/ -o report.html",
+                "one HTML file for a folder",
+            ),
+            (
+                "signprep report a.pdf b.pdf --max-pages 0",
+                "tables only, no page images",
+            ),
         ],
     ),
     (
@@ -95,7 +125,10 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "signprep completions bash > ~/.local/share/bash-completion/completions/signprep",
                 "bash",
             ),
-            ("signprep completions zsh > ~/.zfunc/_signprep", "zsh (with ~/.zfunc in $fpath)"),
+            (
+                "signprep completions zsh > ~/.zfunc/_signprep",
+                "zsh (with ~/.zfunc in $fpath)",
+            ),
             (
                 "signprep completions fish > ~/.config/fish/completions/signprep.fish",
                 "fish",

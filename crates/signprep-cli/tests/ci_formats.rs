@@ -42,7 +42,12 @@ fn tampered_pack(dir: &Path) {
             packed.to_str().unwrap(),
         ],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let mut pack: Value = serde_json::from_slice(&std::fs::read(&packed).unwrap()).unwrap();
     std::fs::remove_file(&packed).unwrap();
     let lower: Value = serde_json::from_slice(
@@ -70,13 +75,25 @@ fn tampered_pack(dir: &Path) {
 /// `check --format FORMAT pack.json missing.json` in the scratch folder: the
 /// exit status and standard output.
 fn check(dir: &Path, format: &str) -> (Option<i32>, String) {
-    let o = signprep(dir, &["check", "--format", format, "pack.json", "missing.json"]);
+    let o = signprep(
+        dir,
+        &["check", "--format", format, "pack.json", "missing.json"],
+    );
     (o.status.code(), String::from_utf8(o.stdout).unwrap())
 }
 
 fn schema() -> jsonschema::Validator {
-    let text = std::fs::read(root().join("testdata/sarif/sarif-schema-2.1.0.json")).unwrap();
-    let schema: Value = serde_json::from_slice(&text).unwrap();
+    let text =
+        std::fs::read_to_string(root().join("testdata/sarif/sarif-schema-2.1.0.json")).unwrap();
+    // The schema's own `language` patterns (of `run` and `toolComponent`) have
+    // a stray `]`, which the meta-schema's strict `regex` format check
+    // rejects, so the schema would not load. They are mended here, in memory
+    // only (the file stays as published); our logs have no `language`.
+    // Everything else is checked, formats (`uri`, `uri-reference`) included.
+    let stray = r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#;
+    assert_eq!(text.matches(stray).count(), 2);
+    let text = text.replace(stray, r#""^[a-zA-Z]{2}(-[a-zA-Z]{2})?$""#);
+    let schema: Value = serde_json::from_str(&text).unwrap();
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft7)
         .should_validate_formats(true)
@@ -121,7 +138,11 @@ fn sarif_of_the_tampered_example_is_valid_sarif_2_1_0() {
         .iter()
         .map(|r| r["ruleId"].as_str().unwrap())
         .collect();
-    for code in ["custom_id_not_in_document", "tag_id_not_uppercase", "email_invalid"] {
+    for code in [
+        "custom_id_not_in_document",
+        "tag_id_not_uppercase",
+        "email_invalid",
+    ] {
         assert!(ids.contains(&code), "{code} in {ids:?}");
     }
     // Every result's rule is described, at its index, with its doc's anchor.
@@ -129,12 +150,10 @@ fn sarif_of_the_tampered_example_is_valid_sarif_2_1_0() {
     for r in results {
         let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
         assert_eq!(rule["id"], r["ruleId"]);
-        assert!(
-            rule["helpUri"]
-                .as_str()
-                .unwrap()
-                .ends_with(&format!("docs/diagnostics.md#{}", r["ruleId"].as_str().unwrap()))
-        );
+        assert!(rule["helpUri"].as_str().unwrap().ends_with(&format!(
+            "docs/diagnostics.md#{}",
+            r["ruleId"].as_str().unwrap()
+        )));
         assert!(rule["help"]["text"].as_str().unwrap().len() > 20);
     }
     // The missing file is a notification, and the run did not fully succeed.
@@ -154,7 +173,10 @@ fn sarif_of_the_tampered_example_is_valid_sarif_2_1_0() {
         .as_u64()
         .unwrap() as usize;
     assert!(
-        text.lines().nth(line - 1).unwrap().contains("ann(at)example.com"),
+        text.lines()
+            .nth(line - 1)
+            .unwrap()
+            .contains("ann(at)example.com"),
         "line {line}"
     );
     insta::assert_snapshot!("sarif", stable(&out));
@@ -162,7 +184,15 @@ fn sarif_of_the_tampered_example_is_valid_sarif_2_1_0() {
     // The same bytes whatever the thread count.
     let o = signprep(
         &dir,
-        &["check", "--format", "sarif", "-j", "1", "pack.json", "missing.json"],
+        &[
+            "check",
+            "--format",
+            "sarif",
+            "-j",
+            "1",
+            "pack.json",
+            "missing.json",
+        ],
     );
     assert_eq!(String::from_utf8(o.stdout).unwrap(), out);
 }
@@ -200,8 +230,10 @@ fn gitlab_code_quality_of_the_tampered_example() {
     prints.dedup();
     assert_eq!(prints.len(), entries.len(), "fingerprints are unique");
     for e in entries {
-        assert!(["info", "minor", "major", "critical", "blocker"]
-            .contains(&e["severity"].as_str().unwrap()));
+        assert!(
+            ["info", "minor", "major", "critical", "blocker"]
+                .contains(&e["severity"].as_str().unwrap())
+        );
         assert!(e["location"]["lines"]["begin"].as_u64().unwrap() >= 1);
         assert!(!e["check_name"].as_str().unwrap().is_empty());
     }
@@ -209,7 +241,7 @@ fn gitlab_code_quality_of_the_tampered_example() {
 }
 
 #[test]
-fn a_manifest_finding_goes_on_its_manifest_line_and_a_pdf_finding_on_the_pdf() {
+fn manifest_findings_go_on_their_manifest_lines() {
     let o = signprep(
         &root(),
         &[

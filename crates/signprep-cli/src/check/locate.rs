@@ -60,7 +60,9 @@ fn object_member(s: &[u8], i: usize, key: &str) -> Option<usize> {
             _ => return None,
         }
         let end = skip_string(s, i)?;
-        let name: Option<String> = s.get(i..end).and_then(|raw| serde_json::from_slice(raw).ok());
+        let name: Option<String> = s
+            .get(i..end)
+            .and_then(|raw| serde_json::from_slice(raw).ok());
         i = skip_ws(s, end);
         if s.get(i) != Some(&b':') {
             return None;
@@ -159,7 +161,10 @@ fn toml_offset(text: &str, tokens: &[String]) -> Option<usize> {
     for tok in tokens {
         let next = if let Some(t) = table {
             t.iter()
-                .find(|(k, _)| k.get_ref().as_ref() == tok.as_str())
+                .find(|(k, _)| {
+                    let key: &str = k.get_ref();
+                    key == tok
+                })
                 .map(|(_, v)| v)
         } else if let Some(a) = array {
             tok.parse::<usize>().ok().and_then(|n| a.get(n))
