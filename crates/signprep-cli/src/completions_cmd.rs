@@ -37,10 +37,7 @@ pub fn man(args: &ManArgs) -> u8 {
     if let Some(dir) = &args.out_dir {
         return match write_pages(&cmd, dir) {
             Ok(()) => 0,
-            Err(e) => {
-                eprintln!("signprep man: cannot write to {}: {e}", dir.display());
-                2
-            }
+            Err(e) => crate::fail(&format!("cannot write to {}: {e}", dir.display()), 2),
         };
     }
     let page = match &args.command {
@@ -55,20 +52,16 @@ pub fn man(args: &ManArgs) -> u8 {
                     .get_subcommands()
                     .map(|c| c.get_name().to_string())
                     .collect();
-                eprintln!(
-                    "signprep man: no subcommand `{name}` (one of: {})",
-                    names.join(", ")
+                return crate::fail(
+                    &format!("no subcommand `{name}` (one of: {})", names.join(", ")),
+                    2,
                 );
-                return 2;
             }
         },
     };
     match page {
         Ok(bytes) => print("man", &bytes),
-        Err(e) => {
-            eprintln!("signprep man: {e}");
-            2
-        }
+        Err(e) => crate::fail(&format!("cannot write the manual page: {e}"), 2),
     }
 }
 
@@ -137,9 +130,6 @@ fn print(who: &str, bytes: &[u8]) -> u8 {
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("signprep {who}: cannot write output: {e}");
-            2
-        }
+        Err(e) => crate::fail(&format!("signprep {who}: cannot write output: {e}"), 2),
     }
 }
