@@ -213,3 +213,37 @@ fn no_fields_finds_tags_only() {
         "{text}"
     );
 }
+
+#[test]
+fn user_unit_is_applied_unless_ignored() {
+    // user_unit.pdf: MediaBox [0 0 306 396] with /UserUnit 2, displayed as Letter.
+    let size = |args: &[&str]| {
+        let mut all = vec!["scan", "--format", "ndjson"];
+        all.extend_from_slice(args);
+        all.push("user_unit.pdf");
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let rec = &records(&out)[0];
+        let page = &rec["pages"][0];
+        assert_eq!(page["user_unit"], 2.0, "{args:?}");
+        (
+            page["width"].as_f64().unwrap_or_default(),
+            page["height"].as_f64().unwrap_or_default(),
+            rec["tags"][0]["width"].as_f64().unwrap_or_default(),
+        )
+    };
+    let shown = size(&[]);
+    assert_eq!((shown.0, shown.1), (612.0, 792.0));
+    let raw = size(&["--ignore-user-unit"]);
+    assert_eq!((raw.0, raw.1), (306.0, 396.0));
+    assert!((shown.2 - 2.0 * raw.2).abs() < 0.03, "{shown:?} vs {raw:?}");
+    // The old opt-in is still accepted, and is the default now.
+    assert_eq!(size(&["--apply-user-unit"]), shown);
+    let both = run(&[
+        "scan",
+        "--apply-user-unit",
+        "--ignore-user-unit",
+        "user_unit.pdf",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}
