@@ -167,7 +167,10 @@ fn no_fields_finds_tags_only() {
     assert_eq!(all.len(), tags_only.len());
     let is_field_code = |d: &serde_json::Value| {
         let code = d["code"].as_str().unwrap_or_default();
-        code.starts_with("field_") || code == "widget_not_in_acroform" || code == "xfa_form"
+        code.starts_with("field_")
+            || code == "widget_not_in_acroform"
+            || code == "widget_not_on_page"
+            || code == "xfa_form"
     };
     let mut had_fields = 0;
     for (a, t) in all.iter().zip(&tags_only) {
