@@ -7,16 +7,11 @@
 
 mod common;
 
-use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use common::root;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn signprep(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_signprep"))

@@ -7,15 +7,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use common::root;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 
 /// Runs signprep in `dir` with `stdin` as standard input.
 fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {

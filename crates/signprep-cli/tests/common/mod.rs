@@ -3,6 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
+/// The repository's root folder.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
 /// A folder of the repository's `testdata/`.
 pub fn testdata(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
