@@ -153,6 +153,18 @@ impl Rect {
         self.y1 - self.y0
     }
 
+    /// This displayed-page box in output pixels, unrounded: `(x, y, width,
+    /// height)` scaled by `factor`, `y` moved down by the page's `y_offset`
+    /// (pages stacked). The one conversion tags, vendor tags and widgets share.
+    pub(crate) fn stacked(&self, factor: f64, y_offset: f64) -> (f64, f64, f64, f64) {
+        (
+            self.x0 * factor,
+            y_offset + self.y0 * factor,
+            self.width() * factor,
+            self.height() * factor,
+        )
+    }
+
     /// True when `other` lies entirely inside `self` (with a small tolerance).
     pub fn contains(&self, other: &Rect) -> bool {
         const EPS: f64 = 0.01;

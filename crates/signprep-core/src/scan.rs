@@ -237,15 +237,16 @@ impl Scanner {
         for (i, t) in &page_tags {
             let (f, off, w, h) = factors.get(*i).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
             tag_diags.extend(tag_findings(*i, t, &Rect::new(0.0, 0.0, w, h)));
+            let (x, y, width, height) = t.bbox.stacked(f, off);
             scan.tags.push(Tag {
                 valid: id_is_valid(&t.tag_id),
                 tag_id: t.tag_id.clone(),
                 raw: t.raw.clone(),
                 page: *i,
-                x: round2(t.bbox.x0 * f),
-                y: round2(off + t.bbox.y0 * f),
-                width: round2(t.bbox.width() * f),
-                height: round2(t.bbox.height() * f),
+                x: round2(x),
+                y: round2(y),
+                width: round2(width),
+                height: round2(height),
                 font: t.font.clone(),
                 font_size: round2(t.font_size),
                 hidden: t.hidden,
@@ -261,7 +262,7 @@ impl Scanner {
         if self.fields {
             let extracted = forms::extract(doc, &|page, r: &Rect| {
                 let (f, off, _, _) = factors.get(page).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
-                (r.x0 * f, off + r.y0 * f, r.width() * f, r.height() * f)
+                r.stacked(f, off)
             });
             if let Some(e) = doc.deferred_error() {
                 return Err(e);

@@ -576,15 +576,16 @@ impl FoundVendorTag {
     /// Scaled by `f` and moved down the stack by `off` (both in pixels).
     pub(crate) fn output(self, page: usize, f: f64, off: f64) -> VendorTag {
         use crate::geometry::round2;
+        let (x, y, width, height) = self.bbox.stacked(f, off);
         VendorTag {
             dialect: self.dialect,
             raw: self.raw,
             attributes: self.attrs,
             page,
-            x: round2(self.bbox.x0 * f),
-            y: round2(off + self.bbox.y0 * f),
-            width: round2(self.bbox.width() * f),
-            height: round2(self.bbox.height() * f),
+            x: round2(x),
+            y: round2(y),
+            width: round2(width),
+            height: round2(height),
             font: self.font,
             font_size: round2(self.font_size),
             hidden: self.hidden,
