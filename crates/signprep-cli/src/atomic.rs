@@ -36,7 +36,6 @@ pub fn write_with(
 }
 
 /// Writes `bytes` to `path`, atomically.
-#[cfg_attr(not(feature = "render"), allow(dead_code))]
 pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_with(path, |w| w.write_all(bytes))
 }

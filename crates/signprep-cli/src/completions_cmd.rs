@@ -92,37 +92,18 @@ fn render(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Every page, each written to a temporary file in `dir` and renamed.
+/// Every page, each written atomically into `dir`.
 fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut all = vec![("signprep".to_string(), cmd.clone())];
     all.extend(pages(cmd));
     for (name, c) in all {
         let bytes = render(c)?;
-        let path = dir.join(format!("{name}.1"));
-        // A page keeps the mode it had; a new one is readable by all, as
-        // pages in a man folder must be (the temporary file is private).
-        let mode = std::fs::metadata(&path).map(|m| m.permissions()).ok();
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        tmp.write_all(&bytes)?;
-        if let Some(p) = mode.or_else(public) {
-            tmp.as_file().set_permissions(p)?;
-        }
-        tmp.persist(&path).map_err(|e| e.error)?;
+        // Atomic, and with the umask's mode (an existing page keeps its own),
+        // as every other output of signprep.
+        crate::atomic::write(&dir.join(format!("{name}.1")), &bytes)?;
     }
     Ok(())
-}
-
-#[cfg(unix)]
-fn public() -> Option<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    Some(std::fs::Permissions::from_mode(0o644))
-}
-
-/// Elsewhere a new file's permissions already let others read it.
-#[cfg(not(unix))]
-fn public() -> Option<std::fs::Permissions> {
-    None
 }
 
 fn print(who: &str, bytes: &[u8]) -> u8 {
