@@ -246,35 +246,58 @@ impl Document {
 
     /// Opens the document on demand; gives the bytes back when it must be
     /// loaded whole instead (and then reads exactly as it did before).
+    ///
+    /// A table that reads cleanly but does not describe the file (an entry
+    /// the pages need holds another object; the trailer's `/Root` is no
+    /// catalog under it) is rebuilt by scanning the file for object
+    /// headers, and the document is opened again on that table.
     fn open_lazy(
         bytes: Vec<u8>,
         options: &LoadOptions,
         started: Instant,
         inflated: &Arc<AtomicUsize>,
     ) -> Result<Document, Refused> {
-        let lazy = Lazy::open(bytes, options, started, Arc::clone(inflated))?;
-        let mut doc = Document::new(Store::Lazy(lazy), options, started, Arc::clone(inflated));
+        let open = |bytes, rebuild| -> Result<Result<Document, Store>, Refused> {
+            let lazy = Lazy::open(bytes, options, started, Arc::clone(inflated), rebuild)?;
+            let doc = Document::new(Store::Lazy(lazy), options, started, Arc::clone(inflated));
+            Ok(Document::read_lazy(doc))
+        };
+        let refused = |store: Store| Refused {
+            bytes: store.into_bytes(),
+            encrypted: None,
+        };
+        match open(bytes, false)? {
+            Ok(doc) => Ok(doc),
+            Err(store) if store.wants_rebuild() => open(store.into_bytes(), true)?.map_err(refused),
+            Err(store) => Err(refused(store)),
+        }
+    }
+
+    /// Reads the pages of a document opened on demand; the store back when
+    /// the document must be opened another way.
+    fn read_lazy(mut doc: Document) -> Result<Document, Store> {
+        let catalog = pages::root_is_catalog(&doc);
         // lopdf rebuilds the table of a file whose page tree does not load;
         // read_pages errors are left to the eager path, which reports them after
         // its own checks.
-        let pages = if page_tree_loaded(&doc) {
+        let pages = if catalog && page_tree_loaded(&doc) {
             read_pages(&doc).ok()
         } else {
             None
         };
         match pages {
             Some(found) if doc.store.opened() => {
+                doc.repaired = doc.store.rebuilt();
                 doc.pages = found.pages;
                 doc.page_findings = found.findings;
                 Ok(doc)
             }
-            _ => Err(Refused {
-                bytes: match doc.store {
-                    Store::Lazy(lazy) => lazy.into_bytes(),
-                    Store::Eager(_) => Vec::new(),
-                },
-                encrypted: None,
-            }),
+            _ => {
+                if !catalog {
+                    doc.store.rebuild_wanted();
+                }
+                Err(doc.store)
+            }
         }
     }
 
@@ -612,7 +635,7 @@ pub(crate) fn load_eager(
         ..lopdf::LoadOptions::default()
     };
     let inner = lopdf::Document::load_mem_with_options(bytes, lopts).map_err(map_load_error)?;
-    check_decrypted(&inner)?;
+    check_decrypted(bytes, &inner)?;
     let repaired = inner.xref_recovery.is_some();
     if repaired {
         check_written_root(bytes, &inner)?;
@@ -632,8 +655,9 @@ pub(crate) fn load_eager(
 /// locked with a user password (pdf.js's `pr6531_2.pdf`). One whose
 /// `/Encrypt` lopdf left in place (not decrypted: a user password, or a
 /// dictionary written directly in the trailer, which lopdf 0.47 does not
-/// read) is refused with the reason.
-fn check_decrypted(inner: &lopdf::Document) -> Result<(), Error> {
+/// read) is refused with the reason, and so is one whose `/Encrypt` object
+/// the file holds (`bytes`) but lopdf could not read as a dictionary.
+fn check_decrypted(bytes: &[u8], inner: &lopdf::Document) -> Result<(), Error> {
     let refuse = |why| Err(Error::encrypted(why));
     if let Some(state) = &inner.encryption_state {
         return match state.encode() {
@@ -643,10 +667,18 @@ fn check_decrypted(inner: &lopdf::Document) -> Result<(), Error> {
     }
     // An /Encrypt that is no dictionary encrypts nothing (pdf.js and MuPDF
     // read such a file as it is).
+    // One that the file holds but that is damaged does encrypt the file:
+    // reading it as plain text would report ciphertext (MuPDF does).
     let dict = match inner.trailer.get(b"Encrypt") {
         Ok(Object::Dictionary(d)) => d,
         Ok(Object::Reference(id)) => match inner.get_object(*id) {
             Ok(Object::Dictionary(d)) => d,
+            _ if crate::loader::holds_object(bytes, *id) => {
+                return refuse(Encryption::DamagedDictionary {
+                    num: id.0,
+                    generation: id.1,
+                });
+            }
             _ => return Ok(()),
         },
         _ => return Ok(()),

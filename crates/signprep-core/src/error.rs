@@ -75,6 +75,18 @@ pub enum Encryption {
         "the PDF is encrypted and damaged (its cross-reference data or encryption dictionary cannot be read as written); signprep does not decrypt it"
     )]
     Damaged,
+    /// The trailer's `/Encrypt` names an object the file holds but that does
+    /// not read as a dictionary: the file is encrypted, but how cannot be
+    /// known, so nothing true can be said about its text.
+    #[error(
+        "the PDF is encrypted, but its encryption dictionary (object {num} {generation}) is damaged; its text cannot be decrypted"
+    )]
+    DamagedDictionary {
+        /// Object number of the `/Encrypt` dictionary.
+        num: u32,
+        /// Its generation number.
+        generation: u16,
+    },
 }
 
 /// What made a file unreadable.

@@ -121,6 +121,7 @@ per_file! {
     deep_dict_object_no_xref,
     deep_trailer,
     empty,
+    encrypt_dictionary_damaged,
     encrypted_public_key_handler,
     encrypted_user_password_empty_owner,
     filter_abbreviations,
@@ -157,6 +158,8 @@ per_file! {
     xobject_deep_chain,
     xobject_mutual,
     xobject_self,
+    xref_root_stale,
+    xref_section_misnumbered,
 }
 
 #[test]

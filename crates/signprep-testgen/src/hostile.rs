@@ -18,6 +18,7 @@ use crate::{Error, Fixture};
 
 mod fonts;
 mod pagetree;
+mod xref;
 
 /// How scanning a hostile file must end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,6 +184,9 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         tounicode_absurd_ranges()?,
         reference_loop(),
         fonts::font_damaged(),
+        xref::xref_section_misnumbered(),
+        xref::xref_root_stale(),
+        xref::encrypt_dictionary_damaged(),
     ]
     .into_iter()
     .chain(pagetree::all())

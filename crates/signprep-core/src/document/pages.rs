@@ -95,6 +95,27 @@ pub(super) fn page_tree_loaded(doc: &Document) -> bool {
     matches!(kids(), Some(Object::Array(_)))
 }
 
+/// False when the trailer's `/Root` names an object that is missing, not a
+/// dictionary, or a dictionary whose `/Type` is another name than
+/// `/Catalog` (a catalog without `/Type` is still one).
+pub(super) fn root_is_catalog(doc: &Document) -> bool {
+    let Some(root) = doc
+        .trailer()
+        .get(b"Root")
+        .ok()
+        .and_then(|r| r.as_reference().ok())
+    else {
+        return false;
+    };
+    match doc.dictionary(root) {
+        Some(catalog) => match catalog.get(b"Type") {
+            Ok(Object::Name(n)) => n.as_slice() == b"Catalog",
+            _ => true,
+        },
+        None => false,
+    }
+}
+
 /// The pages of a document and what was repaired to find them.
 pub(super) struct Pages {
     pub(super) pages: Vec<PageRef>,

@@ -20,6 +20,7 @@
 
 mod crypt;
 mod parse;
+mod repair;
 mod xref;
 
 use crate::document::{Encryption, Error, LoadOptions, load_eager};
@@ -82,7 +83,7 @@ impl Store {
                 .filter_map(|(&n, e)| match e {
                     Entry::Free => None,
                     Entry::Normal { generation, .. } => Some((n, *generation)),
-                    Entry::Compressed { .. } | Entry::Elsewhere => Some((n, 0)),
+                    Entry::Compressed { .. } | Entry::Elsewhere { .. } => Some((n, 0)),
                 })
                 .collect(),
         }
@@ -90,6 +91,33 @@ impl Store {
 
     pub(crate) fn is_lazy(&self) -> bool {
         matches!(self, Store::Lazy(_))
+    }
+
+    /// The input back, for the eager load (nothing for a store that was
+    /// loaded eagerly already).
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Store::Lazy(lazy) => lazy.into_bytes(),
+            Store::Eager(_) => Vec::new(),
+        }
+    }
+
+    /// [`Lazy::wants_rebuild`].
+    pub(crate) fn wants_rebuild(&self) -> bool {
+        matches!(self, Store::Lazy(lazy) if lazy.wants_rebuild())
+    }
+
+    /// [`Lazy::rebuild_wanted`].
+    pub(crate) fn rebuild_wanted(&self) {
+        if let Store::Lazy(lazy) = self {
+            lazy.rebuild_wanted();
+        }
+    }
+
+    /// True when the lazy store rebuilt the cross-reference table by
+    /// scanning the file (see [`Lazy::open`]).
+    pub(crate) fn rebuilt(&self) -> bool {
+        matches!(self, Store::Lazy(lazy) if lazy.repaired)
     }
 
     pub(crate) fn used_eager_fallback(&self) -> bool {
@@ -135,8 +163,12 @@ enum Entry {
     },
     /// An entry whose offset does not lead to its own header: lopdf files
     /// what it finds there under another id (or nothing), so only the eager
-    /// load can say what this id holds.
-    Elsewhere,
+    /// load can say what this id holds. `misnumbered`: the offset holds,
+    /// right there, the header of another object number (asked for while
+    /// the document is opened, the table is rebuilt by scanning instead).
+    Elsewhere {
+        misnumbered: bool,
+    },
 }
 
 /// A parsed object, or a note that the eager load must be asked.
@@ -199,6 +231,11 @@ pub(crate) struct Lazy {
     missed: AtomicBool,
     eager: OnceLock<Result<lopdf::Document, Error>>,
     error: OnceLock<Error>,
+    /// The table was rebuilt by scanning the file for object headers.
+    repaired: bool,
+    /// While opening, an entry whose offset holds another object was asked
+    /// for, or the trailer's `/Root` is no catalog: the caller rebuilds.
+    rebuild: AtomicBool,
 }
 
 /// A file the lazy store does not read: its bytes back (the caller loads
@@ -220,17 +257,42 @@ enum Unread {
     Other,
 }
 
+/// What [`Lazy::index`] read: where `%PDF-` starts, the entries by number,
+/// the trailer, the decryptor, and whether the table was rebuilt.
+struct Index {
+    base: usize,
+    nums: Vec<u32>,
+    entries: Vec<Entry>,
+    trailer: Dictionary,
+    crypt: Option<crypt::Decryptor>,
+    repaired: bool,
+}
+
 impl Lazy {
     /// Reads the cross-reference data and checks every entry's header; the
     /// bytes back when the file is not one to read lazily.
+    ///
+    /// With `rebuild`, the table is rebuilt by scanning the file for `N G
+    /// obj` headers, as MuPDF's repair and pdf.js's recovery do (compressed
+    /// entries are kept for the numbers the scan does not find): asked when
+    /// a table that reads cleanly does not describe the file (see
+    /// [`Lazy::wants_rebuild`]).
     pub(crate) fn open(
         bytes: Vec<u8>,
         options: &LoadOptions,
         started: Instant,
         inflated: Arc<AtomicUsize>,
+        rebuild: bool,
     ) -> Result<Box<Lazy>, Refused> {
-        match Self::index(&bytes, options) {
-            Ok((base, nums, entries, trailer, crypt)) => {
+        match Self::index(&bytes, options, rebuild) {
+            Ok(Index {
+                base,
+                nums,
+                entries,
+                trailer,
+                crypt,
+                repaired,
+            }) => {
                 let dense = dense_index(&nums);
                 let mut containers: Vec<u32> = entries
                     .iter()
@@ -264,6 +326,8 @@ impl Lazy {
                     missed: AtomicBool::new(false),
                     eager: OnceLock::new(),
                     error: OnceLock::new(),
+                    repaired,
+                    rebuild: AtomicBool::new(false),
                 }))
             }
             Err(why) => Err(Refused {
@@ -276,25 +340,27 @@ impl Lazy {
         }
     }
 
+    /// True when the table should be rebuilt by scanning: while the
+    /// document was opened, an entry whose offset holds another object was
+    /// asked for (as MuPDF and pdf.js check an object's number when they
+    /// load it), or [`Lazy::rebuild_wanted`] was called. Never after a
+    /// rebuild.
+    pub(crate) fn wants_rebuild(&self) -> bool {
+        !self.repaired && self.rebuild.load(Ordering::Relaxed)
+    }
+
+    /// Notes that the table should be rebuilt (the trailer's `/Root` is no
+    /// catalog under it).
+    pub(crate) fn rebuild_wanted(&self) {
+        self.rebuild.store(true, Ordering::Relaxed);
+    }
+
     /// Hands the input back (the caller then loads it eagerly).
     pub(crate) fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
 
-    #[allow(clippy::type_complexity)]
-    fn index(
-        bytes: &[u8],
-        options: &LoadOptions,
-    ) -> Result<
-        (
-            usize,
-            Vec<u32>,
-            Vec<Entry>,
-            Dictionary,
-            Option<crypt::Decryptor>,
-        ),
-        Unread,
-    > {
+    fn index(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result<Index, Unread> {
         let other = || Unread::Other;
         let base = bytes
             .windows(5)
@@ -322,10 +388,22 @@ impl Lazy {
         };
         let encrypt_id = crypt.as_ref().and_then(|(_, id)| *id);
         let crypt = crypt.map(|(d, _)| d);
+        if rebuild {
+            let (nums, entries) = rebuilt(buf, &table, encrypt_id);
+            return Ok(Index {
+                base,
+                nums,
+                entries,
+                trailer,
+                crypt,
+                repaired: true,
+            });
+        }
         let mut nums = Vec::with_capacity(table.entries.len());
         let mut entries = Vec::with_capacity(table.entries.len());
-        // (entry, header found at its offset) where the two differ.
-        let mut strays: Vec<(usize, Option<(ObjectId, usize)>)> = Vec::new();
+        // (entry, header found at its offset, misnumbered) where the two differ.
+        type Stray = (usize, Option<(ObjectId, usize)>, bool);
+        let mut strays: Vec<Stray> = Vec::new();
         for (&num, entry) in &table.entries {
             let e = match *entry {
                 XrefEntry::Free | XrefEntry::UnusableFree => Entry::Free,
@@ -336,7 +414,7 @@ impl Lazy {
                     // lopdf files every object under the id its header names.
                     let header = header_at(buf, offset as usize);
                     if header.is_none_or(|(id, _)| id != (num, generation)) {
-                        strays.push((entries.len(), header));
+                        strays.push((entries.len(), header, misnumbered(buf, num, entry)));
                     }
                     Entry::Normal { offset, generation }
                 }
@@ -349,9 +427,9 @@ impl Lazy {
         // lopdf files from its offset, unless that is the very object the
         // other id's own entry points at (a linearized file's entry at offset 0
         // reaching the first object past the header comment, say).
-        for (ix, header) in strays {
+        for (ix, header, misnumbered) in strays {
             if let Some(e) = entries.get_mut(ix) {
-                *e = Entry::Elsewhere;
+                *e = Entry::Elsewhere { misnumbered };
             }
             let Some(((n, g), at)) = header else {
                 continue;
@@ -365,11 +443,21 @@ impl Lazy {
                 }
                 _ => false,
             };
+            // When the stray entry is misnumbered, asking for this one
+            // rebuilds the table too: the eager load would file the stray's
+            // object under this id.
             if !same && let Some(e) = entries.get_mut(other) {
-                *e = Entry::Elsewhere;
+                *e = Entry::Elsewhere { misnumbered };
             }
         }
-        Ok((base, nums, entries, trailer, crypt))
+        Ok(Index {
+            base,
+            nums,
+            entries,
+            trailer,
+            crypt,
+            repaired: false,
+        })
     }
 
     fn buf(&self) -> &[u8] {
@@ -420,7 +508,12 @@ impl Lazy {
         };
         match *entry {
             Entry::Free => return Lookup::Absent,
-            Entry::Elsewhere => return Lookup::Eager,
+            Entry::Elsewhere { misnumbered } => {
+                if misnumbered && self.opening.load(Ordering::Relaxed) {
+                    self.rebuild.store(true, Ordering::Relaxed);
+                }
+                return Lookup::Eager;
+            }
             Entry::Normal { generation, .. } if generation != id.1 => {
                 // Only an object stream can hold another generation, and only 0.
                 return if id.1 == 0 {
@@ -463,7 +556,7 @@ impl Lazy {
                     return absent;
                 }
             },
-            Entry::Free | Entry::Elsewhere => None,
+            Entry::Free | Entry::Elsewhere { .. } => None,
         };
         path.pop();
         let value = match parsed {
@@ -669,6 +762,61 @@ pub(crate) fn check_user_password(
     trailer: &Dictionary,
 ) -> Result<(), Encryption> {
     crypt::Decryptor::new(encrypt, first_id(trailer)).map(|_| ())
+}
+
+/// True when `bytes` hold a header `N G obj` of object `id` (outside stream
+/// data).
+pub(crate) fn holds_object(bytes: &[u8], id: ObjectId) -> bool {
+    repair::scan_headers(bytes)
+        .get(&id.0)
+        .is_some_and(|&(generation, _)| generation == id.1)
+}
+
+/// True when the entry's offset holds, right there, the header of an object
+/// with another number (not a comment or the file's header line before one,
+/// as a linearized file's entry at offset 0 leads to).
+fn misnumbered(buf: &[u8], num: u32, entry: &XrefEntry) -> bool {
+    let XrefEntry::Normal { offset, .. } = *entry else {
+        return false;
+    };
+    let offset = offset as usize;
+    let start = offset
+        + buf
+            .get(offset..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&c| parse::is_ws(c))
+            .count();
+    matches!(header_at(buf, offset), Some(((n, _), at)) if at == start && n != num)
+}
+
+/// The entries of a table rebuilt by scanning `buf` for object headers
+/// ([`repair::scan_headers`]), with the compressed entries of `table` for the
+/// numbers the scan does not find; the `/Encrypt` object is free (as after
+/// decryption).
+fn rebuilt(
+    buf: &[u8],
+    table: &lopdf::xref::Xref,
+    encrypt_id: Option<ObjectId>,
+) -> (Vec<u32>, Vec<Entry>) {
+    let mut all: std::collections::BTreeMap<u32, Entry> = repair::scan_headers(buf)
+        .into_iter()
+        .filter_map(|(num, (generation, at))| {
+            let offset = u32::try_from(at).ok()?;
+            let entry = if Some((num, generation)) == encrypt_id {
+                Entry::Free
+            } else {
+                Entry::Normal { offset, generation }
+            };
+            Some((num, entry))
+        })
+        .collect();
+    for (&num, entry) in &table.entries {
+        if let XrefEntry::Compressed { container, .. } = *entry {
+            all.entry(num).or_insert(Entry::Compressed { container });
+        }
+    }
+    all.into_iter().unzip()
 }
 
 /// The id of the `N G obj` header lopdf reads at `offset` and where it starts.
