@@ -3,10 +3,13 @@
 use crate::args::{Format, ScanArgs};
 use crate::batch::{Flow, Input, Outcome, Progress, Source, Stream, Summary, Tally, interrupt};
 use crate::output::{Render, Writer};
+use signprep_core::batch::{
+    PdfSource, abandoned_record, panicked_record, scan_source, watchdog_for,
+};
 use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status, TypeMap};
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub fn run(args: &ScanArgs) -> u8 {
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
@@ -31,7 +34,9 @@ pub fn run(args: &ScanArgs) -> u8 {
     }
     let type_map = Arc::new(args.data_fields.then_some(type_map));
     let stream = match Stream::new(args.jobs.unwrap_or(0)) {
-        Ok(s) => s.watchdog(watchdog(&options)).stop_flag(interrupt::flag()),
+        Ok(s) => s
+            .watchdog(watchdog_for(&options))
+            .stop_flag(interrupt::flag()),
         Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
     };
     let source = match Source::open(&args.paths, &args.batch, stream.threads()) {
@@ -71,12 +76,8 @@ pub fn run(args: &ScanArgs) -> u8 {
         // instead of 1.91x on two cores, and a third more peak memory.
         let spread = waiting == 0;
         let r = match input {
-            Input::File(p) if p.as_os_str() == "-" => scan_stdin(&options, &scanner),
-            Input::File(p) => Record::scan_file(
-                p,
-                &options.clone().parallel(spread),
-                &scanner.clone().parallel_pages(spread),
-            ),
+            Input::File(p) if p.as_os_str() == "-" => scan_stdin(&options, &scanner, spread),
+            Input::File(p) => scan_source(&PdfSource::path(p), &options, &scanner, spread),
             Input::Missing(p, e) => error_record(p, "io_error", format!("cannot read: {e}")),
         };
         Rendered::of(&r, &render, worker_type_map.as_ref().as_ref())
@@ -92,10 +93,8 @@ pub fn run(args: &ScanArgs) -> u8 {
         let failed = |r: Record| Rendered::of(&r, &render, type_map.as_ref().as_ref());
         let done = match outcome {
             Outcome::Done(done) => done,
-            Outcome::Panicked(m) => {
-                failed(error_record(path, "internal_error", format!("panic: {m}")))
-            }
-            Outcome::Abandoned(after) => failed(abandoned(path, after, budget)),
+            Outcome::Panicked(m) => failed(panicked_record(input_name(path), &m)),
+            Outcome::Abandoned(after) => failed(abandoned_record(input_name(path), after, budget)),
         };
         if let Input::Missing(p, e) = input {
             io_failure = true;
@@ -170,26 +169,8 @@ impl Rendered {
     }
 }
 
-/// The hard limit behind the cooperative time budget: twice the budget plus 5 s,
-/// so the budget's own error (which says where the time went) normally comes first.
-fn watchdog(options: &LoadOptions) -> Option<Duration> {
-    options
-        .time_budget
-        .map(|b| b.saturating_mul(2).saturating_add(Duration::from_secs(5)))
-}
-
-fn abandoned(path: &std::path::Path, after: Duration, budget: Option<Duration>) -> Record {
-    let budget = budget.map_or(String::new(), |b| {
-        format!(" (time budget {:.1} s)", b.as_secs_f64())
-    });
-    error_record(
-        path,
-        "pdf_limit_exceeded",
-        format!(
-            "no result after {:.1} s{budget}: the file was given up on and the batch went on",
-            after.as_secs_f64()
-        ),
-    )
+fn input_name(path: &std::path::Path) -> String {
+    path.display().to_string()
 }
 
 fn error_record(path: &std::path::Path, code: &str, message: String) -> Record {
@@ -205,22 +186,9 @@ fn error_record(path: &std::path::Path, code: &str, message: String) -> Record {
 }
 
 /// The PDF on standard input (`-` among the paths), as record `-`.
-fn scan_stdin(options: &LoadOptions, scanner: &Scanner) -> Record {
+fn scan_stdin(options: &LoadOptions, scanner: &Scanner, spread: bool) -> Record {
     match crate::inputs::read_input(std::path::Path::new("-")) {
-        Ok(bytes) => {
-            let work = || {
-                signprep_core::Document::from_bytes(&bytes, options)
-                    .and_then(|doc| scanner.scan(&doc))
-            };
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
-                Ok(result) => Record::from_result("-".into(), result),
-                Err(_) => error_record(
-                    std::path::Path::new("-"),
-                    "internal_error",
-                    "signprep failed on this input; please report it with the file".into(),
-                ),
-            }
-        }
+        Ok(bytes) => scan_source(&PdfSource::bytes("-", bytes), options, scanner, spread),
         Err(e) => error_record(
             std::path::Path::new("-"),
             "io_error",

@@ -50,15 +50,10 @@ pub struct Record {
 
 impl Record {
     /// Opens and scans one file; never panics on bad input, never fails: a file
-    /// that cannot be scanned gives an error record.
-    ///
-    /// A panic inside signprep or a dependency is caught here, at the file
-    /// boundary, and reported as `internal_error`: one file never stops a batch.
+    /// that cannot be scanned gives an error record. A panic (a bug) is not
+    /// caught here: [`crate::batch`] holds the one per-file boundary.
     pub fn scan_file(path: &Path, options: &LoadOptions, scanner: &Scanner) -> Record {
-        let work = || Document::open(path, options).and_then(|doc| scanner.scan(&doc));
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(
-            |payload| Err(Error::internal(panic_message(payload.as_ref())).with_path(path)),
-        );
+        let result = Document::open(path, options).and_then(|doc| scanner.scan(&doc));
         Record::from_result(path.display().to_string(), result)
     }
 
@@ -83,16 +78,5 @@ impl Record {
     /// True when the record is an error or holds an error-level finding.
     pub fn is_failure(&self) -> bool {
         self.status == Status::Error || self.scan.has_errors()
-    }
-}
-
-/// The text of a panic payload.
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        format!("panic: {s}")
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        format!("panic: {s}")
-    } else {
-        "panic".to_string()
     }
 }

@@ -192,15 +192,17 @@ fn the_generator_and_the_files_agree() {
 
 #[test]
 fn the_batch_goes_on_and_inputs_are_not_modified() {
-    // All files in one parallel batch, as the CLI runs them: one record each,
-    // in input order, and no file changed on disk.
-    use rayon::prelude::*;
+    // All files in one parallel batch, on the engine the CLI runs them on: one
+    // record each, in input order, and no file changed on disk.
+    use signprep_core::batch::{BatchScan, Flow, PdfSource};
     let files = hostile_files();
     let before: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
-    let records: Vec<Record> = files
-        .par_iter()
-        .map(|f| Record::scan_file(f, &LoadOptions::default(), &Scanner::new()))
-        .collect();
+    let sources: Vec<PdfSource> = files.iter().map(PdfSource::path).collect();
+    let (records, flow) = BatchScan::new(LoadOptions::default(), Scanner::new())
+        .jobs(2)
+        .collect(sources)
+        .unwrap();
+    assert_eq!(flow, Flow::Completed);
     assert_eq!(records.len(), files.len());
     for (r, f) in records.iter().zip(&files) {
         assert_eq!(r.path, f.display().to_string());

@@ -15,8 +15,10 @@
 //! - [`select`]: [`select::Shard`] (FNV-1a of the path string: stable across machines,
 //!   runs and Rust versions) and [`select::DoneSet`] (paths an earlier report has as `ok`).
 //! - [`source`]: all of the above as one iterator, [`Source`].
-//! - [`stream`]: [`Stream`], ordered streaming with a bounded reorder window, stop
-//!   on Ctrl-C or a closed pipe, a watchdog for files stuck past their time budget.
+//! - [`Stream`] (from [`signprep_core::batch`], the engine the Python package
+//!   shares): ordered streaming with a bounded reorder window, stop on Ctrl-C
+//!   or a closed pipe, a watchdog for files stuck past their time budget, the
+//!   one per-file panic boundary.
 //! - [`progress`]: the indicatif bar (stderr, only on a terminal).
 //! - [`summary`]: [`Summary`], the totals of a run.
 //! - [`interrupt`]: Ctrl-C / SIGTERM as a flag.
@@ -32,13 +34,12 @@ pub mod interrupt;
 pub mod progress;
 pub mod select;
 pub mod source;
-pub mod stream;
 pub mod summary;
 pub mod walk;
 
 pub use args::BatchArgs;
 pub use progress::Progress;
+pub use signprep_core::batch::{Flow, Outcome, Stream};
 pub use source::Source;
-pub use stream::{Flow, Outcome, Stream};
 pub use summary::{Summary, Tally};
 pub use walk::Input;

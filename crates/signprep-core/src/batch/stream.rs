@@ -21,9 +21,9 @@
 //! cores each one preempts a worker); the watchdog reads start times from the
 //! `running` table when it wakes anyway, at least every tick.
 //!
-//! The caller's thread owns the sink (stdout), so a record is always written
-//! whole; it checks the stop flag (Ctrl-C) between records and stops at once on
-//! a broken pipe. Neither waits for the work in flight: the pool's threads are
+//! The caller's thread owns the sink (stdout, say), so a record is always written
+//! whole; it checks the stop flag (Ctrl-C in the CLI, `KeyboardInterrupt` in
+//! Python) between records and stops at once on a broken pipe. Neither waits for the work in flight: the pool's threads are
 //! left to finish or to end with the process.
 //!
 //! Watchdog: the per-file time budget is cooperative (checked between content
@@ -33,6 +33,10 @@
 //! writing goes on, and a late result is dropped. A thread cannot be killed, so
 //! the stuck one keeps its pool slot until it returns; the run goes on with one
 //! worker less (isolate hostile inputs in processes, e.g. per shard, to bound that).
+//!
+//! Panics: this is the one place a panic is caught (libraries do not catch).
+//! A job that panics gives [`Outcome::Panicked`] with the panic's text (see
+//! [`panic_message`]); the run goes on with the next item.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
@@ -65,6 +69,28 @@ pub enum Flow {
 }
 
 /// The pool and the bounds of an ordered stream.
+///
+/// ```
+/// use signprep_core::batch::{Flow, Outcome, Stream};
+///
+/// let stream = Stream::new(2)?;
+/// let mut squares = Vec::new();
+/// let flow = stream.run(
+///     0..100u64,
+///     |_| 0,                  // weight: equal, so input order
+///     |&n, _waiting| n * n,   // the work, on the pool
+///     |_, outcome| {
+///         // On this thread, in input order.
+///         if let Outcome::Done(sq) = outcome {
+///             squares.push(sq);
+///         }
+///         Ok(())
+///     },
+/// )?;
+/// assert_eq!(flow, Flow::Completed);
+/// assert_eq!(squares[9], 81);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Stream {
     pool: Arc<rayon::ThreadPool>,
@@ -105,27 +131,31 @@ impl Stream {
         })
     }
 
-    /// Most items in flight or waiting to be written (at least 1).
-    #[cfg(test)]
+    /// Most items in flight or waiting to be written (at least 1): the bound
+    /// on memory held by finished results waiting for an older one.
+    #[must_use]
     pub fn window(mut self, n: usize) -> Stream {
         self.window = n.max(1);
         self
     }
 
     /// Give up on the oldest unwritten item after it has run this long.
+    #[must_use]
     pub fn watchdog(mut self, limit: Option<Duration>) -> Stream {
         self.watchdog = limit;
         self
     }
 
     /// Stop between two items once this flag is raised.
+    #[must_use]
     pub fn stop_flag(mut self, flag: Arc<AtomicBool>) -> Stream {
         self.stop = Some(flag);
         self
     }
 
-    /// How often the sink's thread wakes while waiting (progress, stop flag, watchdog).
-    #[cfg(test)]
+    /// How often the sink's thread wakes while waiting (progress, stop flag,
+    /// watchdog); 50 ms by default.
+    #[must_use]
     pub fn tick(mut self, tick: Duration) -> Stream {
         self.tick = tick;
         self
@@ -345,7 +375,7 @@ where
                     work(&item, still_waiting)
                 })) {
                     Ok(t) => Outcome::Done(t),
-                    Err(payload) => Outcome::Panicked(panic_text(payload.as_ref())),
+                    Err(payload) => Outcome::Panicked(panic_message(payload.as_ref())),
                 };
                 if let Ok(mut running) = running.lock() {
                     running.remove(&i);
@@ -358,7 +388,10 @@ where
     }
 }
 
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+/// The text of a panic payload (`panic!("...")` carries a `&str` or a
+/// `String`; anything else is just "panic"). The one formatter: every caught
+/// panic is reported with it.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {

@@ -1,0 +1,61 @@
+//! Batch runs over many inputs: the one engine under `signprep scan`,
+//! `signprep check` and the Python package's `scan_many`.
+//!
+//! - [`Stream`]: a generic, ordered, bounded, cancellable pool. Work runs on
+//!   rayon threads, largest item first; results come back on the caller's
+//!   thread in input order; a watchdog gives up on an item stuck past its
+//!   limit; a stop flag ([`Stream::stop_flag`]) ends the run between two
+//!   results. It holds the one panic boundary of signprep: a job that panics
+//!   is an [`Outcome::Panicked`], reported with [`panic_message`], and the run
+//!   goes on. Nothing here draws progress or installs signal handlers: the
+//!   caller's sink sees every result (count it, draw a bar), and the caller
+//!   raises the flag (from a Ctrl-C handler, say).
+//! - [`BatchScan`]: PDFs ([`PdfSource`]: paths or bytes in memory) to scan
+//!   [`Record`](crate::Record)s on a [`Stream`], in input order, one record
+//!   per source: a file that cannot be read, that panics or that the
+//!   watchdog gives up on gets an error record (`io_error`, `internal_error`,
+//!   `pdf_limit_exceeded`) and the batch goes on.
+//!
+//! ```
+//! use signprep_core::batch::{BatchScan, PdfSource};
+//! use signprep_core::{LoadOptions, Scanner, Status};
+//!
+//! let sources = vec![
+//!     PdfSource::path("../../testdata/fixtures/base14_courier.pdf"),
+//!     PdfSource::bytes("in-memory.pdf", b"not a PDF".to_vec()),
+//!     PdfSource::path("../../testdata/fixtures/no_such_file.pdf"),
+//! ];
+//! let (records, _flow) = BatchScan::new(LoadOptions::default(), Scanner::new())
+//!     .jobs(2)
+//!     .collect(sources)?;
+//! let codes: Vec<_> = records.iter().map(|r| r.error.as_ref().map(|e| e.code.as_str())).collect();
+//! assert_eq!(codes, [None, Some("pdf_unreadable"), Some("io_error")]);
+//! assert_eq!(records[0].status, Status::Ok);
+//! assert_eq!(records[1].path, "in-memory.pdf");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+mod scan;
+mod stream;
+
+pub use scan::{
+    BatchScan, PdfSource, abandoned_record, panicked_record, scan_source, watchdog_for,
+};
+pub use stream::{Flow, Outcome, Stream, panic_message};
+
+/// A test hook: in debug builds, a job whose name ends with the value of the
+/// environment variable `SIGNPREP_TEST_PANIC` panics, so tests of the panic
+/// boundary (here, in the CLI, in the Python package) have a panic to catch.
+/// Compiled out of release builds. Not a stable API.
+#[doc(hidden)]
+pub fn test_panic_hook(name: &str) {
+    #[cfg(debug_assertions)]
+    if let Some(suffix) = std::env::var_os("SIGNPREP_TEST_PANIC")
+        && !suffix.is_empty()
+        && name.ends_with(&*suffix.to_string_lossy())
+    {
+        panic!("forced by SIGNPREP_TEST_PANIC for {name}");
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = name;
+}
