@@ -1,13 +1,13 @@
 //! `signprep check [PATH]...`: every pre-flight rule over PDFs, request bodies
 //! and manifests.
 
+use crate::batch::{Flow, Outcome, Progress, Stream, interrupt};
 use crate::check::inputs::{Item, collect};
-use crate::check::progress::Progress;
 use crate::check::record::{Record, Summary};
 use crate::check::write::{CheckFormat, Writer};
 use clap::{Args, ValueEnum};
-use rayon::prelude::*;
-use signprep_core::Severity;
+use signprep_core::batch::{abandoned_record, panicked_record, watchdog_for};
+use signprep_core::{LoadOptions, Severity};
 use signprep_pack::{Checker, InputKind, read_template};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -19,8 +19,8 @@ pub struct CheckArgs {
     /// [default: .]
     pub paths: Vec<PathBuf>,
     /// What every input is, instead of detecting it.
-    #[arg(long, value_enum)]
-    pub kind: Option<KindArg>,
+    #[arg(long, value_parser = kind_parser())]
+    pub kind: Option<InputKind>,
     /// Output format [default: human on a terminal, ndjson otherwise].
     #[arg(long, value_enum)]
     pub format: Option<CheckFormat>,
@@ -43,40 +43,15 @@ pub struct CheckArgs {
     pub allow_empty: bool,
 }
 
-/// `--kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum KindArg {
-    /// A PDF.
-    Pdf,
-    /// A v1 document pack body.
-    Pack,
-    /// A v0 document body.
-    V0,
-    /// A populate-syntax body.
-    Populate,
-    /// `{"requests": [...]}` from `signprep pack --v0` or `--populate`.
-    Requests,
-    /// A v1 webhook body.
-    Webhook,
-    /// A v0 subscription body.
-    Subscription,
-    /// A manifest for `signprep pack`.
-    Manifest,
-}
-
-impl KindArg {
-    fn kind(self) -> InputKind {
-        match self {
-            KindArg::Pdf => InputKind::Pdf,
-            KindArg::Pack => InputKind::Pack,
-            KindArg::V0 => InputKind::V0,
-            KindArg::Populate => InputKind::Populate,
-            KindArg::Requests => InputKind::Requests,
-            KindArg::Webhook => InputKind::Webhook,
-            KindArg::Subscription => InputKind::Subscription,
-            KindArg::Manifest => InputKind::Manifest,
-        }
-    }
+/// `--kind`: [`InputKind`]'s names, each with its one-line summary.
+fn kind_parser() -> impl clap::builder::TypedValueParser<Value = InputKind> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        InputKind::ALL
+            .iter()
+            .map(|k| PossibleValue::new(k.as_str()).help(k.summary())),
+    )
+    .try_map(|name| name.parse::<InputKind>())
 }
 
 /// `--deny`.
@@ -111,12 +86,13 @@ fn size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{s}` is not a size (e.g. 10M, 512K, 1048576)"))
 }
 
-/// Inputs checked together before their records are written: output streams
-/// in input order while memory stays bounded.
-const CHUNK: usize = 32;
-
 /// Exit status: 0 clean, 1 error-level findings (or warnings with `--deny
-/// warnings`), 2 usage or I/O failure.
+/// warnings`), 2 usage or I/O failure, 130 interrupted.
+///
+/// Inputs run on the batch engine ([`crate::batch::Stream`], as `scan`'s do):
+/// records in input order whatever `--jobs` is, the largest file started
+/// first, a watchdog behind the time budget, Ctrl-C between two records, a
+/// panic on one input reported as its `internal_error` record.
 pub fn run(args: &CheckArgs) -> u8 {
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
         CheckFormat::Human
@@ -135,8 +111,13 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
         }
     }
-    let Some(pool) = crate::worker_pool(args.jobs) else {
-        return 2;
+    // The checker's PDFs load with the default limits: the watchdog is theirs.
+    let budget = LoadOptions::default().time_budget;
+    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
+        Ok(s) => s
+            .watchdog(watchdog_for(&LoadOptions::default()))
+            .stop_flag(interrupt::flag()),
+        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
     };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -144,41 +125,48 @@ pub fn run(args: &CheckArgs) -> u8 {
         args.paths.clone()
     };
     let items = collect(&paths);
-    let kind = args.kind.map(KindArg::kind);
+    let kind = args.kind;
     let mut writer = Writer::new(format, std::io::stdout());
     let mut summary = Summary::default();
-    let mut progress = Progress::new(items.len());
+    let stderr_is_terminal = std::io::stderr().is_terminal();
+    let mut progress = Progress::new(
+        stderr_is_terminal && items.len() > 1,
+        Some(items.len()),
+        std::io::stdout().is_terminal(),
+    )
+    .without_pages();
     let mut tally = Tally::default();
-    for chunk in items.chunks(CHUNK) {
-        let results: Vec<Option<Record>> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|item| check_one(&checker, item, kind))
-                .collect()
-        });
-        for r in &results {
-            let Some(r) = r else {
+    let work = move |item: &Item, _waiting: usize| check_one(&checker, item, kind);
+    // Largest files first (output order is kept).
+    let weight = |item: &Item| match item {
+        Item::File { path, .. } => std::fs::metadata(path).map_or(0, |m| m.len()),
+        Item::Stdin | Item::Missing(..) => 0,
+    };
+    let flow = stream.run(items.into_iter(), weight, work, |item, outcome| {
+        let shown = item.path().display().to_string();
+        let r = match outcome {
+            Outcome::Done(Some(r)) => r,
+            Outcome::Done(None) => {
                 summary.skipped += 1;
-                continue;
-            };
-            summary.add(r);
-            tally.add(r);
-            let writes =
-                format != CheckFormat::Human || !r.findings.is_empty() || r.error.is_some();
-            if writes {
-                progress.clear();
+                progress.file(0, 0);
+                return Ok(());
             }
-            if let Err(e) = writer.record(r) {
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    return 0;
-                }
-                return crate::fail(&format!("cannot write output: {e}"), 2);
-            }
-        }
-        progress.advance(chunk.len());
-    }
+            Outcome::Panicked(m) => failed(panicked_record(shown, &m)),
+            Outcome::Abandoned(after) => failed(abandoned_record(shown, after, budget)),
+        };
+        summary.add(&r);
+        tally.add(&r);
+        progress.file(0, r.findings.len());
+        progress.around_output(|| writer.record(&r))
+    });
     progress.finish();
-    if summary.files == 0 && !args.allow_empty {
+    match flow {
+        Ok(Flow::BrokenPipe) => return 0,
+        Ok(Flow::Interrupted) => summary.interrupted = true,
+        Ok(Flow::Completed) => {}
+        Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
+    }
+    if summary.files == 0 && !summary.interrupted && !args.allow_empty {
         return crate::fail(&nothing_to_check(&paths, summary.skipped), 2);
     }
     if let Err(e) = writer.finish(&summary)
@@ -186,7 +174,7 @@ pub fn run(args: &CheckArgs) -> u8 {
     {
         return crate::fail(&format!("cannot write output: {e}"), 2);
     }
-    if format != CheckFormat::Human && std::io::stderr().is_terminal() {
+    if format != CheckFormat::Human && stderr_is_terminal {
         eprintln!("{}", summary.line());
     }
     let deny_warnings = args.deny == Some(Deny::Warnings);
@@ -196,13 +184,24 @@ pub fn run(args: &CheckArgs) -> u8 {
         } else {
             0
         };
-    if summary.failed > 0 {
+    if summary.interrupted {
+        crate::fail(
+            "interrupted; the output holds the records written so far",
+            130,
+        )
+    } else if summary.failed > 0 {
         crate::fail(&tally.unreadable(summary.failed), 2)
     } else if denied > 0 {
         crate::fail(&tally.denied(&summary, deny_warnings), 1)
     } else {
         0
     }
+}
+
+/// A scan record's error (a panic, a watchdog) as a check record.
+fn failed(r: signprep_core::Record) -> Record {
+    let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
+    Record::failed(r.path, code, message)
 }
 
 /// Why a run with no input fails.
@@ -318,17 +317,8 @@ fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Option<
         },
     };
     let shown = path.display().to_string();
-    let work = || checker.check_bytes(&bytes, Path::new(&path), kind);
-    let checked = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
-        Ok(c) => c,
-        Err(_) => {
-            return Some(Record::failed(
-                shown,
-                "internal_error",
-                "signprep failed on this input; please report it with the file".into(),
-            ));
-        }
-    };
+    signprep_core::batch::test_panic_hook(&shown);
+    let checked = checker.check_bytes(&bytes, Path::new(&path), kind);
     if checked.kind.is_none() && checked.findings.is_empty() {
         return named.then(|| {
             Record::failed(

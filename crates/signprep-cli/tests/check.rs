@@ -607,3 +607,144 @@ fn diagnostics_md_is_current() {
         );
     }
 }
+
+/// `n` copies of one small tagged PDF, with long names (so the output of a
+/// few hundred fills a pipe), in `dir`.
+fn many_pdfs(dir: &Path, n: usize) {
+    let pdf = signprep_testgen::example::numbered_contract(1).unwrap();
+    for i in 0..n {
+        let name = format!("contract-for-a-customer-with-a-rather-long-name-{i:05}.pdf");
+        std::fs::write(dir.join(name), &pdf).unwrap();
+    }
+}
+
+#[test]
+fn output_is_byte_identical_whatever_the_jobs() {
+    for format in ["ndjson", "json", "human", "sarif"] {
+        let out = |jobs: &str| {
+            let out = run(&[
+                "check",
+                "--format",
+                format,
+                "--jobs",
+                jobs,
+                "testdata/check",
+            ]);
+            assert_eq!(out.status.code(), Some(1), "{format}, --jobs {jobs}");
+            out.stdout
+        };
+        let one = out("1");
+        assert!(one.len() > 1000, "{format}");
+        assert!(one == out("2"), "{format}: --jobs 1 and --jobs 2 differ");
+        assert!(one == out("3"), "{format}: --jobs 1 and --jobs 3 differ");
+    }
+}
+
+#[test]
+fn a_panic_is_one_internal_error_record_and_the_run_goes_on() {
+    // SIGNPREP_TEST_PANIC (debug builds only) makes the input whose name ends
+    // with it panic inside the worker: the batch engine's boundary catches it.
+    let panicking = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_signprep"))
+            .args(args)
+            .env("SIGNPREP_TEST_PANIC", "clean/pack.json")
+            .current_dir(root())
+            .output()
+            .unwrap()
+    };
+    let out = panicking(&["check", "--format", "ndjson", "testdata/check/clean"]);
+    assert_eq!(out.status.code(), Some(1));
+    let records: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(records.len() > 3, "the run went on");
+    let failed: Vec<&Value> = records.iter().filter(|r| r["status"] == "error").collect();
+    assert_eq!(failed.len(), 1, "{records:#?}");
+    assert_eq!(failed[0]["path"], "testdata/check/clean/pack.json");
+    assert_eq!(failed[0]["error"]["code"], "internal_error");
+    assert_eq!(
+        failed[0]["error"]["message"],
+        "internal error (please report it with the file): signprep stopped on an unexpected state"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.ends_with("error: 1 error-level finding in 1 file\n"),
+        "{stderr}"
+    );
+
+    // One file, named: the same record, no abort.
+    let out = panicking(&[
+        "check",
+        "--format",
+        "ndjson",
+        "testdata/check/clean/pack.json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let r: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(r["error"]["code"], "internal_error");
+
+    // `scan` goes through the same boundary, with the same message.
+    let pdf = "testdata/fixtures/base14_courier.pdf";
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["scan", "--format", "ndjson", "--no-summary", pdf])
+        .env("SIGNPREP_TEST_PANIC", "base14_courier.pdf")
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(r["path"], pdf);
+    assert_eq!(r["status"], "error");
+    assert_eq!(r["error"]["code"], "internal_error");
+    assert_eq!(r["error"]["message"], failed[0]["error"]["message"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_check_with_whole_records_and_a_summary() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    many_pdfs(dir.path(), 3000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["check", "--format", "json", "--jobs", "2"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert_eq!(first, "{\"files\": [\n");
+    // The pipe is full by now: the writer waits for us while the signal arrives.
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: interrupted; the output holds the records written so far\n"
+    );
+    let v: Value = serde_json::from_str(&(first + &rest)).expect("one whole JSON document");
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(v["summary"]["interrupted"], true);
+    assert_eq!(v["summary"]["files"], files.len());
+    assert!(files.len() < 3000, "stopped early: {}", files.len());
+    let paths: Vec<&str> = files.iter().map(|r| r["path"].as_str().unwrap()).collect();
+    let mut sorted = paths.clone();
+    sorted.sort_unstable();
+    assert_eq!(paths, sorted, "input order");
+}

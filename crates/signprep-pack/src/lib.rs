@@ -96,6 +96,6 @@ pub use model::v0::{V0CcRecipient, V0DataField, V0Document, V0Signatory};
 pub use model::{Extra, UnknownKeys};
 pub use nullable::Nullable;
 pub use read::{Read, read_pack, read_populate, read_v0_document};
-pub use rules::{Checked, Checker, Group, InputKind, detect, read_template};
+pub use rules::{Checked, Checker, Group, InputKind, UnknownKind, detect, read_template};
 pub use schema::{ScanRecord, SchemaName};
 pub use signprep_core;

@@ -9,6 +9,8 @@ pub struct Progress {
     bar: Option<ProgressBar>,
     /// Suspend the bar while writing a record (stdout is the same terminal).
     suspend_for_output: bool,
+    /// Count pages too (`scan`); `check`'s inputs are not all PDFs.
+    count_pages: bool,
     pages: u64,
     findings: u64,
 }
@@ -36,9 +38,20 @@ impl Progress {
         Progress {
             bar,
             suspend_for_output: stdout_is_terminal,
+            count_pages: true,
             pages: 0,
             findings: 0,
         }
+    }
+
+    /// Findings only in the message, no pages.
+    #[must_use]
+    pub fn without_pages(mut self) -> Progress {
+        self.count_pages = false;
+        if let Some(bar) = &self.bar {
+            bar.set_message("0 findings");
+        }
+        self
     }
 
     /// One more file done.
@@ -46,7 +59,11 @@ impl Progress {
         if let Some(bar) = &self.bar {
             self.pages += pages as u64;
             self.findings += findings as u64;
-            bar.set_message(format!("{} pages, {} findings", self.pages, self.findings));
+            if self.count_pages {
+                bar.set_message(format!("{} pages, {} findings", self.pages, self.findings));
+            } else {
+                bar.set_message(format!("{} findings", self.findings));
+            }
             bar.inc(1);
         }
     }

@@ -23,7 +23,7 @@ pub fn record(out: &mut impl Write, r: &Record) -> io::Result<()> {
             out,
             "::error file={},title={}::{}",
             property(&path),
-            property(e.code),
+            property(&e.code),
             data(&format!("{path}: {}", e.message))
         );
     }

@@ -3,7 +3,7 @@
 //! PDFs in folders come from the shared expansion ([`crate::inputs::expand`],
 //! as `signprep scan` sees them); request bodies and manifests (`*.json`,
 //! `*.toml`) beside them are added, and each folder's files are checked in
-//! sorted path order. This is the one place to switch to the batch pipeline.
+//! sorted path order. The items run on the batch engine (`check_cmd`).
 
 use crate::inputs::{self, Input};
 use std::path::{Path, PathBuf};
@@ -21,7 +21,8 @@ pub enum Item {
 }
 
 impl Item {
-    fn path(&self) -> &Path {
+    /// The path as given (`-` for standard input).
+    pub fn path(&self) -> &Path {
         match self {
             Item::File { path, .. } | Item::Missing(path, _) => path,
             Item::Stdin => Path::new("-"),

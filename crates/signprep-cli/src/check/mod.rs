@@ -5,7 +5,6 @@ pub mod github;
 pub mod gitlab;
 pub mod inputs;
 pub mod locate;
-pub mod progress;
 pub mod record;
 pub mod sarif;
 pub mod write;

@@ -22,8 +22,9 @@ pub struct Located {
 /// Why an input has no result.
 #[derive(Debug, Serialize)]
 pub struct Failure {
-    /// `io_error` or `kind_unknown`.
-    pub code: &'static str,
+    /// `io_error`, `kind_unknown`, `internal_error` (a panic) or
+    /// `pdf_limit_exceeded` (the watchdog gave up).
+    pub code: String,
     pub message: String,
 }
 
@@ -79,12 +80,15 @@ impl Record {
     }
 
     /// The record of an input that could not be checked.
-    pub fn failed(path: String, code: &'static str, message: String) -> Record {
+    pub fn failed(path: String, code: impl Into<String>, message: String) -> Record {
         Record {
             path,
             kind: None,
             status: "error",
-            error: Some(Failure { code, message }),
+            error: Some(Failure {
+                code: code.into(),
+                message,
+            }),
             findings: Vec::new(),
         }
     }
@@ -126,6 +130,9 @@ pub struct Summary {
     pub failed: usize,
     /// Files found in folders whose kind could not be told, left out.
     pub skipped: usize,
+    /// The run was stopped (Ctrl-C, SIGTERM) before the end of its input.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 impl Summary {
@@ -185,6 +192,9 @@ impl Summary {
                 "; {} skipped (not a PDF, body or manifest)",
                 plural(self.skipped, "file")
             ));
+        }
+        if self.interrupted {
+            line.push_str("; interrupted");
         }
         line
     }

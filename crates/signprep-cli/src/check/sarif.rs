@@ -38,7 +38,7 @@ impl Sarif {
             self.notifications.push(Notification {
                 level: "error",
                 message: Text::new(format!("{}: {}", path, e.message)),
-                descriptor: Descriptor { id: e.code.into() },
+                descriptor: Descriptor { id: e.code.clone() },
                 locations: vec![Location::file(&path, None)],
             });
             return;

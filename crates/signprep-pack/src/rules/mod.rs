@@ -95,7 +95,43 @@ impl InputKind {
             InputKind::Manifest => "manifest",
         }
     }
+
+    /// One line on what it is (`signprep check --kind`'s help).
+    pub fn summary(self) -> &'static str {
+        match self {
+            InputKind::Pdf => "A PDF",
+            InputKind::Pack => "A v1 document pack body",
+            InputKind::V0 => "A v0 document body",
+            InputKind::Populate => "A populate-syntax body",
+            InputKind::Requests => {
+                "`{\"requests\": [...]}` from `signprep pack --v0` or `--populate`"
+            }
+            InputKind::Webhook => "A v1 webhook body",
+            InputKind::Subscription => "A v0 subscription body",
+            InputKind::Manifest => "A manifest for `signprep pack`",
+        }
+    }
 }
+
+impl std::str::FromStr for InputKind {
+    type Err = UnknownKind;
+
+    /// A kind by its snake_case name ([`InputKind::as_str`]).
+    fn from_str(s: &str) -> Result<InputKind, UnknownKind> {
+        InputKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| UnknownKind(s.to_string()))
+    }
+}
+
+/// A name that is no [`InputKind`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a kind of input (pdf, pack, v0, populate, requests, webhook, subscription, manifest)"
+)]
+pub struct UnknownKind(pub String);
 
 /// The result of checking one input.
 #[derive(Clone, Debug, PartialEq)]
