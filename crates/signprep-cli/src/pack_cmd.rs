@@ -11,7 +11,7 @@ use signprep_pack::{
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct PackArgs {
     /// The manifest: TOML, or JSON (`.json`, or text starting with `{`); `-` reads
     /// it from standard input (paths in it are then relative to the current folder).
@@ -37,8 +37,18 @@ pub struct PackArgs {
 /// The manifest is checked by the function `signprep check` calls
 /// ([`Checker::check_manifest`]): the same findings, located in the manifest,
 /// and any error stops the pack.
+///
+/// It runs on the batch engine as one item ([`crate::batch::guarded`]): a
+/// panic while scanning the manifest's PDFs is reported, not an abort.
 pub fn run(args: &PackArgs) -> u8 {
+    let args = args.clone();
+    let what = format!("cannot pack {}", args.manifest.display());
+    crate::batch::guarded(&what, move || pack(&args))
+}
+
+fn pack(args: &PackArgs) -> u8 {
     let shown = args.manifest.display().to_string();
+    signprep_core::batch::test_panic_hook(&shown);
     let bytes = match crate::inputs::read_input(&args.manifest) {
         Ok(b) => b,
         Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), 2),

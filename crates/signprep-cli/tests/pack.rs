@@ -172,3 +172,23 @@ fn schema_prints_the_committed_schemas() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 5);
 }
+
+#[test]
+fn a_panic_is_reported_with_exit_2_not_an_abort() {
+    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input.
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["pack", "testdata/example/pack.toml", "--compact"])
+        .env("SIGNPREP_TEST_PANIC", "example/pack.toml")
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr(&out).ends_with(
+            "error: cannot pack testdata/example/pack.toml: internal error (please report it with the file): signprep stopped on an unexpected state\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

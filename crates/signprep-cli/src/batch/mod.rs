@@ -1,5 +1,5 @@
-//! Batch runs over many PDFs: the pipeline shared by `scan` (and meant for
-//! `check` and `pack`).
+//! Batch runs over many inputs: the pipeline of `scan` and `check` (and of
+//! `pack`, one input, through [`guarded`]).
 //!
 //! ```text
 //! PATH args ─ walk (parallel, ignore files, globs) ─ sort ┐
@@ -43,3 +43,37 @@ pub use signprep_core::batch::{Flow, Outcome, Stream};
 pub use source::Source;
 pub use summary::{Summary, Tally};
 pub use walk::Input;
+
+/// Runs the work of a one-input command (`pack`) on the batch engine, so a
+/// panic in it (a bug) ends as `scan`'s and `check`'s do, with one `error:`
+/// line in the same words and exit status 2, not an abort.
+pub fn guarded(what: &str, work: impl FnOnce() -> u8 + Send + 'static) -> u8 {
+    let stream = match Stream::new(0) {
+        Ok(s) => s,
+        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+    };
+    let once = std::sync::Mutex::new(Some(work));
+    let mut code = None;
+    let flow = stream.run(
+        std::iter::once(once),
+        |_| 0,
+        |once, _| once.lock().ok().and_then(|mut w| w.take()).map(|w| w()),
+        |_, outcome| {
+            code = match outcome {
+                Outcome::Done(c) => c,
+                Outcome::Panicked(m) => {
+                    let e = signprep_core::batch::panicked_record(what.to_string(), &m).error;
+                    let message = e.map(|e| e.message).unwrap_or_default();
+                    Some(crate::fail(&format!("{what}: {message}"), 2))
+                }
+                Outcome::Abandoned(_) => None,
+            };
+            Ok(())
+        },
+    );
+    match (flow, code) {
+        (Ok(_), Some(code)) => code,
+        (Err(e), _) => crate::fail(&format!("{what}: {e}"), 2),
+        (Ok(_), None) => crate::fail(&format!("{what}: interrupted"), 130),
+    }
+}
