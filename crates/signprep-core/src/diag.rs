@@ -32,158 +32,172 @@ impl fmt::Display for Severity {
     }
 }
 
+/// Declares a code enum: each variant with its doc comment (the code's
+/// documentation, [`Code::doc`]), its stable snake_case name and its severity;
+/// `ALL`, `as_str`, `severity`, `doc` and `from_name` are generated. The core's
+/// [`Code`] and the pack crate's `PackCode` are both declared with it.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! codes {
-    ($( $(#[doc = $doc:literal])* $variant:ident => $name:literal, $sev:ident; )*) => {
-        /// A stable diagnostic code. The snake_case name never changes once released.
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $ty:ident {
+            $( $(#[doc = $doc:literal])* $variant:ident => $name:literal, $sev:ident; )*
+        }
+    ) => {
+        $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
-        pub enum Code {
+        $vis enum $ty {
             $( $(#[doc = $doc])* $variant, )*
         }
 
-        impl Code {
+        impl $ty {
             /// Every code, in declaration order.
-            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
 
             /// The stable snake_case name.
             pub fn as_str(self) -> &'static str {
-                match self { $(Code::$variant => $name,)* }
+                match self { $($ty::$variant => $name,)* }
             }
 
             /// The severity this code is reported with.
-            pub fn severity(self) -> Severity {
-                match self { $(Code::$variant => Severity::$sev,)* }
+            pub fn severity(self) -> $crate::Severity {
+                match self { $($ty::$variant => $crate::Severity::$sev,)* }
             }
 
             /// The code's documentation: what it means and why it matters.
             pub fn doc(self) -> &'static str {
-                match self { $(Code::$variant => concat!($($doc, "\n"),*),)* }
+                match self { $($ty::$variant => concat!($($doc, "\n"),*),)* }
             }
 
             /// Looks a code up by its snake_case name.
-            pub fn from_name(name: &str) -> Option<Code> {
-                match name { $($name => Some(Code::$variant),)* _ => None }
+            pub fn from_name(name: &str) -> Option<$ty> {
+                match name { $($name => Some($ty::$variant),)* _ => None }
             }
         }
     };
 }
 
 codes! {
-    /// A tag id contains lower-case letters. The service accepts upper-case ASCII
-    /// only, so the tag is ignored and no field is created there.
-    TagIdNotUppercase => "tag_id_not_uppercase", Error;
-    /// A tag id contains characters outside ASCII (accented letters, look-alikes).
-    /// The service accepts upper-case ASCII only.
-    TagIdNotAscii => "tag_id_not_ascii", Error;
-    /// A tag has no id (`<# #>`). The service cannot link it to a data field.
-    TagIdEmpty => "tag_id_empty", Error;
-    /// A tag id contains a character other than `A-Z`, `0-9` and `_` (a space,
-    /// a hyphen, a dot). The service will not match it.
-    TagIdInvalidChar => "tag_id_invalid_char", Error;
-    /// A `<#` has no `#>` on its line. Most often the tag was wrapped onto the next
-    /// line by the word processor, and the service silently ignores it.
-    TagUnterminated => "tag_unterminated", Error;
-    /// A tag is set in a proportional font. The box width follows the glyph widths,
-    /// not the character count, so padding a tag with spaces will not size the field
-    /// as expected. A monospaced font such as Inconsolata is recommended.
-    TagFontProportional => "tag_font_proportional", Warning;
-    /// A tag is painted invisibly (white fill, render mode 3 or 7, opacity 0).
-    /// Often done on purpose so that tags do not show in the signed document.
-    TagHidden => "tag_hidden", Info;
-    /// Two tag boxes overlap: the fields created from them will overlap too.
-    TagOverlap => "tag_overlap", Warning;
-    /// A tag box is partly or entirely outside the visible page (CropBox).
-    TagOutsidePage => "tag_outside_page", Warning;
-    /// A tag runs vertically on the displayed page (rotated page or text). The
-    /// field box will be tall and narrow.
-    TagVertical => "tag_vertical", Warning;
-    /// The same tag id occurs more than once; every occurrence gets a field with
-    /// the same id.
-    TagDuplicateId => "tag_duplicate_id", Info;
-    /// A page has images but no text: probably a scan. Tags in it cannot be found.
-    PageNoTextLayer => "page_no_text_layer", Warning;
-    /// Glyphs on a tag's line have no Unicode mapping (no ToUnicode, unknown glyph
-    /// names), so a tag there may be misread or missed.
-    TextUnmappable => "text_unmappable", Warning;
-    /// A content stream of a page could not be read (corrupt data); text in it is
-    /// missing from the scan.
-    ContentUnreadable => "content_unreadable", Warning;
-    /// A font could not be fully read (missing widths, broken CMap); glyph positions
-    /// on the page may be approximate.
-    FontUnreadable => "font_unreadable", Warning;
-    /// Form XObjects nest deeper than the configured limit or call each other in a
-    /// cycle; the inner content was skipped.
-    XobjectDepthExceeded => "xobject_depth_exceeded", Warning;
-    /// The file was damaged (cross-reference data rebuilt by scanning); what could be
-    /// recovered was scanned.
-    PdfRepaired => "pdf_repaired", Info;
-    /// The page tree is damaged and was read as viewers read it: a `/Pages`
-    /// node listed inside itself (a cycle) was cut there, a kid that is
-    /// missing, or neither a page nor a node (a font, say), was skipped, or,
-    /// when the tree gave no
-    /// page at all, the pages were found by scanning the file's objects for
-    /// `/Type /Page` (in object order, as MuPDF's repair does). Every page
-    /// reached is scanned, but pages may be missing or in another order than
-    /// the author meant: check the page count before sending the document.
-    PageTreeRepaired => "page_tree_repaired", Warning;
-    /// The document has no page: its page tree is empty and no object of the
-    /// file is a page. There is nothing to place a tag or a field on, and
-    /// the service cannot show the document to a signer.
-    DocumentNoPages => "document_no_pages", Warning;
-    /// A Widget annotation on a page is not reachable from `/AcroForm /Fields`
-    /// (neither the widget nor any `/Parent` of it). It is still reported, but
-    /// the service and many viewers only see fields listed in the form, so it
-    /// may be ignored.
-    WidgetNotInAcroform => "widget_not_in_acroform", Warning;
-    /// A widget of the form is listed in no page's `/Annots`. Viewers draw a
-    /// widget only from a page's `/Annots`, so the signer never sees it. It is
-    /// reported on the page its `/P` names; when `/P` is missing or points to
-    /// an object that is no page of the page tree, it is reported without a
-    /// page (`page: null`, raw `/Rect`), and the message says where `/P`
-    /// points. A field placed from it may land where nothing is shown.
-    WidgetNotOnPage => "widget_not_on_page", Warning;
-    /// The form carries an XFA description (`/AcroForm /XFA`). The service
-    /// reads AcroForm fields only; XFA-only content is lost. Reported as an
-    /// error (not the default warning) when the file has no AcroForm widget
-    /// at all: an XFA-only form has nothing to extract.
-    XfaForm => "xfa_form", Warning;
-    /// A terminal field has no widget (no `/Rect`, no Widget annotation): it
-    /// has no place on any page, so it cannot become a positioned data field.
-    FieldWithoutWidget => "field_without_widget", Warning;
-    /// A widget's rectangle has zero width or height (an invisible signature,
-    /// say): a data field made from it has no area to click.
-    FieldZeroSize => "field_zero_size", Warning;
-    /// One full field name is used with two different field types. A pack
-    /// that references the name by `custom_id` cannot tell which is meant.
-    FieldNameConflict => "field_name_conflict", Error;
-    /// A field's full name is empty or holds non-printable characters
-    /// (control or zero-width characters, undecodable bytes); a pack cannot
-    /// reference it by `custom_id`.
-    FieldNameUnaddressable => "field_name_unaddressable", Warning;
-    /// A widget's rectangle is partly or entirely outside the visible page
-    /// (CropBox): its data field will be clipped or invisible.
-    FieldOffPage => "field_off_page", Warning;
-    /// A vendor text tag (read with `scan --dialect`) names a field type its
-    /// vendor does not document. The vendor would treat it as plain text or
-    /// guess; a migration cannot tell which field to place.
-    VendorTagUnknownType => "vendor_tag_unknown_type", Warning;
-    /// A vendor text tag breaks its vendor's grammar (a missing required part,
-    /// a value of the wrong form, an attribute the vendor does not know). The
-    /// message says which part; the vendor may ignore the tag or read it
-    /// differently than intended.
-    VendorTagMalformed => "vendor_tag_malformed", Warning;
-    /// A vendor text tag assigns its field to signer 0 (`signer0`, `|0|`); the
-    /// vendors number signers from 1, so no signer would get the field.
-    VendorTagSignerOutOfRange => "vendor_tag_signer_out_of_range", Warning;
-    /// A vendor text tag starts on one line and ends on the next (wrapped by the
-    /// word processor). Vendors read tags within one line, so no field is placed
-    /// there, and none is migrated.
-    VendorTagSplitAcrossLines => "vendor_tag_split_across_lines", Warning;
-    /// A vendor text tag is painted visibly (not white, not render mode 3/7).
-    /// Adobe Acrobat Sign and DocuSeal remove their tag text when they place
-    /// fields; this service does not, so after migration the old tag shows
-    /// under (or beside) the new field.
-    VendorTagVisible => "vendor_tag_visible", Info;
+    /// A stable diagnostic code. The snake_case name never changes once released.
+    pub enum Code {
+        /// A tag id contains lower-case letters. The service accepts upper-case ASCII
+        /// only, so the tag is ignored and no field is created there.
+        TagIdNotUppercase => "tag_id_not_uppercase", Error;
+        /// A tag id contains characters outside ASCII (accented letters, look-alikes).
+        /// The service accepts upper-case ASCII only.
+        TagIdNotAscii => "tag_id_not_ascii", Error;
+        /// A tag has no id (`<# #>`). The service cannot link it to a data field.
+        TagIdEmpty => "tag_id_empty", Error;
+        /// A tag id contains a character other than `A-Z`, `0-9` and `_` (a space,
+        /// a hyphen, a dot). The service will not match it.
+        TagIdInvalidChar => "tag_id_invalid_char", Error;
+        /// A `<#` has no `#>` on its line. Most often the tag was wrapped onto the next
+        /// line by the word processor, and the service silently ignores it.
+        TagUnterminated => "tag_unterminated", Error;
+        /// A tag is set in a proportional font. The box width follows the glyph widths,
+        /// not the character count, so padding a tag with spaces will not size the field
+        /// as expected. A monospaced font such as Inconsolata is recommended.
+        TagFontProportional => "tag_font_proportional", Warning;
+        /// A tag is painted invisibly (white fill, render mode 3 or 7, opacity 0).
+        /// Often done on purpose so that tags do not show in the signed document.
+        TagHidden => "tag_hidden", Info;
+        /// Two tag boxes overlap: the fields created from them will overlap too.
+        TagOverlap => "tag_overlap", Warning;
+        /// A tag box is partly or entirely outside the visible page (CropBox).
+        TagOutsidePage => "tag_outside_page", Warning;
+        /// A tag runs vertically on the displayed page (rotated page or text). The
+        /// field box will be tall and narrow.
+        TagVertical => "tag_vertical", Warning;
+        /// The same tag id occurs more than once; every occurrence gets a field with
+        /// the same id.
+        TagDuplicateId => "tag_duplicate_id", Info;
+        /// A page has images but no text: probably a scan. Tags in it cannot be found.
+        PageNoTextLayer => "page_no_text_layer", Warning;
+        /// Glyphs on a tag's line have no Unicode mapping (no ToUnicode, unknown glyph
+        /// names), so a tag there may be misread or missed.
+        TextUnmappable => "text_unmappable", Warning;
+        /// A content stream of a page could not be read (corrupt data); text in it is
+        /// missing from the scan.
+        ContentUnreadable => "content_unreadable", Warning;
+        /// A font could not be fully read (missing widths, broken CMap); glyph positions
+        /// on the page may be approximate.
+        FontUnreadable => "font_unreadable", Warning;
+        /// Form XObjects nest deeper than the configured limit or call each other in a
+        /// cycle; the inner content was skipped.
+        XobjectDepthExceeded => "xobject_depth_exceeded", Warning;
+        /// The file was damaged (cross-reference data rebuilt by scanning); what could be
+        /// recovered was scanned.
+        PdfRepaired => "pdf_repaired", Info;
+        /// The page tree is damaged and was read as viewers read it: a `/Pages`
+        /// node listed inside itself (a cycle) was cut there, a kid that is
+        /// missing, or neither a page nor a node (a font, say), was skipped, or,
+        /// when the tree gave no
+        /// page at all, the pages were found by scanning the file's objects for
+        /// `/Type /Page` (in object order, as MuPDF's repair does). Every page
+        /// reached is scanned, but pages may be missing or in another order than
+        /// the author meant: check the page count before sending the document.
+        PageTreeRepaired => "page_tree_repaired", Warning;
+        /// The document has no page: its page tree is empty and no object of the
+        /// file is a page. There is nothing to place a tag or a field on, and
+        /// the service cannot show the document to a signer.
+        DocumentNoPages => "document_no_pages", Warning;
+        /// A Widget annotation on a page is not reachable from `/AcroForm /Fields`
+        /// (neither the widget nor any `/Parent` of it). It is still reported, but
+        /// the service and many viewers only see fields listed in the form, so it
+        /// may be ignored.
+        WidgetNotInAcroform => "widget_not_in_acroform", Warning;
+        /// A widget of the form is listed in no page's `/Annots`. Viewers draw a
+        /// widget only from a page's `/Annots`, so the signer never sees it. It is
+        /// reported on the page its `/P` names; when `/P` is missing or points to
+        /// an object that is no page of the page tree, it is reported without a
+        /// page (`page: null`, raw `/Rect`), and the message says where `/P`
+        /// points. A field placed from it may land where nothing is shown.
+        WidgetNotOnPage => "widget_not_on_page", Warning;
+        /// The form carries an XFA description (`/AcroForm /XFA`). The service
+        /// reads AcroForm fields only; XFA-only content is lost. Reported as an
+        /// error (not the default warning) when the file has no AcroForm widget
+        /// at all: an XFA-only form has nothing to extract.
+        XfaForm => "xfa_form", Warning;
+        /// A terminal field has no widget (no `/Rect`, no Widget annotation): it
+        /// has no place on any page, so it cannot become a positioned data field.
+        FieldWithoutWidget => "field_without_widget", Warning;
+        /// A widget's rectangle has zero width or height (an invisible signature,
+        /// say): a data field made from it has no area to click.
+        FieldZeroSize => "field_zero_size", Warning;
+        /// One full field name is used with two different field types. A pack
+        /// that references the name by `custom_id` cannot tell which is meant.
+        FieldNameConflict => "field_name_conflict", Error;
+        /// A field's full name is empty or holds non-printable characters
+        /// (control or zero-width characters, undecodable bytes); a pack cannot
+        /// reference it by `custom_id`.
+        FieldNameUnaddressable => "field_name_unaddressable", Warning;
+        /// A widget's rectangle is partly or entirely outside the visible page
+        /// (CropBox): its data field will be clipped or invisible.
+        FieldOffPage => "field_off_page", Warning;
+        /// A vendor text tag (read with `scan --dialect`) names a field type its
+        /// vendor does not document. The vendor would treat it as plain text or
+        /// guess; a migration cannot tell which field to place.
+        VendorTagUnknownType => "vendor_tag_unknown_type", Warning;
+        /// A vendor text tag breaks its vendor's grammar (a missing required part,
+        /// a value of the wrong form, an attribute the vendor does not know). The
+        /// message says which part; the vendor may ignore the tag or read it
+        /// differently than intended.
+        VendorTagMalformed => "vendor_tag_malformed", Warning;
+        /// A vendor text tag assigns its field to signer 0 (`signer0`, `|0|`); the
+        /// vendors number signers from 1, so no signer would get the field.
+        VendorTagSignerOutOfRange => "vendor_tag_signer_out_of_range", Warning;
+        /// A vendor text tag starts on one line and ends on the next (wrapped by the
+        /// word processor). Vendors read tags within one line, so no field is placed
+        /// there, and none is migrated.
+        VendorTagSplitAcrossLines => "vendor_tag_split_across_lines", Warning;
+        /// A vendor text tag is painted visibly (not white, not render mode 3/7).
+        /// Adobe Acrobat Sign and DocuSeal remove their tag text when they place
+        /// fields; this service does not, so after migration the old tag shows
+        /// under (or beside) the new field.
+        VendorTagVisible => "vendor_tag_visible", Info;
+    }
 }
 
 impl fmt::Display for Code {

@@ -164,8 +164,9 @@ mod tests {
         );
     }
 
-    /// Each of these used to reset or skip the count (`stream`/`endobj` bytes
-    /// anywhere were taken for keywords).
+    /// `stream` and `endobj` are keywords only as whole tokens: inside a name,
+    /// a string, a hex string, a comment or a longer word they neither reset
+    /// nor skip the count.
     #[test]
     fn keywords_inside_other_tokens_do_not_bypass() {
         for noise in [

@@ -4,274 +4,241 @@ use serde::{Serialize, Serializer};
 use signprep_core::{Diagnostic, Severity};
 use std::fmt;
 
-macro_rules! pack_codes {
-    ($( $(#[doc = $doc:literal])* $variant:ident => $name:literal, $sev:ident; )*) => {
-        /// A stable code of a pack finding. The snake_case name never changes once
-        /// released; [`PackCode::doc`] says what it means and why it matters.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        #[non_exhaustive]
-        pub enum PackCode {
-            $( $(#[doc = $doc])* $variant, )*
-        }
-
-        impl PackCode {
-            /// Every code, in declaration order.
-            pub const ALL: &'static [PackCode] = &[$(PackCode::$variant),*];
-
-            /// The stable snake_case name.
-            pub fn as_str(self) -> &'static str {
-                match self { $(PackCode::$variant => $name,)* }
-            }
-
-            /// The severity this code is reported with.
-            pub fn severity(self) -> Severity {
-                match self { $(PackCode::$variant => Severity::$sev,)* }
-            }
-
-            /// The code's documentation: what it means and why it matters.
-            pub fn doc(self) -> &'static str {
-                match self { $(PackCode::$variant => concat!($($doc, "\n"),*),)* }
-            }
-
-            /// Looks a code up by its snake_case name.
-            pub fn from_name(name: &str) -> Option<PackCode> {
-                match name { $($name => Some(PackCode::$variant),)* _ => None }
-            }
-        }
-    };
-}
-
-pack_codes! {
-    /// A key the specification does not list for this object. It is probably a
-    /// typo (`signatory_uid`); it is kept as it is and sent, and the service will
-    /// most likely ignore it.
-    UnknownKey => "unknown_key", Warning;
-    /// A template child carries `apply_extracted_fields`. The specification warns
-    /// that it may stop the document moving from `setup` to `awaiting_signatures`:
-    /// the pack never goes out. Template fields are configured on the template.
-    TemplateWithApplyExtractedFields => "template_with_apply_extracted_fields", Error;
-    /// A child with `base_64_document` and no form-field flags lacks
-    /// `extract_fields_by_tag: true`: a tag-syntax document without it extracts
-    /// nothing, so the signers get a document without fields.
-    SyntaxDocMissingExtractFlag => "syntax_doc_missing_extract_flag", Error;
-    /// A form-field child (a `document_url`, or a form-field flag) lacks one of
-    /// `extract_fields_from_form_fields_with_metadata: true` and
-    /// `apply_extracted_fields: true`; both are required or the form's fields are
-    /// not used.
-    FormDocMissingFlags => "form_doc_missing_flags", Error;
-    /// A child names no document: none of `create_from_template_key`,
-    /// `base_64_document` and `document_url`.
-    DocumentSourceMissing => "document_source_missing", Error;
-    /// A child names more than one document (say a template key and a Base64
-    /// file); which one the service uses is not specified.
-    DocumentSourceAmbiguous => "document_source_ambiguous", Error;
-    /// A creation flag that has no meaning for this kind of child (a tag-syntax
-    /// flag on a template, `false` where the kind needs `true`). The typed model
-    /// cannot hold it, so converting the body drops it.
-    CreationFlagUnexpected => "creation_flag_unexpected", Warning;
-    /// `base_64_document` is not valid standard Base64; the service cannot decode it.
-    Base64Invalid => "base64_invalid", Error;
-    /// `primary_communication_channel` is not one of `email`, `sms`, `whatsapp`.
-    ChannelUnknown => "channel_unknown", Error;
-    /// The pack has no `document_pack_name`; notifications and lists show it.
-    PackNameMissing => "pack_name_missing", Error;
-    /// The pack has no child document: there is nothing to sign.
-    DocumentsMissing => "documents_missing", Error;
-    /// The pack has no signatory. Nobody receives a signature request.
-    SignersMissing => "signers_missing", Warning;
-    /// A signatory `uuid` is not a UUID string; data fields cannot link to it.
-    SignerUuidInvalid => "signer_uuid_invalid", Error;
-    /// Two signatories share a `uuid`: the fields of one go to the other.
-    SignerUuidDuplicate => "signer_uuid_duplicate", Error;
-    /// Two signers share a local handle, so a field naming it is ambiguous.
-    SignerHandleDuplicate => "signer_handle_duplicate", Error;
-    /// A data field's `signatory_uuid` (or signer handle) links to no signatory of
-    /// the pack; the service cannot assign the field.
-    DataFieldSignerUnknown => "data_field_signer_unknown", Error;
-    /// A data field has no `custom_id`, so it matches no field of the document.
-    DataFieldCustomIdMissing => "data_field_custom_id_missing", Error;
-    /// The same `custom_id` appears twice in one child; which value wins is not
-    /// specified.
-    DataFieldDuplicate => "data_field_duplicate", Warning;
-    /// A data field has neither `data` nor a signer, so it changes nothing.
-    DataFieldEmpty => "data_field_empty", Warning;
-    /// A data field names a `custom_id` that the child's PDF does not have (no such
-    /// tag in a tag-syntax child, no such field in a form-field child); the
-    /// service silently ignores it. An error when the field carries `data` or a
-    /// signer (the value, or who signs, is lost without a word); a warning when
-    /// it has neither.
-    CustomIdNotInDocument => "custom_id_not_in_document", Warning;
-    /// A pack-wide field (or a field pattern) matched no tag or form field of any
-    /// document, so it is in no child.
-    FieldUnused => "field_unused", Warning;
-    /// A field pattern can only be expanded against a scanned PDF, and this child
-    /// (a template or URL) or this output (populate syntax) has none.
-    FieldPatternNeedsScan => "field_pattern_needs_scan", Error;
-    /// A PDF could not be read from disk.
-    DocumentUnreadable => "document_unreadable", Error;
-    /// The bytes given as a PDF do not start with `%PDF-`.
-    DocumentNotPdf => "document_not_pdf", Error;
-    /// A PDF has neither text tags nor form fields, so its kind (tag-syntax or
-    /// form-field) cannot be detected and the service would extract nothing.
-    /// Set the kind explicitly if this is intended.
-    DocumentKindUnknown => "document_kind_unknown", Error;
-    /// A PDF has both text tags and form fields; it is sent as a form-field child
-    /// and its tags are ignored. Set the kind explicitly to choose.
-    DocumentHasTagsAndFields => "document_has_tags_and_fields", Info;
-    /// A tag-syntax child (or a v0 tag-extraction document) has no valid tag:
-    /// the service creates no field.
-    DocumentWithoutTags => "document_without_tags", Warning;
-    /// A form-field child has no form field: the service creates no field.
-    DocumentWithoutFormFields => "document_without_form_fields", Warning;
-    /// `use_workspace_default_document_settings` is on but the pack has no
-    /// `team_key`: the personal workspace is used, and its defaults overwrite the
-    /// request's explicit values.
-    WorkspaceDefaultsWithoutTeam => "workspace_defaults_without_team", Warning;
-    /// Children disagree on `use_workspace_default_document_settings`. The
-    /// specification says a child cannot opt out individually, so the per-child
-    /// values will not all hold.
-    WorkspaceDefaultsMixed => "workspace_defaults_mixed", Warning;
-    /// The v0 tag-extraction flow uploads a PDF with tags; a template or URL
-    /// child cannot be sent that way and is left out of the v0 output.
-    V0NeedsPdf => "v0_needs_pdf", Warning;
-    /// A setting has no place in this output (a v1-only setting in a v0 or
-    /// populate body) and is left out.
-    SettingDropped => "setting_dropped", Info;
-    /// The populate syntax cannot assign a field to a signer; the assignment
-    /// configured on the template is used.
-    PopulateSignerIgnored => "populate_signer_ignored", Info;
-    /// A document that is not the template being populated, or a pack-wide field
-    /// (those apply to scanned PDFs), has no place in the populate body and is
-    /// left out. Only the fields of the template's own document entry are used.
-    PopulateIgnored => "populate_ignored", Info;
-    /// A manifest document's path or glob matched no file.
-    ManifestNoMatch => "manifest_no_match", Error;
-    /// A glob (a manifest document path, a field pattern) is malformed.
-    PatternInvalid => "pattern_invalid", Error;
-    /// A manifest document gives none or more than one of `path`, `template`, `url`.
-    ManifestDocumentSource => "manifest_document_source", Error;
-    /// A manifest field gives none or both of `custom_id` and `match`.
-    ManifestFieldId => "manifest_field_id", Error;
-    /// A manifest `[tag_types]` rule is malformed (the type must be lower-case
-    /// letters, digits and `_`, or `none`).
-    ManifestTagTypeInvalid => "manifest_tag_type_invalid", Error;
-    /// A key in the manifest's `[mail]` or `[signing]` table is not a setting the
-    /// specification lists (manifests reject unknown keys).
-    ManifestKeyUnknown => "manifest_key_unknown", Error;
-    /// A signer whose channel is email (the default) has no `email`: the
-    /// signature request has nowhere to go, and the pack cannot leave `setup`.
-    SignerEmailMissing => "signer_email_missing", Error;
-    /// An email address (of a signer, a CC recipient, a populate
-    /// `signer_<n>_email` or `cc_<n>_email`) is not of the form `name@domain.tld`.
-    /// The service cannot deliver to it.
-    EmailInvalid => "email_invalid", Error;
-    /// A mobile number is not in international format: `+` then the country's
-    /// dialling code and the number, digits only (`+447700900123`). The
-    /// specification warns that numbers without a country code may fail. A
-    /// warning, raised to an error when the signer's channel is `sms` or
-    /// `whatsapp` and the number is how the request is delivered.
-    MobileNotInternational => "mobile_not_international", Warning;
-    /// A signer's `primary_communication_channel` is `sms` or `whatsapp` but the
-    /// signer has no `mobile_number`: the signature request cannot be delivered.
-    ChannelNeedsMobile => "channel_needs_mobile", Error;
-    /// A signer uses the `sms` or `whatsapp` channel. Both must be enabled on the
-    /// account first; otherwise delivery fails. Reported once per body, at the
-    /// first signer using such a channel.
-    ChannelNeedsEnablement => "channel_needs_enablement", Info;
-    /// A signer has no signature field assigned: no signature tag (an id with a
-    /// `_`-separated word `SIG`, `SIGN` or `SIGNATURE`), signature form field or
-    /// v0 data field of type `signature` names their `signatory_uuid`. They will be
-    /// asked to sign but have nowhere to sign. Not reported when a child's fields
-    /// cannot be known (a template or URL child).
-    SignerWithoutSignatureField => "signer_without_signature_field", Warning;
-    /// The pack has a template child but a signer has no `role`. Template
-    /// signers are matched by the role configured on the template, so this
-    /// signer is linked to none of the template's fields.
-    RoleMissingForTemplate => "role_missing_for_template", Warning;
-    /// A data field sets `data` on a signature field (a signature tag, a
-    /// signature form field, a v0 field of type `signature`). A signature is
-    /// made by the signer, not pre-filled; the value is ignored or misplaced.
-    DataForSignatureField => "data_for_signature_field", Warning;
-    /// A v0 data field's `background_colour` is not in `#` notation (`#RGB` or
-    /// `#RRGGBB`); the service may ignore it or reject the field.
-    BackgroundColourInvalid => "background_colour_invalid", Warning;
-    /// A valid tag of a tag-syntax PDF (or of a v0 upload) is named by no data
-    /// field: the service still creates the field, but with no value and no
-    /// signer assigned. Often intended (a signer picks it up); worth knowing.
-    TagWithoutDataField => "tag_without_data_field", Info;
-    /// A body (or a PDF to upload) is larger than the configured limit
-    /// (`signprep check --max-payload`, 10 MiB by default). The specification
-    /// publishes no maximum; very large requests are slow and may be refused.
-    PayloadLarge => "payload_large", Warning;
-    /// `post_signing_url` is not an absolute `http://` or `https://` URL: the
-    /// redirect after signing goes nowhere.
-    PostSigningUrlInvalid => "post_signing_url_invalid", Error;
-    /// `mail_settings.reply_email` is not a valid email address: replies to the
-    /// notification mails are lost.
-    ReplyEmailInvalid => "reply_email_invalid", Error;
-    /// Two-factor authentication is on but a signer has neither a mobile number
-    /// nor an email address: the one-time password has nowhere to go, so the
-    /// signer cannot sign.
-    TwoFactorWithoutContact => "two_factor_without_contact", Warning;
-    /// A populate-syntax key is neither `signer_<n>_email`/`_name`,
-    /// `cc_<n>_email`/`_name` nor the `custom_id` of a data field of the template
-    /// (when the template's JSON is given with `--template`), or addresses a
-    /// signer the template does not have. The service ignores it. Without the
-    /// template, a key that looks like a signer or CC key but is malformed
-    /// (`signer_01_email`, `signer_0_mail`) is reported as a warning.
-    PopulateKeyUnknown => "populate_key_unknown", Error;
-    /// The signer (or CC) indices of a populate body skip a number
-    /// (`signer_0_...` and `signer_2_...` without `signer_1_...`). Indices are
-    /// zero-based positions in the template, so a gap usually means a typo.
-    PopulateIndexGap => "populate_index_gap", Warning;
-    /// A v0 data field's `tag_id` names no tag of the PDF uploaded with it: in
-    /// the tag-extraction flow the tag is the field's only position, so the
-    /// field is not placed.
-    V0TagNotInPdf => "v0_tag_not_in_pdf", Error;
-    /// Signature requests are sent (a v0 body with `status` `awaiting_signatures`,
-    /// a `request_signatures` call, or `auto_request_signatures_when_ready`) but a
-    /// signer has no email address. The move out of `setup` needs every
-    /// signatory's email.
-    RequestSignaturesWithoutEmail => "request_signatures_without_email", Error;
-    /// A v0 update body (it has a `key`, or is sent with PUT) carries data field
-    /// values while the document is not in `setup`: its `status` is neither
-    /// `setup` nor `awaiting_signatures`, or it is `awaiting_signatures` and a
-    /// signatory has already been sent the request (`email_send_count` above 0,
-    /// or a signatory status other than `setup`). Field values can only change in
-    /// `setup`; the update is lost. Revert the document to `setup` first.
-    UpdateFieldOutsideSetup => "update_field_outside_setup", Warning;
-    /// A webhook's `callback` is not an `https://` URL; v1 webhooks must use
-    /// HTTPS. For a v0 subscription, which the specification does not restrict,
-    /// it is a warning.
-    CallbackNotHttps => "callback_not_https", Error;
-    /// A webhook or subscription `callback` points at this machine (`localhost`,
-    /// `127.0.0.1`, `::1`, `0.0.0.0`): the service cannot reach it. Use the HTTPS
-    /// address a tunnelling tool gives you.
-    CallbackLocalhost => "callback_localhost", Error;
-    /// A webhook or subscription body has no `entity_key`: the pack (v1) or
-    /// document (v0) to subscribe to.
-    EntityKeyMissing => "entity_key_missing", Error;
-    /// A `client_secret` or `api_key` is inside a pack, document or populate
-    /// body. Credentials stay on the server and are only sent to the access-token
-    /// and user endpoints; a body is often logged, stored or shown to a browser.
-    SecretInBody => "secret_in_body", Error;
-    /// A body is not valid JSON, or a value has the wrong type (a string where
-    /// the specification has a list, a number in a populate body); nothing else
-    /// in it can be checked.
-    BodyInvalid => "body_invalid", Error;
-    /// A manifest does not parse (TOML or JSON syntax, an unknown key, a wrong
-    /// type); the message gives the line and column.
-    ManifestInvalid => "manifest_invalid", Error;
-    /// A webhook or subscription body has no `callback` URL, so callbacks have
-    /// nowhere to go.
-    CallbackMissing => "callback_missing", Error;
-    /// A v0 data field's `tag_id` is not upper-case ASCII (`A-Z`, `0-9`, `_`);
-    /// the service reads tag ids in upper case only, so it links to no tag.
-    DataFieldTagIdInvalid => "data_field_tag_id_invalid", Error;
-    /// A request of a `{"requests": [...]}` plan has a method and path that
-    /// signprep does not know (it knows the v0 document create, update,
-    /// `request_signatures` and template-copy calls); its body is not checked.
-    RequestUnknown => "request_unknown", Info;
+signprep_core::codes! {
+    /// A stable code of a pack finding. The snake_case name never changes once
+    /// released; [`PackCode::doc`] says what it means and why it matters.
+    pub enum PackCode {
+        /// A key the specification does not list for this object. It is probably a
+        /// typo (`signatory_uid`); it is kept as it is and sent, and the service will
+        /// most likely ignore it.
+        UnknownKey => "unknown_key", Warning;
+        /// A template child carries `apply_extracted_fields`. The specification warns
+        /// that it may stop the document moving from `setup` to `awaiting_signatures`:
+        /// the pack never goes out. Template fields are configured on the template.
+        TemplateWithApplyExtractedFields => "template_with_apply_extracted_fields", Error;
+        /// A child with `base_64_document` and no form-field flags lacks
+        /// `extract_fields_by_tag: true`: a tag-syntax document without it extracts
+        /// nothing, so the signers get a document without fields.
+        SyntaxDocMissingExtractFlag => "syntax_doc_missing_extract_flag", Error;
+        /// A form-field child (a `document_url`, or a form-field flag) lacks one of
+        /// `extract_fields_from_form_fields_with_metadata: true` and
+        /// `apply_extracted_fields: true`; both are required or the form's fields are
+        /// not used.
+        FormDocMissingFlags => "form_doc_missing_flags", Error;
+        /// A child names no document: none of `create_from_template_key`,
+        /// `base_64_document` and `document_url`.
+        DocumentSourceMissing => "document_source_missing", Error;
+        /// A child names more than one document (say a template key and a Base64
+        /// file); which one the service uses is not specified.
+        DocumentSourceAmbiguous => "document_source_ambiguous", Error;
+        /// A creation flag that has no meaning for this kind of child (a tag-syntax
+        /// flag on a template, `false` where the kind needs `true`). The typed model
+        /// cannot hold it, so converting the body drops it.
+        CreationFlagUnexpected => "creation_flag_unexpected", Warning;
+        /// `base_64_document` is not valid standard Base64; the service cannot decode it.
+        Base64Invalid => "base64_invalid", Error;
+        /// `primary_communication_channel` is not one of `email`, `sms`, `whatsapp`.
+        ChannelUnknown => "channel_unknown", Error;
+        /// The pack has no `document_pack_name`; notifications and lists show it.
+        PackNameMissing => "pack_name_missing", Error;
+        /// The pack has no child document: there is nothing to sign.
+        DocumentsMissing => "documents_missing", Error;
+        /// The pack has no signatory. Nobody receives a signature request.
+        SignersMissing => "signers_missing", Warning;
+        /// A signatory `uuid` is not a UUID string; data fields cannot link to it.
+        SignerUuidInvalid => "signer_uuid_invalid", Error;
+        /// Two signatories share a `uuid`: the fields of one go to the other.
+        SignerUuidDuplicate => "signer_uuid_duplicate", Error;
+        /// Two signers share a local handle, so a field naming it is ambiguous.
+        SignerHandleDuplicate => "signer_handle_duplicate", Error;
+        /// A data field's `signatory_uuid` (or signer handle) links to no signatory of
+        /// the pack; the service cannot assign the field.
+        DataFieldSignerUnknown => "data_field_signer_unknown", Error;
+        /// A data field has no `custom_id`, so it matches no field of the document.
+        DataFieldCustomIdMissing => "data_field_custom_id_missing", Error;
+        /// The same `custom_id` appears twice in one child; which value wins is not
+        /// specified.
+        DataFieldDuplicate => "data_field_duplicate", Warning;
+        /// A data field has neither `data` nor a signer, so it changes nothing.
+        DataFieldEmpty => "data_field_empty", Warning;
+        /// A data field names a `custom_id` that the child's PDF does not have (no such
+        /// tag in a tag-syntax child, no such field in a form-field child); the
+        /// service silently ignores it. An error when the field carries `data` or a
+        /// signer (the value, or who signs, is lost without a word); a warning when
+        /// it has neither.
+        CustomIdNotInDocument => "custom_id_not_in_document", Warning;
+        /// A pack-wide field (or a field pattern) matched no tag or form field of any
+        /// document, so it is in no child.
+        FieldUnused => "field_unused", Warning;
+        /// A field pattern can only be expanded against a scanned PDF, and this child
+        /// (a template or URL) or this output (populate syntax) has none.
+        FieldPatternNeedsScan => "field_pattern_needs_scan", Error;
+        /// A PDF could not be read from disk.
+        DocumentUnreadable => "document_unreadable", Error;
+        /// The bytes given as a PDF do not start with `%PDF-`.
+        DocumentNotPdf => "document_not_pdf", Error;
+        /// A PDF has neither text tags nor form fields, so its kind (tag-syntax or
+        /// form-field) cannot be detected and the service would extract nothing.
+        /// Set the kind explicitly if this is intended.
+        DocumentKindUnknown => "document_kind_unknown", Error;
+        /// A PDF has both text tags and form fields; it is sent as a form-field child
+        /// and its tags are ignored. Set the kind explicitly to choose.
+        DocumentHasTagsAndFields => "document_has_tags_and_fields", Info;
+        /// A tag-syntax child (or a v0 tag-extraction document) has no valid tag:
+        /// the service creates no field.
+        DocumentWithoutTags => "document_without_tags", Warning;
+        /// A form-field child has no form field: the service creates no field.
+        DocumentWithoutFormFields => "document_without_form_fields", Warning;
+        /// `use_workspace_default_document_settings` is on but the pack has no
+        /// `team_key`: the personal workspace is used, and its defaults overwrite the
+        /// request's explicit values.
+        WorkspaceDefaultsWithoutTeam => "workspace_defaults_without_team", Warning;
+        /// Children disagree on `use_workspace_default_document_settings`. The
+        /// specification says a child cannot opt out individually, so the per-child
+        /// values will not all hold.
+        WorkspaceDefaultsMixed => "workspace_defaults_mixed", Warning;
+        /// The v0 tag-extraction flow uploads a PDF with tags; a template or URL
+        /// child cannot be sent that way and is left out of the v0 output.
+        V0NeedsPdf => "v0_needs_pdf", Warning;
+        /// A setting has no place in this output (a v1-only setting in a v0 or
+        /// populate body) and is left out.
+        SettingDropped => "setting_dropped", Info;
+        /// The populate syntax cannot assign a field to a signer; the assignment
+        /// configured on the template is used.
+        PopulateSignerIgnored => "populate_signer_ignored", Info;
+        /// A document that is not the template being populated, or a pack-wide field
+        /// (those apply to scanned PDFs), has no place in the populate body and is
+        /// left out. Only the fields of the template's own document entry are used.
+        PopulateIgnored => "populate_ignored", Info;
+        /// A manifest document's path or glob matched no file.
+        ManifestNoMatch => "manifest_no_match", Error;
+        /// A glob (a manifest document path, a field pattern) is malformed.
+        PatternInvalid => "pattern_invalid", Error;
+        /// A manifest document gives none or more than one of `path`, `template`, `url`.
+        ManifestDocumentSource => "manifest_document_source", Error;
+        /// A manifest field gives none or both of `custom_id` and `match`.
+        ManifestFieldId => "manifest_field_id", Error;
+        /// A manifest `[tag_types]` rule is malformed (the type must be lower-case
+        /// letters, digits and `_`, or `none`).
+        ManifestTagTypeInvalid => "manifest_tag_type_invalid", Error;
+        /// A key in the manifest's `[mail]` or `[signing]` table is not a setting the
+        /// specification lists (manifests reject unknown keys).
+        ManifestKeyUnknown => "manifest_key_unknown", Error;
+        /// A signer whose channel is email (the default) has no `email`: the
+        /// signature request has nowhere to go, and the pack cannot leave `setup`.
+        SignerEmailMissing => "signer_email_missing", Error;
+        /// An email address (of a signer, a CC recipient, a populate
+        /// `signer_<n>_email` or `cc_<n>_email`) is not of the form `name@domain.tld`.
+        /// The service cannot deliver to it.
+        EmailInvalid => "email_invalid", Error;
+        /// A mobile number is not in international format: `+` then the country's
+        /// dialling code and the number, digits only (`+447700900123`). The
+        /// specification warns that numbers without a country code may fail. A
+        /// warning, raised to an error when the signer's channel is `sms` or
+        /// `whatsapp` and the number is how the request is delivered.
+        MobileNotInternational => "mobile_not_international", Warning;
+        /// A signer's `primary_communication_channel` is `sms` or `whatsapp` but the
+        /// signer has no `mobile_number`: the signature request cannot be delivered.
+        ChannelNeedsMobile => "channel_needs_mobile", Error;
+        /// A signer uses the `sms` or `whatsapp` channel. Both must be enabled on the
+        /// account first; otherwise delivery fails. Reported once per body, at the
+        /// first signer using such a channel.
+        ChannelNeedsEnablement => "channel_needs_enablement", Info;
+        /// A signer has no signature field assigned: no signature tag (an id with a
+        /// `_`-separated word `SIG`, `SIGN` or `SIGNATURE`), signature form field or
+        /// v0 data field of type `signature` names their `signatory_uuid`. They will be
+        /// asked to sign but have nowhere to sign. Not reported when a child's fields
+        /// cannot be known (a template or URL child).
+        SignerWithoutSignatureField => "signer_without_signature_field", Warning;
+        /// The pack has a template child but a signer has no `role`. Template
+        /// signers are matched by the role configured on the template, so this
+        /// signer is linked to none of the template's fields.
+        RoleMissingForTemplate => "role_missing_for_template", Warning;
+        /// A data field sets `data` on a signature field (a signature tag, a
+        /// signature form field, a v0 field of type `signature`). A signature is
+        /// made by the signer, not pre-filled; the value is ignored or misplaced.
+        DataForSignatureField => "data_for_signature_field", Warning;
+        /// A v0 data field's `background_colour` is not in `#` notation (`#RGB` or
+        /// `#RRGGBB`); the service may ignore it or reject the field.
+        BackgroundColourInvalid => "background_colour_invalid", Warning;
+        /// A valid tag of a tag-syntax PDF (or of a v0 upload) is named by no data
+        /// field: the service still creates the field, but with no value and no
+        /// signer assigned. Often intended (a signer picks it up); worth knowing.
+        TagWithoutDataField => "tag_without_data_field", Info;
+        /// A body (or a PDF to upload) is larger than the configured limit
+        /// (`signprep check --max-payload`, 10 MiB by default). The specification
+        /// publishes no maximum; very large requests are slow and may be refused.
+        PayloadLarge => "payload_large", Warning;
+        /// `post_signing_url` is not an absolute `http://` or `https://` URL: the
+        /// redirect after signing goes nowhere.
+        PostSigningUrlInvalid => "post_signing_url_invalid", Error;
+        /// `mail_settings.reply_email` is not a valid email address: replies to the
+        /// notification mails are lost.
+        ReplyEmailInvalid => "reply_email_invalid", Error;
+        /// Two-factor authentication is on but a signer has neither a mobile number
+        /// nor an email address: the one-time password has nowhere to go, so the
+        /// signer cannot sign.
+        TwoFactorWithoutContact => "two_factor_without_contact", Warning;
+        /// A populate-syntax key is neither `signer_<n>_email`/`_name`,
+        /// `cc_<n>_email`/`_name` nor the `custom_id` of a data field of the template
+        /// (when the template's JSON is given with `--template`), or addresses a
+        /// signer the template does not have. The service ignores it. Without the
+        /// template, a key that looks like a signer or CC key but is malformed
+        /// (`signer_01_email`, `signer_0_mail`) is reported as a warning.
+        PopulateKeyUnknown => "populate_key_unknown", Error;
+        /// The signer (or CC) indices of a populate body skip a number
+        /// (`signer_0_...` and `signer_2_...` without `signer_1_...`). Indices are
+        /// zero-based positions in the template, so a gap usually means a typo.
+        PopulateIndexGap => "populate_index_gap", Warning;
+        /// A v0 data field's `tag_id` names no tag of the PDF uploaded with it: in
+        /// the tag-extraction flow the tag is the field's only position, so the
+        /// field is not placed.
+        V0TagNotInPdf => "v0_tag_not_in_pdf", Error;
+        /// Signature requests are sent (a v0 body with `status` `awaiting_signatures`,
+        /// a `request_signatures` call, or `auto_request_signatures_when_ready`) but a
+        /// signer has no email address. The move out of `setup` needs every
+        /// signatory's email.
+        RequestSignaturesWithoutEmail => "request_signatures_without_email", Error;
+        /// A v0 update body (it has a `key`, or is sent with PUT) carries data field
+        /// values while the document is not in `setup`: its `status` is neither
+        /// `setup` nor `awaiting_signatures`, or it is `awaiting_signatures` and a
+        /// signatory has already been sent the request (`email_send_count` above 0,
+        /// or a signatory status other than `setup`). Field values can only change in
+        /// `setup`; the update is lost. Revert the document to `setup` first.
+        UpdateFieldOutsideSetup => "update_field_outside_setup", Warning;
+        /// A webhook's `callback` is not an `https://` URL; v1 webhooks must use
+        /// HTTPS. For a v0 subscription, which the specification does not restrict,
+        /// it is a warning.
+        CallbackNotHttps => "callback_not_https", Error;
+        /// A webhook or subscription `callback` points at this machine (`localhost`,
+        /// `127.0.0.1`, `::1`, `0.0.0.0`): the service cannot reach it. Use the HTTPS
+        /// address a tunnelling tool gives you.
+        CallbackLocalhost => "callback_localhost", Error;
+        /// A webhook or subscription body has no `entity_key`: the pack (v1) or
+        /// document (v0) to subscribe to.
+        EntityKeyMissing => "entity_key_missing", Error;
+        /// A `client_secret` or `api_key` is inside a pack, document or populate
+        /// body. Credentials stay on the server and are only sent to the access-token
+        /// and user endpoints; a body is often logged, stored or shown to a browser.
+        SecretInBody => "secret_in_body", Error;
+        /// A body is not valid JSON, or a value has the wrong type (a string where
+        /// the specification has a list, a number in a populate body); nothing else
+        /// in it can be checked.
+        BodyInvalid => "body_invalid", Error;
+        /// A manifest does not parse (TOML or JSON syntax, an unknown key, a wrong
+        /// type); the message gives the line and column.
+        ManifestInvalid => "manifest_invalid", Error;
+        /// A webhook or subscription body has no `callback` URL, so callbacks have
+        /// nowhere to go.
+        CallbackMissing => "callback_missing", Error;
+        /// A v0 data field's `tag_id` is not upper-case ASCII (`A-Z`, `0-9`, `_`);
+        /// the service reads tag ids in upper case only, so it links to no tag.
+        DataFieldTagIdInvalid => "data_field_tag_id_invalid", Error;
+        /// A request of a `{"requests": [...]}` plan has a method and path that
+        /// signprep does not know (it knows the v0 document create, update,
+        /// `request_signatures` and template-copy calls); its body is not checked.
+        RequestUnknown => "request_unknown", Info;
+    }
 }
 
 impl fmt::Display for PackCode {
