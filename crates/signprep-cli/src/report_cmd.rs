@@ -1,25 +1,28 @@
 //! `signprep report`: one self-contained HTML file for a batch.
 //!
-//! Files are scanned and drawn in parallel, a chunk at a time; each file's
-//! section is written to a scratch file as soon as its chunk is done (so
-//! memory holds one chunk's images, not the batch's), then the report is
+//! Files are scanned and drawn in parallel on the batch engine
+//! ([`crate::batch::Stream`], as `scan`'s and `check`'s are); each file's
+//! section is written to a scratch file in input order as soon as it is done
+//! (a window of [`WINDOW`] files: memory holds their images, not the
+//! batch's), then the report is
 //! assembled — head and files table, then the sections — into a temporary
 //! file beside the output and renamed over it.
 
 use crate::args::ReportArgs;
+use crate::batch::{Outcome, Stream};
 use crate::inputs::{Input, expand};
 use crate::preview_cmd::{LoadError, Loaded, load, render_pngs, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
-use rayon::prelude::*;
+use signprep_core::batch::{abandoned_record, panicked_record};
 use signprep_core::{Overlay, Scanner, Severity, Style};
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// Files processed together.
-const CHUNK: usize = 16;
+/// Most files in flight or drawn and waiting for an older one to be written.
+const WINDOW: usize = 16;
 
 /// One file done: its table row, its section's HTML, and whether it counts as a failure.
 struct Done {
@@ -36,8 +39,9 @@ pub fn run(args: &ReportArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return crate::fail(&e, 2),
     };
-    let Some(pool) = crate::worker_pool(args.jobs) else {
-        return 2;
+    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
+        Ok(s) => s.window(WINDOW),
+        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
     };
     let scanner = Scanner::new().dpi(args.dpi);
     let inputs = expand(&args.paths);
@@ -56,20 +60,34 @@ pub fn run(args: &ReportArgs) -> u8 {
     let result = (|| -> io::Result<Vec<Row>> {
         let mut sections = BufWriter::new(File::create(&scratch)?);
         let mut rows = Vec::with_capacity(inputs.len());
-        for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
-            let done: Vec<Done> = pool.install(|| {
-                chunk
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, input)| one(n * CHUNK + i, input, &scanner, &style, args.max_pages))
-                    .collect()
-            });
-            for d in done {
+        let max_pages = args.max_pages;
+        let work = move |(id, input): &(usize, Input), _: usize| {
+            one(*id, input, &scanner, &style, max_pages)
+        };
+        // Largest files first (output order is kept).
+        let weight = |(_, input): &(usize, Input)| match input {
+            Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+            Input::Missing(..) => 0,
+        };
+        stream.run(
+            inputs.into_iter().enumerate(),
+            weight,
+            work,
+            |(id, input), outcome| {
+                let path = input.path().display().to_string();
+                let d = match outcome {
+                    Outcome::Done(d) => d,
+                    Outcome::Panicked(m) => failed_record(*id, panicked_record(path, &m)),
+                    Outcome::Abandoned(after) => {
+                        failed_record(*id, abandoned_record(path, after, None))
+                    }
+                };
                 sections.write_all(d.html.as_bytes())?;
                 verdict.file(&d);
                 rows.push(d.row);
-            }
-        }
+                Ok(())
+            },
+        )?;
         sections.flush()?;
         Ok(rows)
     })();
@@ -183,6 +201,7 @@ fn one(id: usize, input: &Input, scanner: &Scanner, style: &Style, max_pages: us
         ),
     };
     let path_s = path.display().to_string();
+    signprep_core::batch::test_panic_hook(&path_s);
     let loaded = match loaded {
         Ok(l) => l,
         Err(e) => {
@@ -190,30 +209,42 @@ fn one(id: usize, input: &Input, scanner: &Scanner, style: &Style, max_pages: us
                 LoadError::Io(m) => ("io_error".to_string(), m, true),
                 LoadError::Pdf { code, message } => (code, message, false),
             };
-            let row = Row {
-                id,
-                search: format!("{} {code}", path_s.to_lowercase()),
-                path: path_s,
-                status: code.clone(),
-                pages: 0,
-                tags: 0,
-                fields: 0,
-                errors: 0,
-                warnings: 0,
-                infos: 0,
-                codes: vec![code],
-            };
-            let html = section(&row, &Detail::Failed { message: &message });
-            return Done {
-                row,
-                html,
-                failure: true,
-                io_error,
-                message,
-            };
+            return failed(id, path_s, code, message, io_error);
         }
     };
     scanned(id, path_s, &loaded, style, max_pages)
+}
+
+/// The section of a file the engine reported as failed (a panic).
+fn failed_record(id: usize, r: signprep_core::Record) -> Done {
+    let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
+    let message = format!("{}: {message}", r.path);
+    failed(id, r.path, code, message, false)
+}
+
+/// The section of a file that could not be read or scanned.
+fn failed(id: usize, path_s: String, code: String, message: String, io_error: bool) -> Done {
+    let row = Row {
+        id,
+        search: format!("{} {code}", path_s.to_lowercase()),
+        path: path_s,
+        status: code.clone(),
+        pages: 0,
+        tags: 0,
+        fields: 0,
+        errors: 0,
+        warnings: 0,
+        infos: 0,
+        codes: vec![code],
+    };
+    let html = section(&row, &Detail::Failed { message: &message });
+    Done {
+        row,
+        html,
+        failure: true,
+        io_error,
+        message,
+    }
 }
 
 fn scanned(id: usize, path: String, loaded: &Loaded, style: &Style, max_pages: usize) -> Done {

@@ -242,3 +242,31 @@ fn report_of_a_clean_file_exits_0_and_can_skip_images() {
             .contains("io_error")
     );
 }
+
+#[test]
+fn report_goes_on_after_a_panic_with_the_file_as_internal_error() {
+    let dir = scratch("panic");
+    let out_path = dir.join("r.html");
+    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input.
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["report", "base14_courier.pdf", "cropbox_offset.pdf", "-o"])
+        .arg(&out_path)
+        .args(["--max-pages", "0"])
+        .env("SIGNPREP_TEST_PANIC", "base14_courier.pdf")
+        .current_dir(fixtures())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error: 1 file could not be scanned; see "),
+        "{stderr}"
+    );
+    let html = std::fs::read_to_string(&out_path).unwrap();
+    assert_eq!(html.matches("<section id=").count(), 2);
+    assert!(html.contains("internal_error"));
+    assert!(
+        html.contains("cropbox_offset.pdf"),
+        "the other file is in the report"
+    );
+}
