@@ -21,6 +21,9 @@ pub enum Command {
     Scan(ScanArgs),
     /// Build a v1 pack body (or v0 or populate requests) from a manifest and its PDFs.
     Pack(crate::pack_cmd::PackArgs),
+    /// Convert PDFs tagged for another vendor (Adobe Sign, Dropbox Sign, BoldSign, DocuSeal,
+    /// signNow, PandaDoc) into v0 requests with fields at explicit positions.
+    Migrate(crate::migrate_cmd::MigrateArgs),
     /// Print the JSON Schema of a body, the manifest or the scan record.
     Schema(crate::schema_cmd::SchemaArgs),
     /// Pre-flight: check PDFs, request bodies and manifests against every rule of the service.
@@ -115,7 +118,7 @@ pub fn count(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("`{s}` is not a count (a whole number, 0 or more)"))
 }
 
-fn positive_f64(s: &str) -> Result<f64, String> {
+pub fn positive_f64(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
     if v.is_finite() && v > 0.0 {
         Ok(v)

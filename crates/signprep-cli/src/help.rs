@@ -45,6 +45,23 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "migrate",
+        &[
+            (
+                "signprep migrate contract.pdf --signer signer1=client@example.com > contract.json",
+                "one PDF's request on standard output",
+            ),
+            (
+                "signprep migrate templates/ --dialect adobe --signers signers.toml -o migrated/",
+                "a folder of Adobe Sign templates, one request file each",
+            ),
+            (
+                "signprep check migrated/",
+                "then check the requests like any other body",
+            ),
+        ],
+    ),
+    (
         "schema",
         &[
             ("signprep schema pack", "the JSON Schema of a pack body"),
@@ -163,7 +180,28 @@ pub fn command() -> clap::Command {
         }
         cmd = cmd.mut_subcommand(*name, |c| c.after_help(text));
     }
-    cmd
+    cmd.mut_subcommand("migrate", |c| {
+        let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+        c.long_about(format!("{about}\n\n{}", migrate_long_help()))
+    })
+}
+
+/// What `signprep migrate --help` says beyond the options: the output, and
+/// the table of vendor kinds to the service's types.
+fn migrate_long_help() -> String {
+    format!(
+        "Each PDF becomes one request plan (`{{\"requests\": [...]}}`, as `pack --v0` writes): \
+POST /v0/documents with a v0 body whose data_fields carry x, y, width, height (page-stacked \
+pixels, the box the vendor would give the field, as `scan --dialect` reports it), type, \
+required, description (the vendor's label), custom_id (its id or name), options_as_csv and \
+signatory_uuid (derived from the PDF and the signer, so runs are identical), and `upload`: the \
+PDF, to be uploaded to the `temp_upload_url_10_min` the create call returns (own-PDF flow). \
+Signers come from --signer/--signers; a vendor signer with no email is still a signatory \
+(migrate_signer_unmapped). A PDF with no field to place is an error (migrate_no_fields).\n\n\
+Vendor field kind -> service type (the specification shows `signature` and `text` only; \
+anything else is reported as migrate_type_unmapped and left out, not guessed):\n{}",
+        signprep_pack::migrate::type_table_text()
+    )
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod completions_cmd;
 mod explain_cmd;
 mod help;
 mod inputs;
+mod migrate_cmd;
 mod output;
 mod pack_cmd;
 #[cfg(feature = "render")]
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         args::Command::Scan(a) => scan_cmd::run(&a),
         args::Command::Pack(a) => pack_cmd::run(&a),
+        args::Command::Migrate(a) => migrate_cmd::run(&a),
         args::Command::Schema(a) => schema_cmd::run(&a),
         args::Command::Check(a) => check_cmd::run(&a),
         args::Command::Explain(a) => explain_cmd::run(&a),

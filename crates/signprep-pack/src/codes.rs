@@ -238,6 +238,31 @@ signprep_core::codes! {
         /// signprep does not know (it knows the v0 document create, update,
         /// `request_signatures` and template-copy calls); its body is not checked.
         RequestUnknown => "request_unknown", Info;
+        /// `signprep migrate`: a vendor tag's field kind (initials, checkbox, radio,
+        /// dropdown, attachment, stamp, a date filled at signing, ...) has no
+        /// counterpart among the data-field types the specification shows
+        /// (`signature`, `text`). The field is left out rather than guessed; place it
+        /// by hand, or name your account's type with `--map-type KIND=TYPE`.
+        MigrateTypeUnmapped => "migrate_type_unmapped", Warning;
+        /// `signprep migrate`: a vendor tag is filled by the sender (Dropbox
+        /// `sender`, an Adobe `sender` role) or is read-only (Adobe `!`). No
+        /// signatory completes it in this service, so it is left out; pre-populate
+        /// the value with the field's `data`, or write it into the PDF.
+        MigrateFieldReadOnly => "migrate_field_read_only", Warning;
+        /// `signprep migrate`: a vendor tag names no signer (a DocuSeal tag without
+        /// `role=`, an Adobe tag without a role); the field is assigned to
+        /// `signer1`, the first signer.
+        MigrateSignerDefaulted => "migrate_signer_defaulted", Info;
+        /// `signprep migrate`: a vendor signer (`signer2`, a role such as `Client`)
+        /// has no email address in the signer map. It is still a signatory (with
+        /// its fields), but the service needs every signatory's email before
+        /// signature requests go out. Add `--signer KEY=EMAIL`.
+        MigrateSignerUnmapped => "migrate_signer_unmapped", Warning;
+        /// `signprep migrate`: a PDF gave no data field — no vendor tag of the
+        /// dialects asked for was found, or every tag was left out. Nothing is
+        /// written for it: a migration that silently produces an empty document
+        /// would be lost among hundreds of templates.
+        MigrateNoFields => "migrate_no_fields", Error;
     }
 }
 

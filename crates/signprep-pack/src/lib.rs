@@ -47,6 +47,8 @@
 //!   finding ([`BuildError`]); also [`PackBuilder::build_v0`] and
 //!   [`PackBuilder::build_populate`].
 //! - [`Manifest`]: the TOML (or JSON) file `signprep pack` reads.
+//! - [`Migrator`] ([`migrate`]): PDFs tagged for another vendor as v0 own-PDF
+//!   requests with fields at explicit positions (`signprep migrate`).
 //! - [`SchemaName`]: JSON Schemas of the pack, the manifest, the scan record and
 //!   the v0 and populate outputs.
 //! - [`Checker`]: pre-flight (`signprep check`): every rule over a body, a
@@ -70,6 +72,7 @@ mod error;
 pub mod fuzzing;
 mod ids;
 mod manifest;
+pub mod migrate;
 mod model;
 mod nullable;
 mod read;
@@ -83,6 +86,7 @@ pub use ids::{IdGenerator, RandomIds, SeededIds};
 pub use manifest::{
     Manifest, ManifestCc, ManifestDocument, ManifestField, ManifestSigner, TagTypes,
 };
+pub use migrate::{MigrateSummary, Migrated, Migrator, SignerMap};
 pub use model::pack::{
     Channel, ChildDocument, DocumentPack, LenientPack, MailSettings, PackCcRecipient,
     PackDataField, PackSignatory, SigningSettings,

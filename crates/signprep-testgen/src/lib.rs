@@ -179,6 +179,24 @@ pub fn fixtures() -> Vec<Fixture> {
     }
 }
 
+/// The vendor-tagged contracts of `testdata/migrate` (`adobe_contract`,
+/// `dropbox_contract`): what `signprep migrate` is shown and tested on. Not
+/// among [`fixtures`], whose every file has native tags or fields.
+pub fn try_migrate_contracts() -> Result<Vec<Fixture>, Error> {
+    fixtures::contracts::all()
+}
+
+/// One contract of [`try_migrate_contracts`] by name.
+///
+/// # Panics
+/// Only if a fixture definition is internally inconsistent.
+pub fn migrate_contract(name: &str) -> Option<Fixture> {
+    match try_migrate_contracts() {
+        Ok(all) => all.into_iter().find(|f| f.name == name),
+        Err(e) => panic!("signprep-testgen: {e}"),
+    }
+}
+
 /// One fixture by name.
 pub fn fixture(name: &str) -> Option<Fixture> {
     fixtures().into_iter().find(|f| f.name == name)

@@ -6,7 +6,8 @@
 //! With `--hostile`, write the hostile inputs (`signprep_testgen::hostile`)
 //! instead (DIR defaults to `testdata/hostile`). With `--preflight`, write the
 //! fixtures of `signprep check` (`signprep_testgen::preflight`; DIR defaults to
-//! `testdata/check`).
+//! `testdata/check`). With `--migrate`, write the vendor-tagged contracts of
+//! `signprep migrate` (DIR defaults to `testdata/migrate`).
 
 use std::fs;
 use std::io::Write;
@@ -33,6 +34,7 @@ fn run() -> Result<ExitCode, Error> {
     let mut example = false;
     let mut hostile = false;
     let mut preflight = false;
+    let mut migrate = false;
     let mut dir = None;
     for arg in std::env::args_os().skip(1) {
         if arg == "--check" {
@@ -43,9 +45,11 @@ fn run() -> Result<ExitCode, Error> {
             hostile = true;
         } else if arg == "--preflight" {
             preflight = true;
+        } else if arg == "--migrate" {
+            migrate = true;
         } else if arg == "-h" || arg == "--help" {
             return Err(Error::new(
-                "usage: signprep-testgen [--check] [--example | --hostile | --preflight] [DIR]",
+                "usage: signprep-testgen [--check] [--example | --hostile | --preflight | --migrate] [DIR]",
             ));
         } else {
             dir = Some(PathBuf::from(arg));
@@ -57,6 +61,8 @@ fn run() -> Result<ExitCode, Error> {
         "testdata/hostile"
     } else if preflight {
         "testdata/check"
+    } else if migrate {
+        "testdata/migrate"
     } else {
         "testdata/fixtures"
     };
@@ -77,6 +83,11 @@ fn run() -> Result<ExitCode, Error> {
         }
     } else if hostile {
         for fx in signprep_testgen::hostile::all()? {
+            files.push((format!("{}.expect.json", fx.name), fx.expect_json()?));
+            files.push((format!("{}.pdf", fx.name), fx.pdf));
+        }
+    } else if migrate {
+        for fx in signprep_testgen::try_migrate_contracts()? {
             files.push((format!("{}.expect.json", fx.name), fx.expect_json()?));
             files.push((format!("{}.pdf", fx.name), fx.pdf));
         }

@@ -387,6 +387,8 @@ pub enum Group {
     Manifest,
     /// What `signprep pack --v0` and `--populate` leave out.
     PackOutput,
+    /// `signprep migrate`: other vendors' tags converted to data fields.
+    Migrate,
 }
 
 impl Group {
@@ -402,6 +404,7 @@ impl Group {
         Group::Credentials,
         Group::Manifest,
         Group::PackOutput,
+        Group::Migrate,
     ];
 
     /// The section title.
@@ -417,6 +420,7 @@ impl Group {
             Group::Credentials => "Credentials hygiene",
             Group::Manifest => "Manifests",
             Group::PackOutput => "`signprep pack --v0` and `--populate` output",
+            Group::Migrate => "`signprep migrate`",
         }
     }
 
@@ -489,6 +493,11 @@ impl Group {
             C::V0NeedsPdf | C::SettingDropped | C::PopulateSignerIgnored | C::PopulateIgnored => {
                 Group::PackOutput
             }
+            C::MigrateTypeUnmapped
+            | C::MigrateFieldReadOnly
+            | C::MigrateSignerDefaulted
+            | C::MigrateSignerUnmapped
+            | C::MigrateNoFields => Group::Migrate,
         }
     }
 }

@@ -1,0 +1,274 @@
+//! `signprep migrate PATH... [--dialect LIST] [--signer KEY=EMAIL]... [--out DIR]`:
+//! PDFs tagged for another vendor → v0 own-PDF requests with fields at
+//! explicit positions (the conversion is `signprep_pack::Migrator`).
+
+use crate::inputs::{Input, expand};
+use clap::Args;
+use rayon::prelude::*;
+use signprep_core::{Dialects, LoadOptions, Scanner};
+use signprep_pack::migrate::SignerMap;
+use signprep_pack::{MigrateSummary, Migrated, Migrator};
+use std::collections::BTreeSet;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// PDF files, or folders to search recursively for `*.pdf` (sorted); `-` reads
+    /// a PDF from standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The vendors whose tags to read: adobe, dropbox, boldsign, docuseal, signnow,
+    /// pandadoc (comma-separated), or `all`.
+    #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "all")]
+    pub dialect: Dialects,
+    /// A vendor signer and who signs for them: `signer1=client@example.com`,
+    /// `2="Wendy Ward <wendy@example.com>"`, `Client=ann@example.com` (a role name).
+    /// Repeatable.
+    #[arg(long, value_name = "KEY=EMAIL")]
+    pub signer: Vec<String>,
+    /// Signers from a file: the `[[signers]]` of a pack manifest (TOML or JSON),
+    /// `handle` being the vendor signer (`signer1`, `Client`); other keys are ignored.
+    #[arg(long, value_name = "FILE")]
+    pub signers: Option<PathBuf>,
+    /// Map a vendor kind the table leaves out to a type your account documents
+    /// (`initials=initials`), or leave a mapped kind out (`date=none`). Repeatable.
+    #[arg(long, value_name = "KIND=TYPE")]
+    pub map_type: Vec<String>,
+    /// Write `document_type: template` instead of `document`.
+    #[arg(long)]
+    pub template: bool,
+    /// Folder for the requests, one `NAME.json` per PDF (created when missing).
+    /// Without it, one PDF's request goes to standard output.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Output resolution: pixels per inch (72 makes 1 px = 1 pt), as `scan --dpi`.
+    #[arg(long, default_value_t = 72.0, value_parser = crate::args::positive_f64, allow_negative_numbers = true)]
+    pub dpi: f64,
+    /// Scale every page to this displayed width in pixels, instead of --dpi (as `scan`).
+    #[arg(long, value_parser = crate::args::positive_f64, conflicts_with = "dpi", allow_negative_numbers = true)]
+    pub page_width: Option<f64>,
+    /// Ignore each page's /UserUnit (as `scan --ignore-user-unit`).
+    #[arg(long)]
+    pub ignore_user_unit: bool,
+    /// Only the summary lines and the last error line on stderr, no findings.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Worker threads [default: all cores].
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = crate::args::count)]
+    pub jobs: Option<usize>,
+}
+
+fn dialect_list(s: &str) -> Result<Dialects, String> {
+    Dialects::parse(s).map_err(|e| e.to_string())
+}
+
+/// Exit status: 0 every PDF migrated, 1 a PDF with an error-level finding
+/// (nothing written for it), 2 usage or I/O.
+pub fn run(args: &MigrateArgs) -> u8 {
+    let migrator = match migrator(args) {
+        Ok(m) => m,
+        Err(e) => return crate::fail(&e, 2),
+    };
+    let inputs = expand(&args.paths);
+    if inputs.is_empty() {
+        return crate::fail("the paths hold no PDF", 2);
+    }
+    if args.out.is_none() && inputs.len() > 1 {
+        return crate::fail(
+            &format!(
+                "{} PDFs but no --out DIR: standard output takes one request",
+                inputs.len()
+            ),
+            2,
+        );
+    }
+    let Some(pool) = crate::worker_pool(args.jobs) else {
+        return 2;
+    };
+    let results: Vec<Result<Migrated, String>> = pool.install(|| {
+        inputs
+            .par_iter()
+            .map(|i| migrate_one(&migrator, i))
+            .collect()
+    });
+
+    if let Some(dir) = &args.out
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return crate::fail(&format!("cannot create {}: {e}", dir.display()), 2);
+    }
+    let mut names = BTreeSet::new();
+    let mut total = MigrateSummary::default();
+    let mut io_errors = Vec::new();
+    for (input, result) in inputs.iter().zip(results) {
+        let shown = input.path().display().to_string();
+        let migrated = match result {
+            Ok(m) => m,
+            Err(e) => {
+                io_errors.push(format!("cannot read {shown}: {e}"));
+                eprintln!("{shown}: cannot read: {e}");
+                continue;
+            }
+        };
+        if !args.quiet {
+            crate::pack_cmd::report(&migrated.findings);
+        }
+        total += migrated.summary;
+        let target = args
+            .out
+            .as_ref()
+            .map(|d| d.join(out_name(input.path(), &mut names)));
+        let written = match (&migrated.plan, &target) {
+            (None, _) => Ok(None),
+            (Some(plan), Some(path)) => crate::atomic::write_with(path, |w| json(w, plan))
+                .map(|()| Some(path.display().to_string()))
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            (Some(plan), None) => {
+                let mut out = BufWriter::new(io::stdout().lock());
+                json(&mut out, plan)
+                    .and_then(|()| out.flush())
+                    .map(|()| Some("standard output".to_string()))
+                    .map_err(|e| format!("cannot write to standard output: {e}"))
+            }
+        };
+        match written {
+            Ok(to) => eprintln!("{}", file_line(&shown, &migrated.summary, to.as_deref())),
+            Err(e) => {
+                eprintln!("{shown}: {e}");
+                io_errors.push(e);
+            }
+        }
+    }
+    total.files += io_errors.len();
+    if inputs.len() > 1 {
+        eprintln!("{}", total_line(&total, io_errors.len()));
+    }
+    if let Some(first) = io_errors.first() {
+        return crate::fail(first, 2);
+    }
+    if total.failed > 0 {
+        return crate::fail(
+            &format!(
+                "{} not migrated (error-level findings); nothing written for {}",
+                crate::plural(total.failed, "PDF"),
+                if total.failed == 1 { "it" } else { "them" }
+            ),
+            1,
+        );
+    }
+    0
+}
+
+fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
+    let mut signers = SignerMap::new();
+    if let Some(path) = &args.signers {
+        let bytes = crate::inputs::read_input(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        signers
+            .add_file(path, &bytes)
+            .map_err(|e| format!("--signers: {e}"))?;
+    }
+    for s in &args.signer {
+        signers.add_arg(s).map_err(|e| format!("--signer: {e}"))?;
+    }
+    let mut scanner = Scanner::new()
+        .fields(false)
+        .dpi(args.dpi)
+        .apply_user_unit(!args.ignore_user_unit)
+        .dialects(args.dialect);
+    if let Some(w) = args.page_width {
+        scanner = scanner.page_width(w);
+    }
+    let mut m = Migrator::new(signers)
+        .scanner(scanner)
+        .load_options(LoadOptions::default())
+        .template(args.template);
+    for rule in &args.map_type {
+        let (kind, ty) = rule
+            .split_once('=')
+            .map(|(k, t)| (k.trim(), t.trim()))
+            .filter(|(k, t)| {
+                !k.is_empty()
+                    && !t.is_empty()
+                    && t.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            })
+            .ok_or_else(|| {
+                format!("--map-type: `{rule}` is not KIND=TYPE (a lower-case type, or `none`)")
+            })?;
+        m = m.map_type(kind, (ty != "none").then_some(ty));
+    }
+    Ok(m)
+}
+
+/// Reads and migrates one input; `Err` only when it cannot be read.
+fn migrate_one(m: &Migrator, input: &Input) -> Result<Migrated, String> {
+    let path = match input {
+        Input::File(p) => p,
+        Input::Missing(_, e) => return Err(e.to_string()),
+    };
+    let bytes = crate::inputs::read_input(path).map_err(|e| e.to_string())?;
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
+        "document".to_string()
+    } else {
+        path.file_stem()
+            .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned())
+    };
+    let upload = (!stdin).then(|| path.display().to_string());
+    Ok(m.migrate_pdf(&bytes, upload.as_deref(), &name))
+}
+
+/// `NAME.json` for a PDF, unique within the run (`NAME-2.json`, ... in input order).
+fn out_name(path: &Path, taken: &mut BTreeSet<String>) -> String {
+    let stem = path
+        .file_stem()
+        .filter(|_| path.as_os_str() != "-")
+        .map_or_else(|| "stdin".into(), |s| s.to_string_lossy().into_owned());
+    let mut name = format!("{stem}.json");
+    let mut n = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{stem}-{n}.json");
+        n += 1;
+    }
+    name
+}
+
+fn json<T: serde::Serialize>(w: &mut dyn Write, value: &T) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, value)?;
+    w.write_all(b"\n")
+}
+
+/// `a.pdf: 7 vendor tags -> 5 fields, 2 left out; 2 signers, 1 without email -> out/a.json`.
+fn file_line(shown: &str, s: &MigrateSummary, to: Option<&str>) -> String {
+    let mut line = format!(
+        "{shown}: {} -> {}, {} left out; {}",
+        crate::plural(s.tags, "vendor tag"),
+        crate::plural(s.placed, "field"),
+        s.left_out,
+        crate::plural(s.signers, "signer"),
+    );
+    if s.signers_without_email > 0 {
+        line.push_str(&format!(", {} without email", s.signers_without_email));
+    }
+    match to {
+        Some(to) => line.push_str(&format!(" -> {to}")),
+        None => line.push_str(" -> not written"),
+    }
+    line
+}
+
+/// `migrate: 3 PDFs, 2 migrated, 1 not; 21 vendor tags -> 15 fields, 6 left out; 1 signer without email`.
+fn total_line(t: &MigrateSummary, unreadable: usize) -> String {
+    let not = t.failed + unreadable;
+    format!(
+        "migrate: {}, {} migrated, {not} not; {} -> {}, {} left out; {} without email",
+        crate::plural(t.files, "PDF"),
+        t.files.saturating_sub(not),
+        crate::plural(t.tags, "vendor tag"),
+        crate::plural(t.placed, "field"),
+        t.left_out,
+        crate::plural(t.signers_without_email, "signer"),
+    )
+}

@@ -1,0 +1,206 @@
+//! `signprep migrate` as a user runs it on the generated vendor-tagged
+//! contracts (`testdata/migrate`), then `signprep check` on its output, and
+//! `signprep scan --dialect` on the same files.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{scratch, testdata};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `signprep ARGS` in `testdata/migrate` (so uploads are written as the
+/// file names given).
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("signprep runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const SIGNERS: [&str; 4] = [
+    "--signer",
+    "signer1=client@example.com",
+    "--signer",
+    "signer2=Wendy Ward <wendy@example.com>",
+];
+
+#[test]
+fn contracts_are_current() {
+    for f in signprep_testgen::try_migrate_contracts().unwrap() {
+        let path = testdata("migrate").join(format!("{}.pdf", f.name));
+        assert!(
+            std::fs::read(&path).ok().as_deref() == Some(f.pdf.as_slice()),
+            "{} is stale: run `cargo run -p signprep-testgen -- --migrate testdata/migrate`",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn migrated_contracts_pass_check_and_do_not_depend_on_threads() {
+    let dir = testdata("migrate");
+    let one = scratch("migrate", "one");
+    let two = scratch("migrate", "two");
+    for (out, jobs) in [(&one, "1"), (&two, "2")] {
+        let mut args = vec![
+            "migrate",
+            "adobe_contract.pdf",
+            "dropbox_contract.pdf",
+            "-q",
+            "-j",
+            jobs,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(SIGNERS);
+        let o = run_in(&dir, &args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let err = text(&o.stderr).replace(out.to_str().unwrap(), "OUT");
+        insta::assert_snapshot!("migrate_stderr", err);
+    }
+    for name in ["adobe_contract.json", "dropbox_contract.json"] {
+        let a = std::fs::read_to_string(one.join(name)).unwrap();
+        let b = std::fs::read_to_string(two.join(name)).unwrap();
+        assert_eq!(a, b, "{name} differs between -j 1 and -j 2");
+        let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+        insta::with_settings!({ snapshot_suffix => name.trim_end_matches(".json") }, {
+            insta::assert_json_snapshot!("migrate", v);
+        });
+        // The same rules as any other body: every signer has an email, so clean.
+        let c = run_in(
+            &dir,
+            &[
+                "check",
+                "--format",
+                "json",
+                one.join(name).to_str().unwrap(),
+            ],
+        );
+        assert_eq!(c.status.code(), Some(0), "{name}: {}", text(&c.stdout));
+        let report: serde_json::Value = serde_json::from_slice(&c.stdout).unwrap();
+        let findings = report.to_string();
+        assert!(!findings.contains("\"severity\":\"error\""), "{findings}");
+    }
+}
+
+#[test]
+fn check_reads_the_upload_a_migrated_request_names() {
+    let dir = testdata("migrate");
+    let out = scratch("migrate", "upload");
+    let mut args = vec![
+        "migrate",
+        "dropbox_contract.pdf",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend(SIGNERS);
+    assert_eq!(run_in(&dir, &args).status.code(), Some(0));
+    let body = out.join("dropbox_contract.json");
+    // From elsewhere the upload path resolves to nothing: check says so.
+    let c = run_in(&out, &["check", "--format", "json", body.to_str().unwrap()]);
+    assert_eq!(c.status.code(), Some(1), "{}", text(&c.stdout));
+    assert!(text(&c.stdout).contains("document_unreadable"));
+}
+
+#[test]
+fn a_pdf_without_vendor_tags_is_an_error_and_nothing_is_written() {
+    let out = scratch("migrate", "empty");
+    let fixtures = testdata("fixtures");
+    let o = run_in(
+        &fixtures,
+        &["migrate", "base14_courier.pdf", "-o", out.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("error[migrate_no_fields]"), "{err}");
+    assert!(
+        err.contains(
+            "base14_courier.pdf: 0 vendor tags -> 0 fields, 0 left out; 0 signers -> not written"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("error: 1 PDF not migrated")
+    );
+    assert_eq!(std::fs::read_dir(&*out).unwrap().count(), 0);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = testdata("migrate");
+    let two = run_in(
+        &dir,
+        &["migrate", "adobe_contract.pdf", "dropbox_contract.pdf"],
+    );
+    assert_eq!(two.status.code(), Some(2));
+    assert!(text(&two.stderr).contains("no --out DIR"));
+    let bad = run_in(
+        &dir,
+        &["migrate", "adobe_contract.pdf", "--signer", "nobody"],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    let missing = run_in(&dir, &["migrate", "no_such.pdf"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn help_carries_the_type_table() {
+    let o = run_in(&testdata("migrate"), &["migrate", "--help"]);
+    let help = text(&o.stdout);
+    for row in signprep_pack::migrate::TYPE_TABLE {
+        assert!(
+            help.contains(&format!(
+                "{:<12} -> {:<10}",
+                row.kind,
+                row.service.unwrap_or("(left out)")
+            )),
+            "--help lacks {}",
+            row.kind
+        );
+    }
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    for row in signprep_pack::migrate::TYPE_TABLE {
+        let service = row
+            .service
+            .map_or("left out".to_string(), |s| format!("`{s}`"));
+        assert!(
+            readme.lines().any(|l| l.starts_with("| ")
+                && l.split('|').nth(1).is_some_and(|k| k.contains(row.kind))
+                && l.contains(&format!("| {service} |"))),
+            "README's table lacks {} -> {service}",
+            row.kind
+        );
+    }
+}
+
+#[test]
+fn scan_dialect_records() {
+    let o = run_in(
+        &testdata("migrate"),
+        &[
+            "scan",
+            "--dialect",
+            "all",
+            "--no-fields",
+            "--format",
+            "json",
+            "dropbox_contract.pdf",
+            "adobe_contract.pdf",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    insta::assert_json_snapshot!("scan_dialect_all", v);
+}

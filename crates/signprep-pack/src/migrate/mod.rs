@@ -1,0 +1,459 @@
+//! Migration from other vendors' text tags: a PDF tagged for Adobe Acrobat
+//! Sign, Dropbox Sign, BoldSign, DocuSeal, signNow or PandaDoc becomes a v0
+//! own-PDF request — a `POST /v0/documents` body whose data fields sit at
+//! explicit positions (`x`, `y`, `width`, `height`, page-stacked pixels, the
+//! box the vendor would give the field), then the PDF itself, uploaded to the
+//! `temp_upload_url_10_min` the create call returns.
+//!
+//! ```
+//! use signprep_pack::{Migrator, SignerMap};
+//! let mut signers = SignerMap::new();
+//! signers.add_arg("signer1=client@example.com").unwrap();
+//! signers.add_arg("signer2=witness@example.com").unwrap();
+//! let pdf = signprep_testgen::fixture("vendor_adobe_dropbox").unwrap().pdf;
+//! let migrated = Migrator::new(signers).migrate_pdf(&pdf, Some("contract.pdf"), "contract");
+//! let plan = migrated.plan.unwrap();
+//! let body = &plan.requests[0].body;
+//! let field = &body.data_fields.as_ref().unwrap()[0];
+//! assert_eq!(field.kind.as_deref(), Some("signature"));
+//! assert_eq!(field.signatory_uuid, body.signatories.as_ref().unwrap()[0].uuid);
+//! assert_eq!(plan.requests[0].upload.as_deref(), Some("contract.pdf"));
+//! ```
+//!
+//! Nothing is guessed: a vendor kind without a counterpart in the
+//! specification ([`TYPE_TABLE`]), a field filled by the sender, or a read-only
+//! field is reported and left out. UUIDs are derived from the PDF's bytes and
+//! the vendor's signer key, so the output is the same on every run.
+
+mod mapping;
+mod signers;
+
+pub use mapping::{TYPE_TABLE, TypeRow, type_row, type_table_text};
+pub use signers::{SignerEntry, SignerMap, SignerMapError};
+
+use crate::codes::{Finding, PackCode, pointer};
+use crate::model::plan::{Request, Requests};
+use crate::model::v0::{V0DataField, V0Document, V0Signatory};
+use crate::nullable::Nullable;
+use sha2::{Digest, Sha256};
+use signprep_core::{Dialects, Document, LoadOptions, Scan, Scanner, Severity, VendorTag};
+use std::collections::BTreeMap;
+
+/// Converts vendor-tagged PDFs into v0 own-PDF requests.
+#[derive(Clone, Debug)]
+pub struct Migrator {
+    signers: SignerMap,
+    scanner: Scanner,
+    load: LoadOptions,
+    template: bool,
+    overrides: BTreeMap<String, Option<String>>,
+}
+
+/// What one PDF gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Migrated {
+    /// The request to send (one `POST /v0/documents` and its upload), or
+    /// `None` when an error-level finding stops this file.
+    pub plan: Option<Requests<V0Document>>,
+    /// Findings, in page order: the scan's vendor-tag findings, then migration's.
+    pub findings: Vec<Finding>,
+    /// Counts for the summary line.
+    pub summary: MigrateSummary,
+}
+
+/// Counts of one file, or of a run (`+=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MigrateSummary {
+    /// Files.
+    pub files: usize,
+    /// Vendor tags found.
+    pub tags: usize,
+    /// Data fields placed.
+    pub placed: usize,
+    /// Tags left out (no counterpart, sender or read-only).
+    pub left_out: usize,
+    /// Signatories.
+    pub signers: usize,
+    /// Signatories without an email address.
+    pub signers_without_email: usize,
+    /// Files that could not be migrated (an error-level finding).
+    pub failed: usize,
+}
+
+impl std::ops::AddAssign for MigrateSummary {
+    fn add_assign(&mut self, o: Self) {
+        self.files += o.files;
+        self.tags += o.tags;
+        self.placed += o.placed;
+        self.left_out += o.left_out;
+        self.signers += o.signers;
+        self.signers_without_email += o.signers_without_email;
+        self.failed += o.failed;
+    }
+}
+
+/// A signatory being collected: the vendor's key as first written.
+struct Party {
+    written: String,
+    index: Option<u32>,
+    first: usize,
+}
+
+impl Migrator {
+    /// Every dialect, 72 dpi, the signers of `signers`.
+    pub fn new(signers: SignerMap) -> Self {
+        Migrator {
+            signers,
+            scanner: Scanner::new().fields(false).dialects(Dialects::all()),
+            load: LoadOptions::default(),
+            template: false,
+            overrides: BTreeMap::new(),
+        }
+    }
+
+    /// The scanner (its dpi or page width and `/UserUnit` choice; give it the
+    /// dialects to read: a scanner without dialects finds no vendor tag).
+    #[must_use]
+    pub fn scanner(mut self, scanner: Scanner) -> Self {
+        self.scanner = scanner;
+        self
+    }
+
+    /// Limits for reading PDFs.
+    #[must_use]
+    pub fn load_options(mut self, load: LoadOptions) -> Self {
+        self.load = load;
+        self
+    }
+
+    /// Write `document_type: template` (the default writes a document).
+    #[must_use]
+    pub fn template(mut self, yes: bool) -> Self {
+        self.template = yes;
+        self
+    }
+
+    /// Maps a vendor kind to a service type the table leaves out (or `None`
+    /// to leave a mapped kind out): for a type your account's documentation
+    /// names, e.g. `initials`. Choice kinds then carry `options_as_csv`.
+    #[must_use]
+    pub fn map_type(mut self, kind: &str, service: Option<&str>) -> Self {
+        self.overrides
+            .insert(kind.to_ascii_lowercase(), service.map(str::to_string));
+        self
+    }
+
+    /// Scans `pdf` and migrates it. `upload` is the path written as the PDF
+    /// to upload (`None` for standard input); `name` the document name.
+    pub fn migrate_pdf(&self, pdf: &[u8], upload: Option<&str>, name: &str) -> Migrated {
+        let file = upload.unwrap_or(name);
+        let scanned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Document::from_bytes(pdf, &self.load).and_then(|doc| self.scanner.scan(&doc))
+        }));
+        match scanned {
+            Ok(Ok(scan)) => self.migrate_scan(&scan, &Sha256::digest(pdf).into(), upload, name),
+            Ok(Err(e)) => unreadable(file, &e.message()),
+            Err(_) => unreadable(file, "internal error while reading the PDF"),
+        }
+    }
+
+    /// Migrates a scan made with dialects. `digest` (the SHA-256 of the PDF)
+    /// seeds the signatory UUIDs.
+    pub fn migrate_scan(
+        &self,
+        scan: &Scan,
+        digest: &[u8; 32],
+        upload: Option<&str>,
+        name: &str,
+    ) -> Migrated {
+        let file = upload.unwrap_or(name).to_string();
+        let at = "/requests/0/body";
+        let mut findings: Vec<Finding> = scan
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str().starts_with("vendor_tag") || d.severity == Severity::Error)
+            .map(|d| Finding {
+                pointer: None,
+                ..Finding::from_scan(d, at, &file)
+            })
+            .collect();
+        let tags = scan.vendor_tags.as_deref().unwrap_or_default();
+        let mut summary = MigrateSummary {
+            files: 1,
+            tags: tags.len(),
+            ..MigrateSummary::default()
+        };
+        let mut parties: BTreeMap<String, Party> = BTreeMap::new();
+        let mut fields: Vec<(String, V0DataField)> = Vec::new();
+        for (n, t) in tags.iter().enumerate() {
+            let Some(service) = self.service_type(t, &file, &mut findings) else {
+                summary.left_out += 1;
+                continue;
+            };
+            let key = match signer_of(t) {
+                SignerOf::Sender(why) => {
+                    summary.left_out += 1;
+                    findings.push(located(
+                        Finding::new(
+                            PackCode::MigrateFieldReadOnly,
+                            format!("{} tag `{}` {why}: no signatory of this service completes it; left out", t.dialect.vendor(), t.raw),
+                        )
+                        .hint("pre-populate the value with the field's `data`, or write it into the PDF"),
+                        t,
+                        &file,
+                    ));
+                    continue;
+                }
+                SignerOf::Key(k) => k,
+                SignerOf::Nobody => {
+                    findings.push(located(
+                        Finding::new(
+                            PackCode::MigrateSignerDefaulted,
+                            format!(
+                                "{} tag `{}` names no signer; it is assigned to signer1",
+                                t.dialect.vendor(),
+                                t.raw
+                            ),
+                        ),
+                        t,
+                        &file,
+                    ));
+                    "signer1".to_string()
+                }
+            };
+            let canon = signers::canonical(&key);
+            parties.entry(canon.clone()).or_insert_with(|| Party {
+                written: key.clone(),
+                index: canon.strip_prefix("signer").and_then(|d| d.parse().ok()),
+                first: n,
+            });
+            fields.push((canon, data_field(t, service)));
+        }
+
+        // Numbered signers in order, then roles as they first appear.
+        let mut order: Vec<(&String, &Party)> = parties.iter().collect();
+        order.sort_by_key(|(_, p)| (p.index.is_none(), p.index, p.first));
+        let mut signatories = Vec::new();
+        let mut uuids = BTreeMap::new();
+        for (i, (canon, p)) in order.iter().enumerate() {
+            let entry = self.signers.get(canon);
+            let uuid = entry
+                .and_then(|e| e.uuid.clone())
+                .unwrap_or_else(|| derived_uuid(digest, canon));
+            uuids.insert((*canon).clone(), uuid.clone());
+            let email = entry.and_then(|e| e.email.clone());
+            if email.is_none() {
+                summary.signers_without_email += 1;
+                findings.push(
+                    Finding::new(
+                        PackCode::MigrateSignerUnmapped,
+                        format!(
+                            "signer `{}` has no email in the signer map: a signatory without an address (required before signature requests)",
+                            p.written
+                        ),
+                    )
+                    .at(pointer(&pointer(at, "signatories"), i))
+                    .file(file.clone())
+                    .hint(format!("add `--signer {}=EMAIL` (or a [[signers]] entry with handle = \"{}\")", p.written, p.written)),
+                );
+            }
+            signatories.push(V0Signatory {
+                uuid: Some(uuid),
+                role: Some(
+                    entry
+                        .and_then(|e| e.role.clone())
+                        .unwrap_or_else(|| p.written.clone()),
+                ),
+                name: entry.and_then(|e| e.name.clone()),
+                email,
+                mobile_number: entry
+                    .and_then(|e| e.mobile_number.clone())
+                    .map_or(Nullable::Absent, Nullable::Value),
+                ..V0Signatory::default()
+            });
+        }
+        summary.signers = signatories.len();
+        let data_fields: Vec<V0DataField> = fields
+            .into_iter()
+            .map(|(canon, mut f)| {
+                f.signatory_uuid = uuids.get(&canon).cloned();
+                f
+            })
+            .collect();
+        summary.placed = data_fields.len();
+        if data_fields.is_empty() {
+            let why = if tags.is_empty() {
+                "no vendor tag was found".to_string()
+            } else {
+                format!("all {} vendor tags were left out", tags.len())
+            };
+            findings.push(
+                Finding::new(
+                    PackCode::MigrateNoFields,
+                    format!("{why}: nothing to migrate"),
+                )
+                .file(file.clone())
+                .hint("check `--dialect` (it must name the vendor the PDF was tagged for), or `signprep scan --dialect all` the file"),
+            );
+        }
+        findings.sort_by_key(|f| f.page.unwrap_or(usize::MAX));
+        let failed = findings.iter().any(Finding::is_error);
+        summary.failed = usize::from(failed);
+        let plan = (!failed).then(|| Requests {
+            requests: vec![Request {
+                method: "POST".into(),
+                path: "/v0/documents".into(),
+                query: BTreeMap::new(),
+                body: V0Document {
+                    document_type: Some(
+                        if self.template {
+                            "template"
+                        } else {
+                            "document"
+                        }
+                        .into(),
+                    ),
+                    document_name: Some(name.to_string()),
+                    signatories: Some(signatories),
+                    data_fields: Some(data_fields),
+                    ..V0Document::default()
+                },
+                upload: upload.map(str::to_string),
+            }],
+        });
+        Migrated {
+            plan,
+            findings,
+            summary,
+        }
+    }
+
+    /// The service type of a tag, or `None` (reported) when it has none.
+    fn service_type(&self, t: &VendorTag, file: &str, out: &mut Vec<Finding>) -> Option<String> {
+        let kind = t.attributes.kind.as_str();
+        if let Some(over) = self.overrides.get(kind) {
+            return over.clone();
+        }
+        let row = type_row(kind);
+        if let Some(s) = row.service {
+            return Some(s.to_string());
+        }
+        out.push(located(
+            Finding::new(
+                PackCode::MigrateTypeUnmapped,
+                format!(
+                    "{} tag `{}` is of kind `{kind}` (written `{}`), which has no counterpart among the types the specification shows: {}; left out",
+                    t.dialect.vendor(),
+                    t.raw,
+                    t.attributes.field_type,
+                    row.reason
+                ),
+            )
+            .hint(format!("place it by hand, or `--map-type {kind}=TYPE` if your account documents a type for it")),
+            t,
+            file,
+        ));
+        None
+    }
+}
+
+enum SignerOf {
+    Key(String),
+    Sender(&'static str),
+    Nobody,
+}
+
+/// Who completes a tag's field.
+fn signer_of(t: &VendorTag) -> SignerOf {
+    let a = &t.attributes;
+    if a.signer
+        .as_deref()
+        .is_some_and(|s| s.eq_ignore_ascii_case("sender"))
+    {
+        return SignerOf::Sender("is filled by the sender");
+    }
+    if a.read_only {
+        return SignerOf::Sender("is read-only");
+    }
+    match (a.signer_index, a.signer.as_deref()) {
+        (Some(n), _) => SignerOf::Key(format!("signer{n}")),
+        (None, Some(s)) if !s.trim().is_empty() => SignerOf::Key(s.trim().to_string()),
+        _ => SignerOf::Nobody,
+    }
+}
+
+/// The data field of a mapped tag (its signatory set later).
+fn data_field(t: &VendorTag, service: String) -> V0DataField {
+    let a = &t.attributes;
+    let mut description = a.label.clone();
+    if let Some(fmt) = a.extra.get("date_format") {
+        description = Some(match description {
+            Some(d) if d != *fmt => format!("{d} (date format {fmt})"),
+            _ => format!("Date ({fmt})"),
+        });
+    }
+    let choice = mapping::CHOICE_KINDS.contains(&a.kind.as_str());
+    V0DataField {
+        custom_id: a
+            .id
+            .clone()
+            .or_else(|| a.name.clone())
+            .map_or(Nullable::Absent, Nullable::Value),
+        data: match &a.default {
+            Some(d) if service != "signature" => Nullable::Value(d.clone()),
+            _ => Nullable::Absent,
+        },
+        kind: Some(service),
+        required: Some(a.required),
+        description: description.map_or(Nullable::Absent, Nullable::Value),
+        x: Some(t.x),
+        y: Some(t.y),
+        width: Some(t.width),
+        height: Some(t.height),
+        options_as_csv: (choice && !a.options.is_empty()).then(|| a.options.join(",")),
+        ..V0DataField::default()
+    }
+}
+
+/// A finding about one tag: its file, page and raw text.
+fn located(mut f: Finding, t: &VendorTag, file: &str) -> Finding {
+    f.file = Some(file.to_string());
+    f.page = Some(t.page);
+    f.tag = Some(t.raw.clone());
+    f
+}
+
+/// A UUID (version 4 layout) from the PDF's digest and the signer key.
+fn derived_uuid(digest: &[u8; 32], key: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"signprep migrate signatory\0");
+    h.update(digest);
+    h.update(key.as_bytes());
+    let d = h.finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&d[..16]);
+    uuid::Builder::from_random_bytes(bytes)
+        .into_uuid()
+        .to_string()
+}
+
+fn unreadable(file: &str, why: &str) -> Migrated {
+    Migrated {
+        plan: None,
+        findings: vec![
+            Finding::new(
+                PackCode::DocumentUnreadable,
+                format!("cannot read {file}: {why}"),
+            )
+            .file(file),
+        ],
+        summary: MigrateSummary {
+            files: 1,
+            failed: 1,
+            ..MigrateSummary::default()
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;
