@@ -2,15 +2,16 @@
 //! PDFs tagged for another vendor → v0 own-PDF requests with fields at
 //! explicit positions (the conversion is `signprep_pack::Migrator`).
 
+use crate::batch::{Flow, Outcome, Stream, interrupt};
 use crate::inputs::{Input, expand};
 use clap::Args;
-use rayon::prelude::*;
 use signprep_core::{Dialects, LoadOptions, Scanner};
 use signprep_pack::migrate::SignerMap;
 use signprep_pack::{MigrateSummary, Migrated, Migrator};
 use std::collections::BTreeSet;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
@@ -83,65 +84,85 @@ pub fn run(args: &MigrateArgs) -> u8 {
             2,
         );
     }
-    let Some(pool) = crate::worker_pool(args.jobs) else {
-        return 2;
-    };
-    let results: Vec<Result<Migrated, String>> = pool.install(|| {
-        inputs
-            .par_iter()
-            .map(|i| migrate_one(&migrator, i))
-            .collect()
-    });
-
     if let Some(dir) = &args.out
         && let Err(e) = std::fs::create_dir_all(dir)
     {
         return crate::fail(&format!("cannot create {}: {e}", dir.display()), 2);
     }
+    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
+        Ok(s) => s.stop_flag(interrupt::flag()),
+        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+    };
+    let count = inputs.len();
     let mut names = BTreeSet::new();
     let mut total = MigrateSummary::default();
     let mut io_errors = Vec::new();
-    for (input, result) in inputs.iter().zip(results) {
-        let shown = input.path().display().to_string();
-        let migrated = match result {
-            Ok(m) => m,
-            Err(e) => {
-                io_errors.push(format!("cannot read {shown}: {e}"));
-                eprintln!("{shown}: cannot read: {e}");
-                continue;
+    let migrator = Arc::new(migrator);
+    // Work on the batch engine (its one panic boundary); results come back in
+    // input order, so the output does not depend on --jobs.
+    let flow = stream.run(
+        inputs.into_iter(),
+        |_| 0,
+        move |input, _| migrate_one(&migrator, input),
+        |input, outcome| {
+            let shown = input.path().display().to_string();
+            let migrated = match outcome {
+                Outcome::Done(Ok(m)) => m,
+                Outcome::Done(Err(e)) => {
+                    eprintln!("{shown}: cannot read: {e}");
+                    io_errors.push(format!("cannot read {shown}: {e}"));
+                    return Ok(());
+                }
+                Outcome::Panicked(m) => {
+                    let e = signprep_core::batch::panicked_record(shown.clone(), &m).error;
+                    let message = e.map(|e| e.message).unwrap_or_default();
+                    eprintln!("{shown}: {message}");
+                    io_errors.push(format!("{shown}: {message}"));
+                    return Ok(());
+                }
+                Outcome::Abandoned(after) => {
+                    eprintln!("{shown}: gave up after {} s", after.as_secs());
+                    io_errors.push(format!("{shown}: gave up after {} s", after.as_secs()));
+                    return Ok(());
+                }
+            };
+            if !args.quiet {
+                crate::pack_cmd::report(&migrated.findings);
             }
-        };
-        if !args.quiet {
-            crate::pack_cmd::report(&migrated.findings);
-        }
-        total += migrated.summary;
-        let target = args
-            .out
-            .as_ref()
-            .map(|d| d.join(out_name(input.path(), &mut names)));
-        let written = match (&migrated.plan, &target) {
-            (None, _) => Ok(None),
-            (Some(plan), Some(path)) => crate::atomic::write_with(path, |w| json(w, plan))
-                .map(|()| Some(path.display().to_string()))
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
-            (Some(plan), None) => {
-                let mut out = BufWriter::new(io::stdout().lock());
-                json(&mut out, plan)
-                    .and_then(|()| out.flush())
-                    .map(|()| Some("standard output".to_string()))
-                    .map_err(|e| format!("cannot write to standard output: {e}"))
+            total += migrated.summary;
+            let target = args
+                .out
+                .as_ref()
+                .map(|d| d.join(out_name(input.path(), &mut names)));
+            let written = match (&migrated.plan, &target) {
+                (None, _) => Ok(None),
+                (Some(plan), Some(path)) => crate::atomic::write_with(path, |w| json(w, plan))
+                    .map(|()| Some(path.display().to_string()))
+                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                (Some(plan), None) => {
+                    let mut out = BufWriter::new(io::stdout().lock());
+                    json(&mut out, plan).and_then(|()| out.flush())?;
+                    Ok(Some("standard output".to_string()))
+                }
+            };
+            match written {
+                Ok(to) => eprintln!("{}", file_line(&shown, &migrated.summary, to.as_deref())),
+                Err(e) => {
+                    eprintln!("{shown}: {e}");
+                    io_errors.push(e);
+                }
             }
-        };
-        match written {
-            Ok(to) => eprintln!("{}", file_line(&shown, &migrated.summary, to.as_deref())),
-            Err(e) => {
-                eprintln!("{shown}: {e}");
-                io_errors.push(e);
-            }
-        }
+            Ok(())
+        },
+    );
+    match flow {
+        Ok(Flow::Completed) => {}
+        Ok(Flow::BrokenPipe) => return 0,
+        Ok(Flow::Interrupted) => return crate::fail("interrupted", 130),
+        Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
     }
     total.files += io_errors.len();
-    if inputs.len() > 1 {
+    if count > 1 {
         eprintln!("{}", total_line(&total, io_errors.len()));
     }
     if let Some(first) = io_errors.first() {
@@ -209,6 +230,7 @@ fn migrate_one(m: &Migrator, input: &Input) -> Result<Migrated, String> {
         Input::Missing(_, e) => return Err(e.to_string()),
     };
     let bytes = crate::inputs::read_input(path).map_err(|e| e.to_string())?;
+    signprep_core::batch::test_panic_hook(&path.display().to_string());
     let stdin = path.as_os_str() == "-";
     let name = if stdin {
         "document".to_string()

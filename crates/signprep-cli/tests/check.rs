@@ -282,6 +282,9 @@ fn every_rule_has_a_case() {
         .iter()
         .filter(|c| !PACK_ONLY.contains(c))
         .map(|c| c.as_str())
+        // `migrate_*` codes are made by `signprep migrate`, not by a check
+        // rule; tests/migrate.rs covers them.
+        .filter(|c| !c.starts_with("migrate_"))
         .filter(|c| !cases.contains(*c))
         .collect();
     assert!(missing.is_empty(), "codes without a case: {missing:?}");

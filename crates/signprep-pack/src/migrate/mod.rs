@@ -147,13 +147,9 @@ impl Migrator {
     /// to upload (`None` for standard input); `name` the document name.
     pub fn migrate_pdf(&self, pdf: &[u8], upload: Option<&str>, name: &str) -> Migrated {
         let file = upload.unwrap_or(name);
-        let scanned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Document::from_bytes(pdf, &self.load).and_then(|doc| self.scanner.scan(&doc))
-        }));
-        match scanned {
-            Ok(Ok(scan)) => self.migrate_scan(&scan, &Sha256::digest(pdf).into(), upload, name),
-            Ok(Err(e)) => unreadable(file, &e.message()),
-            Err(_) => unreadable(file, "internal error while reading the PDF"),
+        match Document::from_bytes(pdf, &self.load).and_then(|doc| self.scanner.scan(&doc)) {
+            Ok(scan) => self.migrate_scan(&scan, &Sha256::digest(pdf).into(), upload, name),
+            Err(e) => unreadable(file, &e.message()),
         }
     }
 
