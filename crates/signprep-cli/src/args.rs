@@ -167,6 +167,10 @@ pub struct PreviewArgs {
     /// Leave out the legend band below each page.
     #[arg(long)]
     pub no_legend: bool,
+    /// Also draw other vendors' tags (adobe, dropbox, ..., or `all`) as `signprep migrate`
+    /// places them: each placed field with its type and signer, each tag left out with why.
+    #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "", conflicts_with_all = ["pack", "manifest"])]
+    pub dialect: signprep_core::Dialects,
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,

@@ -18,6 +18,8 @@ mod pack_cmd;
 #[cfg(feature = "render")]
 mod preview_cmd;
 #[cfg(feature = "render")]
+mod preview_migrate;
+#[cfg(feature = "render")]
 mod preview_pack;
 #[cfg(feature = "render")]
 mod report_cmd;

@@ -226,7 +226,7 @@ pub fn run(args: &PreviewArgs) -> u8 {
     let Some(pool) = crate::worker_pool(args.jobs) else {
         return 2;
     };
-    let scanner = Scanner::new().dpi(args.dpi);
+    let scanner = Scanner::new().dpi(args.dpi).dialects(args.dialect);
     let loaded = match pool.install(|| load(file, &scanner)) {
         Ok(l) => l,
         Err(e) => {
@@ -264,7 +264,12 @@ pub fn run(args: &PreviewArgs) -> u8 {
             ),
         );
     }
-    write_pages(
+    let write = if args.dialect.is_empty() {
+        write_pages
+    } else {
+        crate::preview_migrate::write_pages
+    };
+    write(
         &pool,
         &loaded,
         &pages,

@@ -204,3 +204,47 @@ fn scan_dialect_records() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     insta::assert_json_snapshot!("scan_dialect_all", v);
 }
+
+#[test]
+fn preview_draws_the_migrated_fields_over_their_tags() {
+    let out = scratch("migrate", "preview");
+    let o = run_in(
+        &testdata("migrate"),
+        &[
+            "preview",
+            "--dialect",
+            "all",
+            "--dpi",
+            "72",
+            "--overlay-json",
+            "dropbox_contract.pdf",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(out.join("dropbox_contract-p1.png").exists());
+    let overlay: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("dropbox_contract-p1.json")).unwrap())
+            .unwrap();
+    // At 72 dpi the boxes are the migrate output's own coordinates (snapshot
+    // `migrate@dropbox_contract`): each placed field sits on its tag.
+    let rows: Vec<String> = overlay["boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            format!(
+                "{} | {} | {} | {} {} {} {}",
+                b["label"].as_str().unwrap(),
+                b["type"].as_str().unwrap(),
+                b["signer"].as_str().unwrap_or("-"),
+                b["x"],
+                b["y"],
+                b["width"],
+                b["height"]
+            )
+        })
+        .collect();
+    insta::assert_snapshot!("preview_dialect_boxes", rows.join("\n"));
+}
