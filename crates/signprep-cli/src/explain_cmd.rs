@@ -1,7 +1,7 @@
 //! `signprep explain CODE`, `--list` and `--markdown` (which is `docs/diagnostics.md`).
 
 use clap::Args;
-use signprep_core::{Code, Severity};
+use signprep_core::{Code, FileErrorCode, Severity};
 use signprep_pack::{Group, PackCode};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -24,38 +24,8 @@ pub struct ExplainArgs {
 enum Entry {
     Pack(PackCode),
     Scan(Code),
-    File(&'static FileError),
+    File(&'static FileErrorCode),
 }
-
-/// A code of a `signprep scan` error record (the file is not scanned at all).
-#[derive(Debug)]
-struct FileError {
-    name: &'static str,
-    doc: &'static str,
-}
-
-const FILE_ERRORS: &[FileError] = &[
-    FileError {
-        name: "pdf_unreadable",
-        doc: "The bytes are not a PDF that can be made sense of (no cross-reference data and\nnothing to rebuild it from, a broken page tree). No tag or field can be found.",
-    },
-    FileError {
-        name: "pdf_encrypted",
-        doc: "The PDF is encrypted and does not open with an empty user password (the empty\npassword opening it as its owner does not count), or is encrypted for certificates\n(`/Adobe.PubSec`) or by another security handler; the message says which. signprep\ndoes not ask for passwords. The service cannot read it either: remove the password.",
-    },
-    FileError {
-        name: "pdf_limit_exceeded",
-        doc: "A resource limit was hit: a stream inflating past its limit (a decompression\nbomb), absurd nesting, too many pages or operators, or the time budget. The file\nis refused rather than scanned partly.",
-    },
-    FileError {
-        name: "io_error",
-        doc: "The file could not be read (missing, a permission, a folder that cannot be\nlisted). `signprep check` and `signprep scan` exit with status 2.",
-    },
-    FileError {
-        name: "internal_error",
-        doc: "signprep (or a library it uses) failed on this file: a bug. The run goes on\nwith the next file; please report it with the file.",
-    },
-];
 
 const SCAN_TAGS: &str = "PDF scan: tags and pages";
 const SCAN_FORMS: &str = "PDF scan: form fields";
@@ -129,7 +99,7 @@ fn all() -> Vec<Entry> {
                 .filter(|e| e.section() == section),
         );
     }
-    out.extend(FILE_ERRORS.iter().map(Entry::File));
+    out.extend(FileErrorCode::ALL.iter().map(Entry::File));
     out
 }
 
@@ -301,7 +271,7 @@ mod tests {
         let mut names: Vec<&str> = entries.iter().map(|e| e.name()).collect();
         assert_eq!(
             entries.len(),
-            PackCode::ALL.len() + Code::ALL.len() + FILE_ERRORS.len(),
+            PackCode::ALL.len() + Code::ALL.len() + FileErrorCode::ALL.len(),
             "a code is in no section"
         );
         names.sort_unstable();

@@ -350,3 +350,45 @@ pub(crate) fn from_lopdf(e: lopdf::Error) -> Error {
     };
     Error::unreadable_by(what, Some(Cause::new(e)))
 }
+
+/// A code of a file that could not be read at all: the `error.code` of an error
+/// record (`signprep scan`, `signprep check`, the Python package's exceptions).
+/// One list, for `signprep explain` and the Python `signprep.explain`.
+#[derive(Debug)]
+pub struct FileErrorCode {
+    /// The stable code.
+    pub name: &'static str,
+    /// What it means, as `signprep explain` prints it.
+    pub doc: &'static str,
+}
+
+impl FileErrorCode {
+    /// Every code of an error record.
+    pub const ALL: &'static [FileErrorCode] = &[
+        FileErrorCode {
+            name: "pdf_unreadable",
+            doc: "The bytes are not a PDF that can be made sense of (no cross-reference data and\nnothing to rebuild it from, a broken page tree). No tag or field can be found.",
+        },
+        FileErrorCode {
+            name: "pdf_encrypted",
+            doc: "The PDF is encrypted and does not open with an empty user password (the empty\npassword opening it as its owner does not count), or is encrypted for certificates\n(`/Adobe.PubSec`) or by another security handler; the message says which. signprep\ndoes not ask for passwords. The service cannot read it either: remove the password.",
+        },
+        FileErrorCode {
+            name: "pdf_limit_exceeded",
+            doc: "A resource limit was hit: a stream inflating past its limit (a decompression\nbomb), absurd nesting, too many pages or operators, or the time budget. The file\nis refused rather than scanned partly.",
+        },
+        FileErrorCode {
+            name: "io_error",
+            doc: "The file could not be read (missing, a permission, a folder that cannot be\nlisted). `signprep check` and `signprep scan` exit with status 2.",
+        },
+        FileErrorCode {
+            name: "internal_error",
+            doc: "signprep (or a library it uses) failed on this file: a bug. The run goes on\nwith the next file; please report it with the file.",
+        },
+    ];
+
+    /// The code of this name.
+    pub fn from_name(name: &str) -> Option<&'static FileErrorCode> {
+        FileErrorCode::ALL.iter().find(|c| c.name == name)
+    }
+}

@@ -58,7 +58,7 @@ pub use content::{Fill, Glyph};
 pub use datafields::{DataField, TypeMap, TypeMapError};
 pub use diag::{Code, Diagnostic, Severity};
 pub use document::{Document, LoadOptions};
-pub use error::{Cause, Encryption, Error, ErrorKind, Unreadable};
+pub use error::{Cause, Encryption, Error, ErrorKind, FileErrorCode, Unreadable};
 pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
 pub use record::{ErrorInfo, Record, Status};

@@ -1,0 +1,303 @@
+"""signprep: find ``<# TAG_ID #>`` text tags and AcroForm fields in PDFs.
+
+Records are plain dicts and lists, the same content as one line of
+``signprep scan --format ndjson``: ``json.dumps``, pandas and Spark rows take
+them as they are. Coordinates are pixels from the top-left of page 0, pages
+stacked vertically; pages are numbered from 0.
+
+>>> import signprep
+>>> record = signprep.scan("contract.pdf")          # doctest: +SKIP
+>>> [t["tag_id"] for t in record["tags"]]            # doctest: +SKIP
+['SIG_1', 'DATE_1']
+
+Single-file calls raise a :class:`signprep.Error` subclass for a file that
+cannot be scanned.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple, Type, Union
+
+from . import _native
+
+__version__: str = _native.__version__
+
+__all__ = [
+    "Error",
+    "InternalError",
+    "IoError",
+    "KindUnknown",
+    "LimitExceeded",
+    "PackError",
+    "PdfEncrypted",
+    "PdfUnreadable",
+    "Record",
+    "Source",
+    "check",
+    "codes",
+    "explain",
+    "pack",
+    "scan",
+]
+
+#: A record, finding or body: JSON-shaped dicts.
+Record = Dict[str, Any]
+
+#: What a PDF (or, for :func:`check`, any input) can be given as: a path
+#: (``str`` or ``os.PathLike``), its bytes, or a binary file object.
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
+
+
+class Error(Exception):
+    """A file that could not be scanned, checked or packed.
+
+    ``code`` is the stable code of the error record (``pdf_unreadable``,
+    ``pdf_encrypted``, ``pdf_limit_exceeded``, ``io_error``, ``internal_error``,
+    ...): ``signprep.explain(e.code)`` says what it means.
+    """
+
+    code: str = "error"
+
+    def __init__(self, code: str, message: str, path: Optional[str] = None) -> None:
+        super().__init__(f"{path}: {message} [{code}]" if path else f"{message} [{code}]")
+        self.code = code
+        self.message = message
+        self.path = path
+
+
+class PdfUnreadable(Error):
+    """``pdf_unreadable``: not a PDF that can be made sense of."""
+
+
+class PdfEncrypted(Error):
+    """``pdf_encrypted``: a user password is needed (signprep asks for none)."""
+
+
+class LimitExceeded(Error):
+    """``pdf_limit_exceeded``: a decompression bomb, absurd nesting, the time budget..."""
+
+
+class IoError(Error):
+    """``io_error``: the file could not be read."""
+
+
+class InternalError(Error):
+    """``internal_error``: signprep failed on this input (a bug; please report it)."""
+
+
+class KindUnknown(Error):
+    """``kind_unknown``: :func:`check` cannot tell what the input is; pass ``kind=``."""
+
+
+class PackError(Error):
+    """:func:`pack` stopped on error-level findings; ``findings`` holds all of them."""
+
+    def __init__(self, code: str, message: str, findings: List[Record], path: Optional[str] = None) -> None:
+        super().__init__(code, message, path)
+        self.findings = findings
+
+
+_ERRORS: Dict[str, Type[Error]] = {
+    "pdf_unreadable": PdfUnreadable,
+    "pdf_encrypted": PdfEncrypted,
+    "pdf_limit_exceeded": LimitExceeded,
+    "io_error": IoError,
+    "internal_error": InternalError,
+    "kind_unknown": KindUnknown,
+}
+
+
+def _raise_for(record: Record) -> Record:
+    """The record itself, or its error raised as the matching exception."""
+    if record.get("status") == "error":
+        err = record.get("error") or {}
+        code = str(err.get("code", "internal_error"))
+        cls = _ERRORS.get(code, Error)
+        raise cls(code, str(err.get("message", "")), record.get("path"))
+    return record
+
+
+def _options(
+    dpi: float,
+    page_width: Optional[float],
+    fields: bool,
+    apply_user_unit: bool,
+    dialects: Union[str, Sequence[str]],
+    timeout: Optional[float],
+    max_file_size: Optional[int],
+) -> _native.Options:
+    if not isinstance(dialects, str):
+        dialects = ",".join(dialects)
+    return _native.Options(
+        dpi=float(dpi),
+        page_width=None if page_width is None else float(page_width),
+        fields=bool(fields),
+        apply_user_unit=bool(apply_user_unit),
+        dialects=dialects,
+        timeout=timeout,
+        max_file_size=max_file_size,
+    )
+
+
+def _resolve(source: Source, name: Optional[str]) -> Tuple[Optional[str], Optional[bytes], str]:
+    """``(path, None, shown)`` for a path, ``(None, data, shown)`` for bytes or a file."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return None, bytes(source), name if name is not None else "-"
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fsdecode(os.fspath(source))
+        return path, None, name if name is not None else path
+    read = getattr(source, "read", None)
+    if callable(read):
+        data = read()
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("a file object given to signprep must be opened in binary mode ('rb')")
+        shown = name
+        if shown is None:
+            file_name = getattr(source, "name", None)
+            shown = file_name if isinstance(file_name, str) else "-"
+        return None, bytes(data), shown
+    raise TypeError(
+        "expected a path (str or os.PathLike), bytes, or a binary file object, "
+        f"not {type(source).__name__}"
+    )
+
+
+def scan(
+    source: Source,
+    *,
+    dpi: float = 72,
+    page_width: Optional[float] = None,
+    fields: bool = True,
+    apply_user_unit: bool = True,
+    dialects: Union[str, Sequence[str]] = (),
+    timeout: Optional[float] = 60,
+    max_file_size: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Record:
+    """Scans one PDF: its record, as one ``signprep scan --format ndjson`` line.
+
+    ``source`` is a path, the PDF's bytes, or a binary file object. ``dpi``,
+    ``page_width``, ``fields`` (False: tags only, as ``--no-fields``),
+    ``apply_user_unit`` (False: ``--ignore-user-unit``) and ``dialects``
+    (``"adobe,dropbox"``, ``["signnow"]`` or ``"all"``) are the CLI's options;
+    ``timeout`` (seconds, 0 for none) and ``max_file_size`` (bytes) are its
+    per-file limits. ``name`` is the record's ``path`` (default: the path, the
+    file object's ``name``, or ``-`` for bytes).
+
+    Raises a :class:`signprep.Error` subclass (``PdfUnreadable``,
+    ``PdfEncrypted``, ``LimitExceeded``, ``IoError``, ``InternalError``) when
+    the file cannot be scanned. The GIL is released while the PDF is read.
+    """
+    options = _options(dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size)
+    path, data, shown = _resolve(source, name)
+    if path is not None:
+        record: Record = _native.scan_path(path, shown, options)
+    else:
+        assert data is not None
+        record = _native.scan_bytes(data, shown, options)
+    return _raise_for(record)
+
+
+def check(
+    source: Source,
+    *,
+    kind: Optional[str] = None,
+    max_payload: int = 10 * 1024 * 1024,
+    templates: Sequence[Union[str, Record]] = (),
+    name: Optional[str] = None,
+) -> Record:
+    """Pre-flight: every rule over a PDF, a request body or a manifest.
+
+    Returns ``{"path", "kind", "findings": [{"severity", "code", "message",
+    "pointer", "file", "page", "tag", "field", "hint"}...]}`` as ``signprep
+    check --format ndjson`` (absent keys left out). ``kind`` is one of
+    ``pdf``, ``pack``, ``v0``, ``populate``, ``requests``, ``webhook``,
+    ``subscription``, ``manifest`` (default: detected); a dict is checked as
+    its JSON. ``templates`` are template documents (JSON text or dicts) that
+    populate keys are checked against. A manifest's relative paths are read
+    from its folder (from the current folder for bytes or a dict).
+
+    Raises :class:`KindUnknown` when the kind cannot be told, :class:`IoError`
+    when the file cannot be read.
+    """
+    if isinstance(source, dict):
+        data: bytes = json.dumps(source).encode()
+        path = name or "-"
+    else:
+        file_path, raw, path = _resolve(source, name)
+        if file_path is not None:
+            try:
+                with open(file_path, "rb") as f:
+                    raw = f.read()
+            except OSError as e:
+                raise IoError("io_error", f"cannot read: {e.strerror or e}", path) from e
+        assert raw is not None
+        data = raw
+        if file_path is not None:
+            path = file_path if name is None else name
+    texts = [t if isinstance(t, str) else json.dumps(t) for t in templates]
+    record: Record = _native.check_bytes(data, path, kind, max_payload, texts)
+    if record["kind"] is None and not record["findings"]:
+        raise KindUnknown(
+            "kind_unknown",
+            "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or "
+            "subscription body, or a manifest); name it with kind=",
+            path,
+        )
+    return record
+
+
+def pack(
+    manifest: Union[str, "os.PathLike[str]", Record],
+    *,
+    base_dir: Union[str, "os.PathLike[str]", None] = None,
+    seed: Optional[int] = None,
+) -> Record:
+    """The v1 pack request body of a manifest (TOML or JSON file, or a dict).
+
+    The manifest is checked by the rules :func:`check` runs; an error-level
+    finding raises :class:`PackError` with every finding. ``base_dir`` is where
+    a dict manifest's relative paths start (default: the current folder);
+    ``seed`` makes the signers' UUIDs reproducible.
+    """
+    if isinstance(manifest, dict):
+        data = json.dumps(manifest).encode()
+        folder = os.fspath(base_dir) if base_dir is not None else os.getcwd()
+        path = os.path.join(folder, "manifest.json")
+    else:
+        path = os.fsdecode(os.fspath(manifest))
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise IoError("io_error", f"cannot read: {e.strerror or e}", path) from e
+    body, findings = _native.pack_manifest(data, path, seed)
+    if body is None:
+        errors = [f for f in findings if f.get("severity") == "error"]
+        first = errors[0] if errors else {"code": "pack_failed", "message": "nothing built"}
+        raise PackError(
+            str(first["code"]),
+            f"{len(errors)} error-level finding(s); the first: {first['message']}",
+            findings,
+            path,
+        )
+    result: Record = body
+    return result
+
+
+def explain(code: str) -> Record:
+    """What a code means: ``{"code", "severity", "doc"}`` (``doc`` is Markdown).
+
+    Raises ``KeyError`` for an unknown code; :func:`codes` lists them all.
+    """
+    found: Optional[Record] = _native.explain(code)
+    if found is None:
+        raise KeyError(code)
+    return found
+
+
+def codes() -> List[str]:
+    """Every documented code: pack and check rules, scan findings, error records."""
+    return list(_native.codes())

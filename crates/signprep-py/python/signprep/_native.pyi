@@ -1,0 +1,29 @@
+# Type stubs of the Rust extension module (crates/signprep-py/src).
+from typing import Any, Dict, List, Optional, Tuple
+
+__version__: str
+
+class Options:
+    def __init__(
+        self,
+        *,
+        dpi: float,
+        page_width: Optional[float],
+        fields: bool,
+        apply_user_unit: bool,
+        dialects: str,
+        timeout: Optional[float],
+        max_file_size: Optional[int],
+    ) -> None: ...
+
+def scan_path(path: str, shown: str, options: Options) -> Dict[str, Any]: ...
+def scan_bytes(data: bytes, shown: str, options: Options) -> Dict[str, Any]: ...
+def check_bytes(
+    data: bytes, path: str, kind: Optional[str], max_payload: int, templates: List[str]
+) -> Dict[str, Any]: ...
+def pack_manifest(
+    data: bytes, path: str, seed: Optional[int]
+) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]]]: ...
+def explain(code: str) -> Optional[Dict[str, Any]]: ...
+def codes() -> List[str]: ...
+def _scan_timed(path: str, shown: str, options: Options) -> Tuple[int, int, Dict[str, Any]]: ...

@@ -1,0 +1,28 @@
+//! `signprep._native`: the Rust side of the `signprep` Python package.
+//!
+//! Every function here takes plain arguments (paths, bytes, numbers) and returns
+//! plain Python objects (dicts, lists, strings, numbers) made from the serde
+//! serialisation of the library's own types, so a record is the same content
+//! as one `signprep scan --format ndjson` line. Argument handling, the
+//! exception classes and the documentation a Python user reads are in
+//! `python/signprep/__init__.py`. The GIL is released while a PDF is read.
+
+mod check;
+mod scan;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<scan::Options>()?;
+    m.add_function(wrap_pyfunction!(scan::scan_path, m)?)?;
+    m.add_function(wrap_pyfunction!(scan::scan_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(scan::scan_timed, m)?)?;
+    m.add_function(wrap_pyfunction!(check::check_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(check::pack_manifest, m)?)?;
+    m.add_function(wrap_pyfunction!(check::explain, m)?)?;
+    m.add_function(wrap_pyfunction!(check::codes, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

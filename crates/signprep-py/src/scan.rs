@@ -1,0 +1,148 @@
+//! One file's scan record, from a path or from bytes.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use signprep_core::{Dialects, Document, LoadOptions, Record, Scanner};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How to scan: the `signprep scan` options, checked once and shared by every
+/// file of a call.
+#[pyclass(frozen, skip_from_py_object, module = "signprep._native")]
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub scanner: Scanner,
+    pub load: LoadOptions,
+}
+
+#[pymethods]
+impl Options {
+    /// `dpi`, `page_width`, `fields`, `apply_user_unit` and `dialects` are
+    /// `scan`'s; `timeout` (seconds, 0 for none) and `max_file_size` (bytes)
+    /// are the per-file limits of `scan --timeout-per-file/--max-file-size`.
+    #[new]
+    #[pyo3(signature = (*, dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size))]
+    fn new(
+        dpi: f64,
+        page_width: Option<f64>,
+        fields: bool,
+        apply_user_unit: bool,
+        dialects: &str,
+        timeout: Option<f64>,
+        max_file_size: Option<u64>,
+    ) -> PyResult<Self> {
+        if !(dpi.is_finite() && dpi > 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "dpi must be a positive number, not {dpi}"
+            )));
+        }
+        let dialects =
+            Dialects::parse(dialects).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut scanner = Scanner::new()
+            .dpi(dpi)
+            .apply_user_unit(apply_user_unit)
+            .fields(fields)
+            .dialects(dialects);
+        if let Some(w) = page_width {
+            if !(w.is_finite() && w > 0.0) {
+                return Err(PyValueError::new_err(format!(
+                    "page_width must be a positive number, not {w}"
+                )));
+            }
+            scanner = scanner.page_width(w);
+        }
+        let mut load = LoadOptions::default();
+        if let Some(t) = timeout {
+            let t = Duration::try_from_secs_f64(t).map_err(|_| {
+                PyValueError::new_err(format!("timeout must be seconds >= 0, not {t}"))
+            })?;
+            load.time_budget = (!t.is_zero()).then_some(t);
+        }
+        if let Some(bytes) = max_file_size {
+            load.max_file_bytes = bytes;
+        }
+        Ok(Options { scanner, load })
+    }
+}
+
+/// Scans the file at `path`; the record's `path` is `shown`.
+pub fn record_of_path(path: &Path, shown: String, options: &Options) -> Record {
+    let mut r = Record::scan_file(path, &options.load, &options.scanner);
+    r.path = shown;
+    r
+}
+
+/// Scans a PDF held in memory; the record's `path` is `shown`.
+pub fn record_of_bytes(bytes: &[u8], shown: String, options: &Options) -> Record {
+    let work =
+        || Document::from_bytes(bytes, &options.load).and_then(|doc| options.scanner.scan(&doc));
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(result) => Record::from_result(shown, result),
+        Err(_) => internal_error(shown),
+    }
+}
+
+/// The record of a file signprep failed on (a panic caught at the file boundary).
+pub fn internal_error(shown: String) -> Record {
+    let mut r = Record::from_result(shown, Ok(signprep_core::Scan::default()));
+    r.status = signprep_core::Status::Error;
+    r.error = Some(signprep_core::ErrorInfo {
+        code: "internal_error".into(),
+        message: "signprep failed on this input; please report it with the file".into(),
+    });
+    r
+}
+
+/// A record as a Python dict.
+pub fn to_python<'py>(py: Python<'py>, r: &Record) -> PyResult<Bound<'py, PyAny>> {
+    Ok(pythonize::pythonize(py, r)?)
+}
+
+/// `scan_path(path, shown, options)`: the record of one file (an error record
+/// when it cannot be scanned; the Python side raises).
+#[pyfunction]
+pub fn scan_path<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    shown: String,
+    options: &Options,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = py.detach(|| record_of_path(&path, shown, options));
+    to_python(py, &r)
+}
+
+/// `scan_bytes(data, shown, options)`: the record of a PDF in memory.
+#[pyfunction]
+pub fn scan_bytes<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    shown: String,
+    options: &Options,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = py.detach(|| record_of_bytes(data, shown, options));
+    to_python(py, &r)
+}
+
+/// `_scan_timed(path, shown, options)`: `(start, end, record)`, the wall-clock
+/// nanoseconds at which the scan began and ended with the GIL released. For
+/// the test that two threads' scans overlap in time (the GIL is released).
+#[pyfunction]
+#[pyo3(name = "_scan_timed")]
+pub fn scan_timed<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    shown: String,
+    options: &Options,
+) -> PyResult<(u128, u128, Bound<'py, PyAny>)> {
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    };
+    let (start, r, end) = py.detach(|| {
+        let start = now();
+        let r = record_of_path(&path, shown, options);
+        (start, r, now())
+    });
+    Ok((start, end, to_python(py, &r)?))
+}

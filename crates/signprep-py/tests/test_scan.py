@@ -1,0 +1,100 @@
+"""signprep.scan: the same record as `signprep scan --format ndjson`, errors as exceptions."""
+
+from __future__ import annotations
+
+import io
+import pathlib
+
+import pytest
+
+import signprep
+from conftest import FIXTURES, HOSTILE, ROOT, cli_records, pdfs
+
+
+def rel(p: pathlib.Path) -> str:
+    return str(p.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("pdf", pdfs(FIXTURES) + pdfs(HOSTILE), ids=lambda p: p.name)
+def test_record_or_error_equals_cli(pdf: pathlib.Path) -> None:
+    [expected] = cli_records("scan", rel(pdf))
+    if expected["status"] == "ok":
+        assert signprep.scan(rel(pdf)) == expected
+    else:
+        with pytest.raises(signprep.Error) as caught:
+            signprep.scan(rel(pdf))
+        assert caught.value.code == expected["error"]["code"]
+        assert caught.value.message == expected["error"]["message"]
+        assert caught.value.path == rel(pdf)
+
+
+def test_options_are_the_clis() -> None:
+    pdf = rel(FIXTURES / "form_geometry.pdf")
+    [expected] = cli_records("scan", pdf, "--dpi", "150", "--no-fields", "--ignore-user-unit")
+    assert signprep.scan(pdf, dpi=150, fields=False, apply_user_unit=False) == expected
+    [expected] = cli_records("scan", pdf, "--page-width", "1000")
+    assert signprep.scan(pdf, page_width=1000) == expected
+
+
+def test_path_like_bytes_and_file_objects_give_the_same_scan() -> None:
+    path = FIXTURES / "base14_courier.pdf"
+    by_path = signprep.scan(path)
+    assert by_path["path"] == str(path)
+    data = path.read_bytes()
+    by_bytes = signprep.scan(data)
+    assert by_bytes["path"] == "-"
+    assert {k: v for k, v in by_bytes.items() if k != "path"} == {
+        k: v for k, v in by_path.items() if k != "path"
+    }
+    assert signprep.scan(bytearray(data), name="a.pdf")["path"] == "a.pdf"
+    assert signprep.scan(memoryview(data))["tags"] == by_path["tags"]
+    with open(path, "rb") as f:
+        assert signprep.scan(f) == by_path
+    assert signprep.scan(io.BytesIO(data))["tags"] == by_path["tags"]
+
+
+def test_text_file_objects_and_other_types_are_refused() -> None:
+    with pytest.raises(TypeError, match="binary mode"):
+        signprep.scan(io.StringIO("%PDF-1.7"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not int"):
+        signprep.scan(42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "cls", "code"),
+    [
+        ("garbage.pdf", signprep.PdfUnreadable, "pdf_unreadable"),
+        ("encrypted_public_key_handler.pdf", signprep.PdfEncrypted, "pdf_encrypted"),
+        ("flate_bomb_300mb.pdf", signprep.LimitExceeded, "pdf_limit_exceeded"),
+    ],
+)
+def test_errors_are_typed_and_carry_the_code(name: str, cls: type, code: str) -> None:
+    with pytest.raises(cls) as caught:
+        signprep.scan(HOSTILE / name)
+    assert isinstance(caught.value, signprep.Error)
+    assert caught.value.code == code
+    assert signprep.explain(code)["code"] == code
+
+
+def test_missing_file_is_an_io_error() -> None:
+    with pytest.raises(signprep.IoError) as caught:
+        signprep.scan("no/such/file.pdf")
+    assert caught.value.code == "io_error"
+    assert caught.value.path == "no/such/file.pdf"
+
+
+def test_bad_options_are_value_errors() -> None:
+    pdf = FIXTURES / "base14_courier.pdf"
+    with pytest.raises(ValueError, match="dpi"):
+        signprep.scan(pdf, dpi=0)
+    with pytest.raises(ValueError, match="page_width"):
+        signprep.scan(pdf, page_width=-1)
+    with pytest.raises(ValueError, match="unknown dialect"):
+        signprep.scan(pdf, dialects=["nonsense"])
+
+
+def test_dialects_as_a_list_or_a_string() -> None:
+    pdf = rel(FIXTURES / "base14_courier.pdf")
+    [expected] = cli_records("scan", pdf, "--dialect", "adobe,dropbox")
+    assert signprep.scan(pdf, dialects=["adobe", "dropbox"]) == expected
+    assert signprep.scan(pdf, dialects="adobe,dropbox") == expected
