@@ -1,13 +1,14 @@
-"""The README's example: scan a PDF, print its tags, and handle a file that cannot be read."""
-
-import json
+"""The README's example: scan PDFs, print their tags, and handle files that cannot be read."""
 
 import signprep
 
-record = signprep.scan("testdata/fixtures/base14_courier.pdf")  # or bytes, or open(..., "rb")
+record = signprep.scan("testdata/fixtures/base14_courier.pdf")  # a path, bytes or open(..., "rb")
 for tag in record["tags"]:
     print(tag["tag_id"], "page", tag["page"], "at", tag["x"], tag["y"], tag["width"], tag["height"])
-print(json.dumps(record["diagnostics"]))
+
+# Many files: parallel inside signprep, records in input order, an error record per bad file.
+for r in signprep.scan_many(["testdata/fixtures/form_choices.pdf", "testdata/hostile/garbage.pdf"]):
+    print(r["path"], r["status"], len(r["fields"]), "fields", r.get("error", {}).get("code", ""))
 
 try:
     signprep.scan("testdata/hostile/encrypted_public_key_handler.pdf")

@@ -7,6 +7,7 @@
 //! exception classes and the documentation a Python user reads are in
 //! `python/signprep/__init__.py`. The GIL is released while a PDF is read.
 
+mod batch;
 mod check;
 mod scan;
 
@@ -16,6 +17,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scan::Options>()?;
+    m.add_class::<batch::Batch>()?;
     m.add_function(wrap_pyfunction!(scan::scan_path, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_timed, m)?)?;

@@ -2,8 +2,9 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use signprep_core::{Dialects, Document, LoadOptions, Record, Scanner};
-use std::path::{Path, PathBuf};
+use signprep_core::batch::{PdfSource, panic_message, panicked_record, scan_source};
+use signprep_core::{Dialects, LoadOptions, Record, Scanner};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How to scan: the `signprep scan` options, checked once and shared by every
@@ -65,31 +66,20 @@ impl Options {
     }
 }
 
-/// Scans the file at `path`; the record's `path` is `shown`.
-pub fn record_of_path(path: &Path, shown: String, options: &Options) -> Record {
-    let mut r = Record::scan_file(path, &options.load, &options.scanner);
+/// Scans one source on the calling thread (its pages in parallel), a panic
+/// caught at the file boundary as the batch engine catches it: one record,
+/// never an unwinding into Python.
+pub fn record_of(source: &PdfSource, options: &Options) -> Record {
+    let work = || scan_source(source, &options.load, &options.scanner, true);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .unwrap_or_else(|payload| panicked_record(source.name(), &panic_message(payload.as_ref())))
+}
+
+/// The record of the file at `path`, its `path` shown as `shown` (the path as
+/// given, or the name the caller chose).
+fn record_of_path(path: PathBuf, shown: String, options: &Options) -> Record {
+    let mut r = record_of(&PdfSource::Path(path), options);
     r.path = shown;
-    r
-}
-
-/// Scans a PDF held in memory; the record's `path` is `shown`.
-pub fn record_of_bytes(bytes: &[u8], shown: String, options: &Options) -> Record {
-    let work =
-        || Document::from_bytes(bytes, &options.load).and_then(|doc| options.scanner.scan(&doc));
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
-        Ok(result) => Record::from_result(shown, result),
-        Err(_) => internal_error(shown),
-    }
-}
-
-/// The record of a file signprep failed on (a panic caught at the file boundary).
-pub fn internal_error(shown: String) -> Record {
-    let mut r = Record::from_result(shown, Ok(signprep_core::Scan::default()));
-    r.status = signprep_core::Status::Error;
-    r.error = Some(signprep_core::ErrorInfo {
-        code: "internal_error".into(),
-        message: "signprep failed on this input; please report it with the file".into(),
-    });
     r
 }
 
@@ -107,7 +97,7 @@ pub fn scan_path<'py>(
     shown: String,
     options: &Options,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let r = py.detach(|| record_of_path(&path, shown, options));
+    let r = py.detach(|| record_of_path(path, shown, options));
     to_python(py, &r)
 }
 
@@ -119,7 +109,7 @@ pub fn scan_bytes<'py>(
     shown: String,
     options: &Options,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let r = py.detach(|| record_of_bytes(data, shown, options));
+    let r = py.detach(|| record_of(&PdfSource::bytes(shown, data), options));
     to_python(py, &r)
 }
 
@@ -141,7 +131,7 @@ pub fn scan_timed<'py>(
     };
     let (start, r, end) = py.detach(|| {
         let start = now();
-        let r = record_of_path(&path, shown, options);
+        let r = record_of_path(path, shown, options);
         (start, r, now())
     });
     Ok((start, end, to_python(py, &r)?))

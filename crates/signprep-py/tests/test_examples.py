@@ -33,3 +33,13 @@ def test_examples_type_check_strictly() -> None:
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Success: no issues found" in out.stdout
+
+
+def test_the_readmes_example_is_examples_readme_py() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("\n## Python\n") :]
+    block = section[section.index("```python\n") + len("```python\n") :]
+    block = block[: block.index("```")]
+    example = (Path(__file__).parents[1] / "examples" / "readme.py").read_text()
+    body = example[example.index('"""\n', 3) + 4 :].lstrip("\n")
+    assert block == body

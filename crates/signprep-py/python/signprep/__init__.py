@@ -11,14 +11,15 @@ stacked vertically; pages are numbered from 0.
 ['SIG_1', 'DATE_1']
 
 Single-file calls raise a :class:`signprep.Error` subclass for a file that
-cannot be scanned.
+cannot be scanned; :func:`scan_many` never raises for a bad PDF and gives its
+error record (``"status": "error"``) in its place instead.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import IO, Any, Dict, List, Optional, Sequence, Tuple, Type, Union
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, Union
 
 from . import _native
 
@@ -40,6 +41,7 @@ __all__ = [
     "explain",
     "pack",
     "scan",
+    "scan_many",
 ]
 
 #: A record, finding or body: JSON-shaped dicts.
@@ -198,6 +200,45 @@ def scan(
         assert data is not None
         record = _native.scan_bytes(data, shown, options)
     return _raise_for(record)
+
+
+def scan_many(
+    sources: Iterable[Source],
+    *,
+    jobs: Optional[int] = None,
+    dpi: float = 72,
+    page_width: Optional[float] = None,
+    fields: bool = True,
+    apply_user_unit: bool = True,
+    dialects: Union[str, Sequence[str]] = (),
+    timeout: Optional[float] = 60,
+    max_file_size: Optional[int] = None,
+    window: Optional[int] = None,
+) -> Iterator[Record]:
+    """Scans many PDFs in parallel: an iterator of records, in input order.
+
+    Runs on the engine under ``signprep scan``: ``jobs`` threads inside
+    signprep (default: one per core) with the GIL released, the largest file
+    of the window first, the same watchdog. At most ``window`` files (default
+    32 per thread, at least 128) are in flight or finished ahead of the one
+    yielded next, and ``sources`` is read only that far ahead: it may be a
+    generator over millions of paths. A file that cannot be scanned gives its
+    error record (``"status": "error"``, ``"error": {"code", "message"}``) in
+    its place: no exception for a bad PDF. An exception raised by ``sources``
+    itself is raised after the records of the sources before it. Options as
+    :func:`scan`.
+    """
+    options = _options(dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size)
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if window is not None and window < 1:
+        raise ValueError(f"window must be at least 1, not {window}")
+
+    def inputs() -> Iterator[Tuple[Optional[str], Optional[bytes], str]]:
+        for s in sources:
+            yield _resolve(s, None)
+
+    return _native.Batch(inputs(), options, jobs or 0, window)
 
 
 def check(

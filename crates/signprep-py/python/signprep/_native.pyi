@@ -1,5 +1,5 @@
 # Type stubs of the Rust extension module (crates/signprep-py/src).
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 __version__: str
 
@@ -15,6 +15,19 @@ class Options:
         timeout: Optional[float],
         max_file_size: Optional[int],
     ) -> None: ...
+
+class Batch(Iterator[Dict[str, Any]]):
+    def __init__(
+        self,
+        inputs: Iterator[Tuple[Optional[str], Optional[bytes], str]],
+        options: Options,
+        jobs: int,
+        window: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def window(self) -> Optional[int]: ...
+    def __iter__(self) -> "Batch": ...
+    def __next__(self) -> Dict[str, Any]: ...
 
 def scan_path(path: str, shown: str, options: Options) -> Dict[str, Any]: ...
 def scan_bytes(data: bytes, shown: str, options: Options) -> Dict[str, Any]: ...

@@ -1,0 +1,169 @@
+//! `scan_many`: many PDFs on the batch engine (`signprep_core::batch`, the one
+//! under `signprep scan`), records handed to Python in input order.
+//!
+//! ```text
+//! Python iterator ─(feeder thread, GIL taken per item)─▶ BatchScan::run on the
+//! driver thread ─ sink ─▶ bounded channel ─▶ Batch.__next__ (GIL released while it waits)
+//! ```
+//!
+//! The engine reads sources only as far as its window (plus this channel), so
+//! a generator over millions of paths is never drained into memory; largest
+//! file first within the window, the watchdog and the per-file panic boundary
+//! are the engine's. Dropping the iterator raises the engine's stop flag and
+//! closes the channel: the run ends after the files in flight.
+
+use crate::scan::{Options, to_python};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use signprep_core::Record;
+use signprep_core::batch::{BatchScan, PdfSource};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+
+/// Records finished in order and not yet taken by Python, at most.
+const HANDED: usize = 16;
+
+/// The iterator `signprep.scan_many` returns.
+#[pyclass(module = "signprep._native")]
+#[derive(Debug)]
+pub struct Batch {
+    /// A mutex only to make the class `Sync`, as PyO3 requires: `__next__`
+    /// takes `&mut self`, so it is never contended.
+    records: Option<Mutex<mpsc::Receiver<Record>>>,
+    /// An exception the source iterator raised: raised after the records of
+    /// the sources before it.
+    raised: Arc<Mutex<Option<PyErr>>>,
+    /// How the run ended, when it failed (threads that could not start).
+    failed: Arc<Mutex<Option<String>>>,
+    stop: Arc<AtomicBool>,
+    window: Option<usize>,
+}
+
+/// The sources, read from Python by the engine's feeder thread.
+struct Sources {
+    inputs: Option<Py<PyAny>>,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl Iterator for Sources {
+    type Item = PdfSource;
+
+    fn next(&mut self) -> Option<PdfSource> {
+        let inputs = self.inputs.as_ref()?;
+        let next = Python::attach(|py| -> PyResult<Option<PdfSource>> {
+            let Some(item) = inputs.bind(py).try_iter()?.next() else {
+                return Ok(None);
+            };
+            // (path, None, shown) or (None, data, shown), as signprep._resolve gives.
+            let (path, data, shown) =
+                item?.extract::<(Option<PathBuf>, Option<Bound<'_, PyBytes>>, String)>()?;
+            Ok(Some(match (path, data) {
+                (Some(p), _) if p.display().to_string() == shown => PdfSource::Path(p),
+                (_, Some(d)) => PdfSource::bytes(shown, d.as_bytes()),
+                _ => return Err(PyValueError::new_err("a source is a path or bytes")),
+            }))
+        });
+        match next {
+            Ok(Some(s)) => Some(s),
+            Ok(None) => {
+                self.inputs = None;
+                None
+            }
+            Err(e) => {
+                self.inputs = None;
+                if let Ok(mut slot) = self.raised.lock() {
+                    *slot = Some(e);
+                }
+                None
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl Batch {
+    /// `Batch(inputs, options, jobs, window)`: `inputs` an iterator of
+    /// `(path, data, shown)`, `jobs` worker threads (0: one per core),
+    /// `window` the engine's bound (None: its default).
+    #[new]
+    #[pyo3(signature = (inputs, options, jobs, window=None))]
+    fn new(
+        inputs: Bound<'_, PyAny>,
+        options: &Options,
+        jobs: usize,
+        window: Option<usize>,
+    ) -> PyResult<Self> {
+        let raised = Arc::new(Mutex::new(None));
+        let failed = Arc::new(Mutex::new(None));
+        let stop = Arc::new(AtomicBool::new(false));
+        let sources = Sources {
+            inputs: Some(inputs.try_iter()?.into_any().unbind()),
+            raised: Arc::clone(&raised),
+        };
+        let mut engine = BatchScan::new(options.load.clone(), options.scanner.clone())
+            .jobs(jobs)
+            .stop_flag(Arc::clone(&stop));
+        if let Some(n) = window {
+            engine = engine.window(n);
+        }
+        let (tx, rx) = mpsc::sync_channel::<Record>(HANDED);
+        let failed_slot = Arc::clone(&failed);
+        std::thread::Builder::new()
+            .name("signprep-py-batch".into())
+            .spawn(move || {
+                let run = engine.run(sources, |r| {
+                    // Python dropped the iterator: end the run.
+                    tx.send(r)
+                        .map_err(|_| std::io::ErrorKind::BrokenPipe.into())
+                });
+                if let (Err(e), Ok(mut slot)) = (run, failed_slot.lock()) {
+                    *slot = Some(e.to_string());
+                }
+            })
+            .map_err(|e| PyValueError::new_err(format!("cannot start a thread: {e}")))?;
+        Ok(Batch {
+            records: Some(Mutex::new(rx)),
+            raised,
+            failed,
+            stop,
+            window,
+        })
+    }
+
+    /// The engine's window, when one was given.
+    #[getter]
+    fn window(&self) -> Option<usize> {
+        self.window
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(rx) = &self.records else {
+            return Ok(None);
+        };
+        let next = py.detach(|| rx.lock().ok().and_then(|rx| rx.recv().ok()));
+        if let Some(r) = next {
+            return to_python(py, &r).map(Some);
+        }
+        // The run is over: every record was handed over.
+        self.records = None;
+        if let Some(e) = self.raised.lock().ok().and_then(|mut s| s.take()) {
+            return Err(e);
+        }
+        if let Some(m) = self.failed.lock().ok().and_then(|mut s| s.take()) {
+            return Err(PyValueError::new_err(format!("scan_many stopped: {m}")));
+        }
+        Ok(None)
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}

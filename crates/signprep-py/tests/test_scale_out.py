@@ -1,0 +1,88 @@
+"""Scale-out on local clusters: records from N workers, merged, equal one single-process run.
+
+The recipes of docs/scale-out.md, run as they are written there: Dask (a dask.bag on a
+distributed.LocalCluster of two worker processes) and Spark (pyspark, local[2]:
+rdd.mapPartitions for records as dicts, mapInPandas for a DataFrame of JSON records).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Dict, Iterator, List
+
+import signprep
+from conftest import FIXTURES, HOSTILE, pdfs
+
+# Absolute paths: worker processes need not share the test's working folder.
+FILES = [str(p) for p in pdfs(FIXTURES) + pdfs(HOSTILE)]
+
+
+def single_process() -> List[Dict[str, Any]]:
+    records = list(signprep.scan_many(FILES))
+    assert len(records) == len(FILES)
+    return records
+
+
+def test_dask_bag_on_a_local_cluster() -> None:
+    import dask.bag as db
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster, Client(cluster) as client:
+        # One scan_many per partition, one signprep thread per Dask worker thread.
+        bag = db.from_sequence(FILES, npartitions=4).map_partitions(
+            lambda paths: list(signprep.scan_many(paths, jobs=1))
+        )
+        records = bag.compute()
+        workers = client.run(os.getpid)
+    assert len(set(workers.values())) == 2, "two worker processes"
+    assert records == single_process()
+
+
+def test_spark_local_mappartitions_and_mapinpandas() -> None:
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    import pandas as pd
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("signprep-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    try:
+        sc = spark.sparkContext
+        # Records as dicts: an RDD of paths, scan_many per partition.
+        rdd = sc.parallelize(FILES, 4).mapPartitions(
+            lambda paths: signprep.scan_many(list(paths), jobs=1)
+        )
+        records = rdd.collect()
+        assert records == single_process()
+
+        # A DataFrame: one row per file, the record as a JSON string column.
+        df = spark.createDataFrame(
+            [(i, p) for i, p in enumerate(FILES)], "i long, path string"
+        ).repartition(2)
+
+        def scan_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+            for batch in batches:
+                recs = list(signprep.scan_many(list(batch["path"]), jobs=1))
+                yield pd.DataFrame(
+                    {
+                        "i": batch["i"],
+                        "status": [r["status"] for r in recs],
+                        "record": [json.dumps(r) for r in recs],
+                    }
+                )
+
+        out = df.mapInPandas(scan_batches, "i long, status string, record string")
+        rows = sorted(out.collect(), key=lambda row: row["i"])
+        assert [json.loads(row["record"]) for row in rows] == single_process()
+        assert sum(row["status"] == "error" for row in rows) > 0
+    finally:
+        spark.stop()
