@@ -1,10 +1,11 @@
-//! Loading PDFs with limits. With [`crate::loader`], the only modules that
-//! open files through lopdf.
+//! A loaded PDF: opening it (through [`crate::loader`]'s lazy store, or its
+//! eager load), its pages, and access to its objects. With `loader`, the only
+//! modules that open files through lopdf.
 
 use crate::error::Unreadable;
 use crate::fonts::Font;
 use crate::geometry::PageGeometry;
-use crate::loader::{Lazy, Refused, Store};
+use crate::loader::{Lazy, Refused, Store, load_eager};
 use crate::stream_cache::StreamCache;
 use lopdf::{Dictionary, Object, ObjectId};
 pub(crate) use pages::PageRef;
@@ -12,111 +13,17 @@ use pages::{page_tree_loaded, read_pages};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 mod pages;
+mod streams;
 
-/// Resource limits applied while loading and scanning a document. The defaults
-/// are generous for real documents and stop decompression bombs and deep nesting.
-///
-/// Reviewed against 500 real-world PDFs from public test suites (pdf.js,
-/// qpdf, PyMuPDF, pypdf, PDF Association; issue 16): no file a viewer reads
-/// hits a default. Each field says what the corpus showed.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct LoadOptions {
-    /// Largest input file, in bytes.
-    pub max_file_bytes: u64,
-    /// Most bytes one stream may inflate to.
-    pub max_stream_bytes: usize,
-    /// Most bytes all streams of one document may inflate to, together.
-    pub max_document_bytes: usize,
-    /// Most bytes of decoded streams one document keeps for reuse (Form
-    /// XObjects, content streams several pages share), so that they are
-    /// inflated once; past it, streams are inflated at every use.
-    pub max_stream_cache_bytes: usize,
-    /// Deepest array/dictionary nesting accepted: in any object read, and
-    /// anywhere in the file when it must be loaded whole (damaged
-    /// cross-reference data, encryption), since lopdf's parser recurses.
-    /// Default 256: real files nest at most 8 levels (61 in a qpdf test of odd
-    /// tokens); only fuzzing reproductions go past it, by 20,000 to 68,000
-    /// levels, where no limit lopdf's recursion survives would help. A
-    /// trailer nested past it is dropped and the file rebuilt from its
-    /// objects (qpdf issue-202.pdf); an object nested past it is refused.
-    pub max_nesting_depth: usize,
-    /// Deepest chain of Form XObjects (`Do` inside `Do`).
-    pub max_xobject_depth: usize,
-    /// Most pages walked in the page tree (a page listed twice counts
-    /// twice). The walk also reads at most 4 x this many `/Kids` entries in
-    /// all, so a tree listing nodes over and over stops early. Default
-    /// 100,000; the longest real file seen has 352 pages.
-    pub max_pages: usize,
-    /// Most content operators interpreted on one page (Form XObjects included);
-    /// past it the rest of the page is skipped with a warning.
-    pub max_operators_per_page: usize,
-    /// Most glyphs recorded on one page; past it the rest of the page is skipped
-    /// with a warning.
-    pub max_glyphs_per_page: usize,
-    /// Time allowed for loading and scanning one file (checked cooperatively);
-    /// `None` for no limit.
-    pub time_budget: Option<std::time::Duration>,
-    /// Most references followed to reach one object (`1 0 R` naming an object
-    /// that is itself a reference, ...); a longer chain reads as missing.
-    pub max_reference_chain: usize,
-    /// Most distinct objects parsed for one document. Objects are parsed when
-    /// the scan needs them; a file that needs more is refused. A file that
-    /// must be loaded whole (damaged cross-reference data) is refused when it
-    /// holds more.
-    pub max_objects_resolved: usize,
-    /// Deepest nesting of the page tree (`/Pages` nodes inside `/Pages` nodes).
-    /// Default 256; the deepest real tree seen is a qpdf test of 108 levels.
-    pub max_page_tree_depth: usize,
-    /// Most entries in one `/Kids` array of the page tree.
-    pub max_kids_per_node: usize,
-    /// Spread the work inside one document over the rayon pool (parsing a
-    /// long page tree's page dictionaries); on by default. Turn it off, with
-    /// [`crate::Scanner::parallel_pages`], when files are already spread over
-    /// the threads: nested, one file's work only draws the other threads
-    /// away from the files waiting.
-    pub parallel: bool,
-}
+pub use crate::options::LoadOptions;
+pub(crate) use streams::StreamError;
 
-impl Default for LoadOptions {
-    fn default() -> Self {
-        LoadOptions {
-            max_file_bytes: 1 << 30,
-            max_stream_bytes: 64 << 20,
-            max_document_bytes: 512 << 20,
-            // As large as one stream may be: a stream shared by every page
-            // is inflated once, whatever its size.
-            max_stream_cache_bytes: 64 << 20,
-            max_nesting_depth: 256,
-            max_xobject_depth: 16,
-            max_pages: 100_000,
-            max_operators_per_page: 20_000_000,
-            max_glyphs_per_page: 4_000_000,
-            time_budget: Some(std::time::Duration::from_secs(60)),
-            max_reference_chain: 32,
-            max_objects_resolved: 5_000_000,
-            max_page_tree_depth: 256,
-            max_kids_per_node: 100_000,
-            parallel: true,
-        }
-    }
-}
-
-impl LoadOptions {
-    /// These options with [`LoadOptions::parallel`] set.
-    #[must_use]
-    pub fn parallel(mut self, yes: bool) -> Self {
-        self.parallel = yes;
-        self
-    }
-}
-
-pub use crate::error::{Encryption, Error, ErrorKind};
+pub use crate::error::{Error, ErrorKind};
 
 /// A loaded PDF, ready to scan.
 ///
@@ -183,8 +90,8 @@ impl Document {
         Document::from_vec(bytes.to_vec(), options, true)
     }
 
-    /// Loads a PDF from memory the way signprep did before objects were read
-    /// on demand: lopdf parses every object first. For differential tests.
+    /// Loads a PDF from memory with lopdf parsing every object first (the
+    /// eager load), never on demand. For differential tests of the two stores.
     #[doc(hidden)]
     pub fn from_bytes_eager(bytes: &[u8], options: &LoadOptions) -> Result<Document, Error> {
         check_input(bytes, options)?;
@@ -245,7 +152,7 @@ impl Document {
     }
 
     /// Opens the document on demand; gives the bytes back when it must be
-    /// loaded whole instead (and then reads exactly as it did before).
+    /// loaded whole instead (by the eager load, which then decides).
     ///
     /// A table that reads cleanly but does not describe the file (an entry
     /// the pages need holds another object; the trailer's `/Root` is no
@@ -483,71 +390,6 @@ impl Document {
             _ => None,
         }
     }
-
-    /// Decodes a stream, charging its size to the document's budget.
-    pub(crate) fn stream_bytes(&self, stream: &lopdf::Stream) -> Result<Vec<u8>, StreamError> {
-        // Inflating is the costly step, and a stream that fails in a later
-        // filter is not charged to the byte budget: check the clock first.
-        if let Some(msg) = self.over_time() {
-            return Err(StreamError::DocumentLimit(msg));
-        }
-        // Once the document's budget is spent, refuse before inflating: callers
-        // that skip a failed stream (a font's ToUnicode) must not pay again.
-        if self.inflated.load(Ordering::Relaxed) > self.options.max_document_bytes {
-            return Err(StreamError::DocumentLimit(format!(
-                "the document's streams inflate to more than {} bytes",
-                self.options.max_document_bytes
-            )));
-        }
-        let limit = self.options.max_stream_bytes;
-        // Abbreviated filter names (`/Fl`, `/AHx`, ...) decode as the full ones.
-        let expanded = crate::filters::expanded(stream);
-        let stream = expanded.as_ref().unwrap_or(stream);
-        let decoded = match crate::inflate::inflate(stream, limit) {
-            crate::inflate::Inflated::Data(d) => Ok(d),
-            crate::inflate::Inflated::OverLimit => Err(lopdf::Error::Decompress(
-                lopdf::DecompressError::MemoryLimitExceeded { limit },
-            )),
-            crate::inflate::Inflated::Lopdf => stream.decompressed_content_with_limit(limit),
-        };
-        let data = match decoded {
-            Ok(d) => d,
-            Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
-                ..
-            })) => {
-                return Err(StreamError::Limit(format!(
-                    "a stream inflates to more than {} bytes",
-                    self.options.max_stream_bytes
-                )));
-            }
-            Err(lopdf::Error::Decompress(lopdf::DecompressError::TooManyFilters { .. })) => {
-                return Err(StreamError::Limit("a stream names too many filters".into()));
-            }
-            // A filter not decoded here (an image's: JBIG2, JPX, DCT, CCITT):
-            // the stream is skipped, never the page.
-            Err(lopdf::Error::Unimplemented(_)) => {
-                return Err(StreamError::Corrupt(format!(
-                    "it uses a filter signprep does not decode: {}",
-                    crate::filters::names(stream)
-                )));
-            }
-            // lopdf's own words stay out of findings.
-            Err(_) => {
-                return Err(StreamError::Corrupt(format!(
-                    "its {} data is damaged",
-                    crate::filters::names(stream)
-                )));
-            }
-        };
-        let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();
-        if total > self.options.max_document_bytes {
-            return Err(StreamError::DocumentLimit(format!(
-                "the document's streams inflate to more than {} bytes",
-                self.options.max_document_bytes
-            )));
-        }
-        Ok(data)
-    }
 }
 
 /// `dict[key]`, cheaper than `Dictionary::get`: a missing key costs lopdf an
@@ -576,20 +418,6 @@ enum FontKey {
     Inline(usize),
 }
 
-/// Why a stream could not be decoded.
-#[derive(Clone, Debug)]
-pub(crate) enum StreamError {
-    /// A limit of one stream was hit: fatal for the document.
-    Limit(String),
-    /// A limit of the whole document (its inflate or time budget) was hit:
-    /// fatal too, but which page crosses it first depends on how the pages
-    /// were scheduled, so messages do not name the page (output must not
-    /// depend on the thread count).
-    DocumentLimit(String),
-    /// The data is damaged: the stream is skipped.
-    Corrupt(String),
-}
-
 /// A number operand or entry.
 pub(crate) fn number(obj: &Object) -> Option<f64> {
     match obj {
@@ -616,159 +444,6 @@ fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<(), Error> {
         return Err(Error::unreadable_by(Unreadable::NotPdf, None));
     }
     Ok(())
-}
-
-/// Loads the whole file with lopdf, as signprep always did: the nesting
-/// pre-scan, the load, the encryption and catalog checks. Returns the document and whether lopdf rebuilt its table.
-pub(crate) fn load_eager(
-    bytes: &[u8],
-    options: &LoadOptions,
-) -> Result<(lopdf::Document, bool), Error> {
-    // lopdf's parser recurses: a file nesting deeper than the limit anywhere
-    // never reaches it. (The lazy store's own parser is bounded and reads only
-    // the objects a scan needs, so a deep object that nothing refers to does
-    // not stop a file read on demand.)
-    let blanked = check_nesting(bytes, options.max_nesting_depth)?;
-    let bytes = blanked.as_deref().unwrap_or(bytes);
-    let lopts = lopdf::LoadOptions {
-        max_decompressed_size: Some(options.max_stream_bytes),
-        ..lopdf::LoadOptions::default()
-    };
-    let inner = lopdf::Document::load_mem_with_options(bytes, lopts).map_err(map_load_error)?;
-    check_decrypted(bytes, &inner)?;
-    let repaired = inner.xref_recovery.is_some();
-    if repaired {
-        check_written_root(bytes, &inner)?;
-    }
-    if inner.objects.len() > options.max_objects_resolved {
-        return Err(Error::limit(format!(
-            "the document holds more than {} objects (max_objects_resolved)",
-            options.max_objects_resolved
-        )));
-    }
-    Ok((inner, repaired))
-}
-
-/// An encrypted file that lopdf loaded whole is read only when the empty
-/// password is its *user* password ([`crate::loader::check_user_password`]):
-/// lopdf also opens a file whose owner password is empty, which its author
-/// locked with a user password (pdf.js's `pr6531_2.pdf`). One whose
-/// `/Encrypt` lopdf left in place (not decrypted: a user password, or a
-/// dictionary written directly in the trailer, which lopdf 0.47 does not
-/// read) is refused with the reason, and so is one whose `/Encrypt` object
-/// the file holds (`bytes`) but lopdf could not read as a dictionary.
-fn check_decrypted(bytes: &[u8], inner: &lopdf::Document) -> Result<(), Error> {
-    let refuse = |why| Err(Error::encrypted(why));
-    if let Some(state) = &inner.encryption_state {
-        return match state.encode() {
-            Ok(dict) => crate::loader::check_user_password(&dict, &inner.trailer).or_else(refuse),
-            Err(_) => refuse(Encryption::Damaged),
-        };
-    }
-    // An /Encrypt that is no dictionary encrypts nothing (pdf.js and MuPDF
-    // read such a file as it is).
-    // One that the file holds but that is damaged does encrypt the file:
-    // reading it as plain text would report ciphertext (MuPDF does).
-    let dict = match inner.trailer.get(b"Encrypt") {
-        Ok(Object::Dictionary(d)) => d,
-        Ok(Object::Reference(id)) => match inner.get_object(*id) {
-            Ok(Object::Dictionary(d)) => d,
-            _ if crate::loader::holds_object(bytes, *id) => {
-                return refuse(Encryption::DamagedDictionary {
-                    num: id.0,
-                    generation: id.1,
-                });
-            }
-            _ => return Ok(()),
-        },
-        _ => return Ok(()),
-    };
-    match crate::loader::check_user_password(dict, &inner.trailer) {
-        Err(why) => refuse(why),
-        // Encrypted by a method read here, but not decrypted by the eager load.
-        Ok(()) => refuse(Encryption::Damaged),
-    }
-}
-
-fn map_load_error(e: lopdf::Error) -> Error {
-    crate::error::from_lopdf(e)
-}
-
-/// Rejects files whose arrays/dictionaries nest deeper than the limit, before the
-/// recursive parser sees them (lopdf's parser recurses once per level); see
-/// [`crate::nesting`].
-///
-/// A *trailer* dictionary nested past the limit (qpdf's issue-202.pdf, 68,467
-/// levels) is damaged data, not content: it is blanked, and the file rebuilt
-/// from its objects as MuPDF does (the copy is returned). An object nested
-/// past it is refused: it may be a page.
-fn check_nesting(bytes: &[u8], max_depth: usize) -> Result<Option<Vec<u8>>, Error> {
-    let refuse = || {
-        Error::limit(format!(
-            "objects nest more than {max_depth} levels deep (max_nesting_depth)"
-        ))
-    };
-    let Some(at) = crate::nesting::too_deep_at(bytes, max_depth) else {
-        return Ok(None);
-    };
-    let before = bytes.get(..at).unwrap_or_default();
-    let Some(start) = memchr::memmem::rfind(before, b"trailer") else {
-        return Err(refuse());
-    };
-    let inside = bytes.get(start..at).unwrap_or_default();
-    if find(inside, b"endobj").is_some() || find(inside, b"startxref").is_some() {
-        return Err(refuse());
-    }
-    let end =
-        find(bytes.get(at..).unwrap_or_default(), b"startxref").map_or(bytes.len(), |e| at + e);
-    let mut copy = bytes.to_vec();
-    // The keyword stays: lopdf then finds no trailer dictionary and rebuilds.
-    if let Some(region) = copy.get_mut(start + b"trailer".len()..end) {
-        region.fill(b' ');
-    }
-    if crate::nesting::nesting_exceeds(&copy, max_depth) {
-        return Err(refuse());
-    }
-    Ok(Some(copy))
-}
-
-/// A repaired file whose last written trailer names a `/Root` that does not
-/// exist is refused, as qpdf and MuPDF do: guessing another catalog could scan
-/// the wrong document revision. (A file with no trailer at all is rebuilt.)
-fn check_written_root(bytes: &[u8], doc: &lopdf::Document) -> Result<(), Error> {
-    let Some(pos) = bytes.windows(7).rposition(|w| w == b"trailer") else {
-        return Ok(());
-    };
-    let tail = &bytes[pos..bytes.len().min(pos + 4096)];
-    let Some(r) = find(tail, b"/Root") else {
-        return Ok(());
-    };
-    let text = String::from_utf8_lossy(&tail[r + 5..tail.len().min(r + 40)]);
-    let mut words = text.split_whitespace();
-    let (Some(n), Some(g), Some(kw)) = (words.next(), words.next(), words.next()) else {
-        return Ok(());
-    };
-    let (Ok(n), Ok(g)) = (n.parse::<u32>(), g.parse::<u16>()) else {
-        return Ok(());
-    };
-    if !kw.starts_with('R') {
-        return Ok(());
-    }
-    match doc.get_object((n, g)) {
-        Ok(Object::Dictionary(_)) => Ok(()),
-        _ => Err(Error::unreadable_by(
-            Unreadable::NotCatalog {
-                num: n,
-                generation: g,
-            },
-            None,
-        )),
-    }
-}
-
-/// The first occurrence of `needle` in `hay`.
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(hay, needle)
 }
 
 /// A six-number matrix array, resolved; `None` unless all six are finite numbers.

@@ -47,6 +47,7 @@ mod geometry;
 mod inflate;
 mod loader;
 mod nesting;
+mod options;
 mod record;
 #[cfg(feature = "render")]
 mod render;

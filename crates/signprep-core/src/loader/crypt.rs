@@ -29,7 +29,7 @@
 //! as the user's, then derives the key checking both again, which runs the
 //! deliberately slow AES-256 hash of algorithm 2.B five times; two suffice.
 
-use crate::document::Encryption;
+use crate::error::Encryption;
 use aes::cipher::{BlockModeDecrypt as _, BlockModeEncrypt as _, KeyIvInit as _};
 use lopdf::{Dictionary, Object, ObjectId};
 use md5::{Digest as _, Md5};

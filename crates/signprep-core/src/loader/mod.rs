@@ -12,18 +12,21 @@
 //!
 //! When one object cannot be parsed by the strict parser here ([`parse`]), the
 //! store asks a full lopdf load of the same bytes, made once on first need, so a
-//! damaged object reads exactly as it did before. Object streams are decoded
+//! damaged object reads as the eager load reads it. Object streams are decoded
 //! once per container. Slots are filled without holding a lock while parsing
 //! (two threads may parse the same object; both get the same value), so
 //! resolution chains (an indirect `/Length`, an object in an object stream)
 //! cannot deadlock, and a guard on the chain stops cycles.
 
 mod crypt;
+mod eager;
 mod parse;
 mod repair;
 mod xref;
 
-use crate::document::{Encryption, Error, LoadOptions, load_eager};
+use crate::error::{Encryption, Error};
+use crate::options::LoadOptions;
+pub(crate) use eager::load_eager;
 use lopdf::xref::XrefEntry;
 use lopdf::{Dictionary, Object, ObjectId};
 use std::collections::HashMap;
@@ -690,7 +693,7 @@ impl Lazy {
             .unwrap_or(stream)
             .get_plain_content_with_limit(o.max_stream_bytes)
         else {
-            // The eager load reports a bomb exactly as before.
+            // The eager load reports a bomb, with the same limit error.
             return Ok(None);
         };
         let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();

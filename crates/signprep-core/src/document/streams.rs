@@ -1,0 +1,86 @@
+//! Decoding a stream within the document's budgets: the time budget, one
+//! stream's inflate limit and the document's inflate budget.
+
+use super::Document;
+use std::sync::atomic::Ordering;
+
+impl Document {
+    /// Decodes a stream, charging its size to the document's budget.
+    pub(crate) fn stream_bytes(&self, stream: &lopdf::Stream) -> Result<Vec<u8>, StreamError> {
+        // Inflating is the costly step, and a stream that fails in a later
+        // filter is not charged to the byte budget: check the clock first.
+        if let Some(msg) = self.over_time() {
+            return Err(StreamError::DocumentLimit(msg));
+        }
+        // Once the document's budget is spent, refuse before inflating: callers
+        // that skip a failed stream (a font's ToUnicode) must not pay again.
+        if self.inflated.load(Ordering::Relaxed) > self.options.max_document_bytes {
+            return Err(StreamError::DocumentLimit(format!(
+                "the document's streams inflate to more than {} bytes",
+                self.options.max_document_bytes
+            )));
+        }
+        let limit = self.options.max_stream_bytes;
+        // Abbreviated filter names (`/Fl`, `/AHx`, ...) decode as the full ones.
+        let expanded = crate::filters::expanded(stream);
+        let stream = expanded.as_ref().unwrap_or(stream);
+        let decoded = match crate::inflate::inflate(stream, limit) {
+            crate::inflate::Inflated::Data(d) => Ok(d),
+            crate::inflate::Inflated::OverLimit => Err(lopdf::Error::Decompress(
+                lopdf::DecompressError::MemoryLimitExceeded { limit },
+            )),
+            crate::inflate::Inflated::Lopdf => stream.decompressed_content_with_limit(limit),
+        };
+        let data = match decoded {
+            Ok(d) => d,
+            Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
+                ..
+            })) => {
+                return Err(StreamError::Limit(format!(
+                    "a stream inflates to more than {} bytes",
+                    self.options.max_stream_bytes
+                )));
+            }
+            Err(lopdf::Error::Decompress(lopdf::DecompressError::TooManyFilters { .. })) => {
+                return Err(StreamError::Limit("a stream names too many filters".into()));
+            }
+            // A filter not decoded here (an image's: JBIG2, JPX, DCT, CCITT):
+            // the stream is skipped, never the page.
+            Err(lopdf::Error::Unimplemented(_)) => {
+                return Err(StreamError::Corrupt(format!(
+                    "it uses a filter signprep does not decode: {}",
+                    crate::filters::names(stream)
+                )));
+            }
+            // lopdf's own words stay out of findings.
+            Err(_) => {
+                return Err(StreamError::Corrupt(format!(
+                    "its {} data is damaged",
+                    crate::filters::names(stream)
+                )));
+            }
+        };
+        let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();
+        if total > self.options.max_document_bytes {
+            return Err(StreamError::DocumentLimit(format!(
+                "the document's streams inflate to more than {} bytes",
+                self.options.max_document_bytes
+            )));
+        }
+        Ok(data)
+    }
+}
+
+/// Why a stream could not be decoded.
+#[derive(Clone, Debug)]
+pub(crate) enum StreamError {
+    /// A limit of one stream was hit: fatal for the document.
+    Limit(String),
+    /// A limit of the whole document (its inflate or time budget) was hit:
+    /// fatal too, but which page crosses it first depends on how the pages
+    /// were scheduled, so messages do not name the page (output must not
+    /// depend on the thread count).
+    DocumentLimit(String),
+    /// The data is damaged: the stream is skipped.
+    Corrupt(String),
+}
