@@ -3,18 +3,15 @@
 //! modules that open files through lopdf.
 
 use crate::error::Unreadable;
-use crate::fonts::Font;
 use crate::geometry::PageGeometry;
 use crate::loader::{Lazy, Refused, Store, load_eager};
-use crate::stream_cache::StreamCache;
 use lopdf::{Dictionary, Object, ObjectId};
 pub(crate) use pages::PageRef;
 use pages::{page_tree_loaded, read_pages};
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 mod pages;
@@ -45,12 +42,7 @@ pub struct Document {
     /// Bytes inflated so far, across all threads scanning this document
     /// (shared with the store, which inflates object streams).
     pub(crate) inflated: Arc<AtomicUsize>,
-    /// Decoded streams kept for reuse.
-    pub(crate) streams: StreamCache,
     repaired: bool,
-    /// Fonts read so far, by object id, shared by the threads scanning pages.
-    fonts: Mutex<HashMap<FontKey, Arc<Font>>>,
-    fallback: OnceLock<Arc<Font>>,
     /// When loading started, for the time budget.
     started: Instant,
 }
@@ -220,10 +212,7 @@ impl Document {
             page_findings: Vec::new(),
             options: options.clone(),
             inflated,
-            streams: StreamCache::new(options.max_stream_cache_bytes),
             repaired: false,
-            fonts: Mutex::new(HashMap::new()),
-            fallback: OnceLock::new(),
             started,
         }
     }
@@ -286,41 +275,6 @@ impl Document {
     /// The options the document was loaded with.
     pub fn options(&self) -> &LoadOptions {
         &self.options
-    }
-
-    /// The font a resource entry names, read once per document.
-    ///
-    /// `entry` must be an object of this document (it is, when it comes from
-    /// a resource dictionary): an inline font dictionary is cached by its
-    /// address, so a content stream selecting it a million times loads it once.
-    pub(crate) fn font(&self, entry: &Object) -> Arc<Font> {
-        let key = match entry {
-            Object::Reference(id) => FontKey::Object(*id),
-            inline => FontKey::Inline(std::ptr::from_ref(inline) as usize),
-        };
-        if let Ok(cache) = self.fonts.lock()
-            && let Some(f) = cache.get(&key)
-        {
-            return Arc::clone(f);
-        }
-        let font = match self.resolve(entry) {
-            Some(Object::Dictionary(d)) => Arc::new(Font::load(self, d)),
-            _ => self.fallback_font(),
-        };
-        if let Ok(mut cache) = self.fonts.lock() {
-            cache.insert(key, Arc::clone(&font));
-        }
-        font
-    }
-
-    /// Helvetica, for text shown without a usable font.
-    pub(crate) fn fallback_font(&self) -> Arc<Font> {
-        Arc::clone(self.fallback.get_or_init(|| Arc::new(Font::fallback())))
-    }
-
-    /// [`Document::fallback_font`], borrowed.
-    pub(crate) fn fallback(&self) -> &Font {
-        self.fallback.get_or_init(|| Arc::new(Font::fallback()))
     }
 
     /// Follows references (bounded) to a direct object.
@@ -407,15 +361,6 @@ pub(crate) fn lookup<'a>(dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object>
         // The map itself: one hash, and no error for a missing key.
         dict.as_hashmap().get(key)
     }
-}
-
-/// How [`Document::font`] caches a font: by object id, or for an inline
-/// dictionary by the address of the object (stable: the document is not
-/// modified while it is scanned).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum FontKey {
-    Object(ObjectId),
-    Inline(usize),
 }
 
 /// A number operand or entry.

@@ -29,7 +29,7 @@ pub fn content(content: &[u8]) {
     let Some(doc) = page_document(content) else {
         return;
     };
-    if let Ok(page) = interpret_page(&doc, 0) {
+    if let Ok(page) = interpret_page(&crate::resources::Resources::new(&doc), 0) {
         let _ = crate::tags::find_page_tags(0, &page);
     }
 }

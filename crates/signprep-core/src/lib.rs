@@ -51,6 +51,7 @@ mod options;
 mod record;
 #[cfg(feature = "render")]
 mod render;
+mod resources;
 mod scan;
 mod stream_cache;
 mod tags;

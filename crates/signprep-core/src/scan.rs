@@ -5,6 +5,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error};
 use crate::forms::{self, Field};
 use crate::geometry::{Rect, Scale, round2};
+use crate::resources::Resources;
 use crate::tags::vendor::{Dialects, FoundVendorTag, VendorTag, find_vendor_tags};
 use crate::tags::{FoundTag, find_page_tags};
 use rayon::prelude::*;
@@ -167,8 +168,9 @@ impl Scanner {
     /// damaged content is skipped and reported as a diagnostic.
     pub fn scan(&self, doc: &Document) -> Result<Scan, Error> {
         let n = doc.page_count();
+        let res = Resources::new(doc);
         let per_page = |i: usize| -> Result<PageResult, Error> {
-            let text = interpret_page(doc, i)?;
+            let text = interpret_page(&res, i)?;
             let (tags, mut diags) = find_page_tags(i, &text);
             let vendor = if self.dialects.is_empty() {
                 Vec::new()

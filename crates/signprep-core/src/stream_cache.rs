@@ -1,5 +1,6 @@
-//! Decoded streams kept for the life of a [`Document`], so that a stream used
-//! many times is inflated (and charged to the document's inflate budget) once.
+//! Decoded streams kept for one scan of a [`Document`] (in its
+//! [`crate::resources::Resources`]), so that a stream used many times is
+//! inflated (and charged to the document's inflate budget) once.
 //!
 //! Without it, a Form XObject is inflated again at every `Do` and a content
 //! stream shared by many pages once per page: only the document's byte budget
@@ -66,7 +67,7 @@ enum Slot {
     Failed(StreamError),
 }
 
-/// The cache of one document.
+/// The stream cache of one scan of a document.
 #[derive(Debug)]
 pub(crate) struct StreamCache {
     max_bytes: usize,
@@ -113,6 +114,75 @@ impl StreamCache {
     }
 }
 
+impl StreamCache {
+    /// Content streams that more than one page lists.
+    fn shared_contents(&self, doc: &Document) -> &HashSet<ObjectId> {
+        self.shared_contents.get_or_init(|| {
+            let mut seen = HashSet::new();
+            let mut shared = HashSet::new();
+            for page in &doc.pages {
+                for (id, _) in doc.content_streams(page) {
+                    if let Some(id) = id
+                        && !seen.insert(id)
+                    {
+                        shared.insert(id);
+                    }
+                }
+            }
+            shared
+        })
+    }
+
+    /// Decodes a stream, from the cache when it is there. A stream is charged
+    /// to the document's inflate budget each time it is inflated: once when
+    /// it is kept, at every use when it is not.
+    pub(crate) fn decoded(
+        &self,
+        doc: &Document,
+        id: Option<ObjectId>,
+        stream: &Stream,
+        reuse: Reuse,
+    ) -> Result<Decoded, StreamError> {
+        let keep = match (id, reuse) {
+            (Some(id), Reuse::Form) => Some(id),
+            (Some(id), Reuse::PageContent) => self.shared_contents(doc).contains(&id).then_some(id),
+            (None, _) => None,
+        };
+        let Some(slot) = keep.and_then(|id| self.slot(id)) else {
+            return doc.stream_bytes(stream).map(Decoded::Owned);
+        };
+        // The thread that fills the slot keeps the bytes it decoded when they
+        // do not fit; the others wait for it, then read the slot.
+        let mut mine = None;
+        let slot = slot.get_or_init(|| match doc.stream_bytes(stream) {
+            Ok(data) if self.reserve(data.len()) => Slot::Cached(Arc::from(data)),
+            Ok(data) => {
+                mine = Some(data);
+                Slot::Uncached
+            }
+            Err(e) => Slot::Failed(e),
+        });
+        if let Some(data) = mine {
+            return Ok(Decoded::Owned(data));
+        }
+        match slot {
+            Slot::Cached(data) => {
+                // Reading a kept stream costs no inflating, but running it
+                // does: the clock is checked as before each inflate.
+                if let Err(e) = doc.check_time() {
+                    return Err(StreamError::DocumentLimit(match e.kind() {
+                        ErrorKind::LimitExceeded(msg) => msg.clone(),
+                        _ => e.message(),
+                    }));
+                }
+                Ok(Decoded::Shared(Arc::clone(data)))
+            }
+            Slot::Uncached => doc.stream_bytes(stream).map(Decoded::Owned),
+            Slot::Failed(e) => Err(e.clone()),
+        }
+    }
+}
+
 impl Document {
     /// Follows references (bounded, as [`Document::resolve`]) to a stream;
     /// with the id of the object that holds it, when it is not inline.
@@ -143,72 +213,6 @@ impl Document {
         match self.resolve(contents) {
             Some(Object::Array(arr)) => arr.iter().filter_map(|o| self.resolve_stream(o)).collect(),
             _ => Vec::new(),
-        }
-    }
-
-    /// Content streams that more than one page lists.
-    fn shared_contents(&self) -> &HashSet<ObjectId> {
-        self.streams.shared_contents.get_or_init(|| {
-            let mut seen = HashSet::new();
-            let mut shared = HashSet::new();
-            for page in &self.pages {
-                for (id, _) in self.content_streams(page) {
-                    if let Some(id) = id
-                        && !seen.insert(id)
-                    {
-                        shared.insert(id);
-                    }
-                }
-            }
-            shared
-        })
-    }
-
-    /// Decodes a stream, from the cache when it is there. A stream is charged
-    /// to the document's inflate budget each time it is inflated: once when
-    /// it is kept, at every use when it is not.
-    pub(crate) fn decoded_stream(
-        &self,
-        id: Option<ObjectId>,
-        stream: &Stream,
-        reuse: Reuse,
-    ) -> Result<Decoded, StreamError> {
-        let keep = match (id, reuse) {
-            (Some(id), Reuse::Form) => Some(id),
-            (Some(id), Reuse::PageContent) => self.shared_contents().contains(&id).then_some(id),
-            (None, _) => None,
-        };
-        let Some(slot) = keep.and_then(|id| self.streams.slot(id)) else {
-            return self.stream_bytes(stream).map(Decoded::Owned);
-        };
-        // The thread that fills the slot keeps the bytes it decoded when they
-        // do not fit; the others wait for it, then read the slot.
-        let mut mine = None;
-        let slot = slot.get_or_init(|| match self.stream_bytes(stream) {
-            Ok(data) if self.streams.reserve(data.len()) => Slot::Cached(Arc::from(data)),
-            Ok(data) => {
-                mine = Some(data);
-                Slot::Uncached
-            }
-            Err(e) => Slot::Failed(e),
-        });
-        if let Some(data) = mine {
-            return Ok(Decoded::Owned(data));
-        }
-        match slot {
-            Slot::Cached(data) => {
-                // Reading a kept stream costs no inflating, but running it
-                // does: the clock is checked as before each inflate.
-                if let Err(e) = self.check_time() {
-                    return Err(StreamError::DocumentLimit(match e.kind() {
-                        ErrorKind::LimitExceeded(msg) => msg.clone(),
-                        _ => e.message(),
-                    }));
-                }
-                Ok(Decoded::Shared(Arc::clone(data)))
-            }
-            Slot::Uncached => self.stream_bytes(stream).map(Decoded::Owned),
-            Slot::Failed(e) => Err(e.clone()),
         }
     }
 }
@@ -276,13 +280,14 @@ mod tests {
     #[test]
     fn shared_content_and_forms_are_inflated_once() {
         let doc = load(&shared_pdf(10, 1000), 1 << 20);
+        let res = crate::resources::Resources::new(&doc);
         for page in 0..doc.page_count() {
-            crate::content::interpret_page(&doc, page).unwrap();
+            crate::content::interpret_page(&res, page).unwrap();
         }
         // The shared content stream and the form once each, the last page's
         // own content once.
         assert_eq!(inflated(&doc), 3 * 1000);
-        let shared = doc.shared_contents();
+        let shared = res.streams.shared_contents(&doc);
         assert_eq!(shared.len(), 1);
         assert!(shared.contains(&(4, 0)));
     }
@@ -290,8 +295,9 @@ mod tests {
     #[test]
     fn without_room_every_use_is_inflated_and_charged() {
         let doc = load(&shared_pdf(10, 1000), 999);
+        let res = crate::resources::Resources::new(&doc);
         for page in 0..doc.page_count() {
-            crate::content::interpret_page(&doc, page).unwrap();
+            crate::content::interpret_page(&res, page).unwrap();
         }
         // 11 pages, each running its content stream and the form.
         assert_eq!(inflated(&doc), 22 * 1000);
@@ -308,13 +314,14 @@ mod tests {
     #[test]
     fn the_cache_is_bounded() {
         let doc = load(&shared_pdf(3, 1000), 1500);
+        let res = crate::resources::Resources::new(&doc);
         for page in 0..doc.page_count() {
-            crate::content::interpret_page(&doc, page).unwrap();
+            crate::content::interpret_page(&res, page).unwrap();
         }
         // The shared content stream is asked for first and kept; the form
         // does not fit beside it, so it is inflated on each of the 4 pages.
         assert_eq!(inflated(&doc), 1000 + 4 * 1000 + 1000);
-        let used = doc.streams.inner.lock().unwrap().used;
+        let used = res.streams.inner.lock().unwrap().used;
         assert_eq!(used, 1000);
     }
 }

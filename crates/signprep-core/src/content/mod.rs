@@ -13,6 +13,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error, PageRef, StreamError, lookup, matrix_of};
 use crate::fonts::{self, Damage, Font, GlyphSink};
 use crate::geometry::{Matrix, Rect};
+use crate::resources::Resources;
 use crate::stream_cache::{Decoded, Reuse};
 use lexer::{Lexer, Operands, Tok};
 use lopdf::{Dictionary, ObjectId};
@@ -140,10 +141,10 @@ impl GlyphSink for Pen<'_> {
 /// The font at page index `i` of `fonts` (the fallback for an index out of
 /// range, which the interpreter never makes). A free function so that it can
 /// borrow the fonts beside the glyphs being written.
-fn font_in<'f>(fonts: &'f [Arc<Font>], doc: &'f Document, i: u32) -> &'f Font {
+fn font_in<'f>(fonts: &'f [Arc<Font>], res: &'f Resources<'_>, i: u32) -> &'f Font {
     fonts
         .get(i as usize)
-        .map_or_else(|| doc.fallback(), Arc::as_ref)
+        .map_or_else(|| res.fallback(), Arc::as_ref)
 }
 
 /// The state the strings of one text-showing operator share.
@@ -237,7 +238,8 @@ impl PageText {
 }
 
 /// Interprets the content of page `index`.
-pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, Error> {
+pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageText, Error> {
+    let doc = res.doc();
     let Some(page) = doc.pages.get(index) else {
         return Ok(PageText::default());
     };
@@ -246,6 +248,7 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
     let display = page.geometry.display_matrix();
     let mut it = Interp {
         doc,
+        res,
         page: index,
         display,
         out: PageText::default(),
@@ -260,7 +263,7 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
         font_slots: Vec::new(),
         fallback: None,
     };
-    let content = page_content(doc, page, index, &mut it.out.diagnostics)?;
+    let content = page_content(res, page, index, &mut it.out.diagnostics)?;
     // Text pages show about one glyph per 4-20 content bytes: reserving for
     // that up front saves regrowing (and copying) the glyph records. Capped,
     // so a page of paths reserves little it does not use.
@@ -295,16 +298,16 @@ pub(crate) fn interpret_page(doc: &Document, index: usize) -> Result<PageText, E
 /// decoded, shared with the stream cache when several pages list it); damaged
 /// streams are skipped with a diagnostic, limits are fatal.
 fn page_content(
-    doc: &Document,
+    res: &Resources<'_>,
     page_ref: &PageRef,
     page: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Decoded, Error> {
-    let streams = doc.content_streams(page_ref);
+    let streams = res.doc().content_streams(page_ref);
     let mut out = Vec::new();
     let one = streams.len() == 1;
     for (id, s) in streams {
-        match doc.decoded_stream(id, s, Reuse::PageContent) {
+        match res.decoded_stream(id, s, Reuse::PageContent) {
             Ok(data) if one => return Ok(data),
             Ok(data) => {
                 out.extend_from_slice(&data);
@@ -326,6 +329,8 @@ fn page_content(
 
 struct Interp<'a> {
     doc: &'a Document,
+    /// The caches of the scan (fonts, decoded streams).
+    res: &'a Resources<'a>,
     page: usize,
     display: Matrix,
     out: PageText,
@@ -631,7 +636,7 @@ impl<'a> Interp<'a> {
         if let Some(&(_, i)) = self.font_slots.iter().find(|(k, _)| *k == key) {
             return Some(i);
         }
-        let font = self.doc.font(entry);
+        let font = self.res.font(entry);
         let known = self.out.fonts.len();
         let i = self.font_index(&font);
         // Reported once per page, when the page first selects the font.
@@ -682,7 +687,7 @@ impl<'a> Interp<'a> {
     }
 
     fn font_at(&self, i: u32) -> &Font {
-        font_in(&self.out.fonts, self.doc, i)
+        font_in(&self.out.fonts, self.res, i)
     }
 
     fn show(&mut self, bytes: &[u8]) {
@@ -709,7 +714,7 @@ impl<'a> Interp<'a> {
                 match self.fallback {
                     Some(i) => i,
                     None => {
-                        let i = self.font_index(&self.doc.fallback_font());
+                        let i = self.font_index(&self.res.fallback_font());
                         self.fallback = Some(i);
                         i
                     }
@@ -785,7 +790,7 @@ impl<'a> Interp<'a> {
             }
         };
         let run = &ctx.run;
-        let font = font_in(&self.out.fonts, self.doc, run.font);
+        let font = font_in(&self.out.fonts, self.res, run.font);
         let mut pen = Pen {
             glyphs: &mut self.out.glyphs,
             max_glyphs,
@@ -848,7 +853,7 @@ impl<'a> Interp<'a> {
             );
             return Ok(());
         }
-        let data = match doc.decoded_stream(id, stream, Reuse::Form) {
+        let data = match self.res.decoded_stream(id, stream, Reuse::Form) {
             Ok(d) => d,
             Err(StreamError::Limit(msg)) => {
                 return Err(Error::limit(format!("page {}: {msg}", self.page + 1)));
@@ -918,7 +923,7 @@ impl Document {
     /// Convenience for inspection and tests; the scanner itself works on a
     /// flat, allocation-light representation.
     pub fn glyphs(&self, index: usize) -> Result<Vec<Glyph>, Error> {
-        let page = interpret_page(self, index)?;
+        let page = interpret_page(&Resources::new(self), index)?;
         Ok(page
             .glyphs
             .iter()
