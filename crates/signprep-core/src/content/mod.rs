@@ -6,20 +6,24 @@
 //! else is skipped. Glyphs land in a [`PageText`]: one text buffer for the page
 //! and a flat vector of glyph records, so the hot path allocates only to grow them.
 
+mod args;
 mod lexer;
+mod page;
 mod state;
 
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error, PageRef, StreamError, lookup, matrix_of};
 use crate::fonts::{self, Damage, Font, GlyphSink};
-use crate::geometry::{Matrix, Rect};
+use crate::geometry::Matrix;
 use crate::resources::Resources;
 use crate::stream_cache::{Decoded, Reuse};
+use args::Args;
 use lexer::{Lexer, Operands, Tok};
 use lopdf::{Dictionary, ObjectId};
+pub use page::Glyph;
+pub(crate) use page::{GlyphRec, PageText, Run};
 pub use state::Fill;
 use state::GState;
-use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Font resources a page remembers by address (see `Interp::font_slots`).
@@ -27,63 +31,6 @@ const MAX_FONT_SLOTS: usize = 64;
 
 /// Deepest `q` nesting honoured.
 const MAX_GSTATE_DEPTH: usize = 1024;
-
-/// What every glyph of one shown string has in common: the matrix from text
-/// space to the displayed page, the font and the text state. Glyphs keep only
-/// their own origin and width and point at their run, so the per-glyph work is
-/// an advance and a push; boxes are computed only for the few glyphs a caller
-/// asks about (the tags of pages that have any).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Run {
-    /// Text space to displayed page coordinates (top-left origin, y down). Its
-    /// translation is zero: each glyph records where its origin is.
-    m: Matrix,
-    /// Bottom and top of the glyph boxes in text space (descent + rise, + size).
-    descent: f64,
-    top: f64,
-    /// `Tf` size, rise and horizontal scale (`Tz / 100`).
-    font_size: f64,
-    rise: f64,
-    h_scale: f64,
-    /// Effective font size (Tf size scaled by the text matrix and CTM).
-    size: f32,
-    /// Index into [`PageText::fonts`].
-    font: u32,
-    /// Render mode (`Tr`).
-    render_mode: u8,
-    /// Painted invisibly: render mode 3/7, white fill or zero opacity.
-    hidden: bool,
-    vertical: bool,
-    fill: Fill,
-}
-
-/// One glyph as the interpreter records it; [`PageText`] turns it into
-/// displayed page coordinates (top-left origin, y down, user-space units).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GlyphRec {
-    /// Byte range of the glyph's text in [`PageText::text`].
-    pub(crate) text: (u32, u32),
-    /// The translation of the text-to-display matrix at this glyph: its
-    /// baseline origin.
-    at: (f64, f64),
-    /// The glyph's width for a 1-unit font size (to tell proportional fonts).
-    pub(crate) width: f32,
-    /// Index into [`PageText::runs`].
-    run: u32,
-    /// Has a Unicode mapping.
-    pub(crate) mapped: bool,
-}
-
-/// Everything the interpreter found on one page.
-#[derive(Debug, Default)]
-pub(crate) struct PageText {
-    pub(crate) text: String,
-    pub(crate) glyphs: Vec<GlyphRec>,
-    runs: Vec<Run>,
-    pub(crate) fonts: Vec<Arc<Font>>,
-    pub(crate) images: usize,
-    pub(crate) diagnostics: Vec<Diagnostic>,
-}
 
 /// Records the glyphs of one string and advances the text matrix.
 struct Pen<'g> {
@@ -157,84 +104,6 @@ struct ShowCtx {
     ctm_display: Matrix,
     char_space: f64,
     word_space: f64,
-}
-
-/// The run of a glyph that has none: unreachable for records the interpreter
-/// made, but keeps the accessors total.
-const NO_RUN: Run = Run {
-    m: Matrix::IDENTITY,
-    descent: 0.0,
-    top: 0.0,
-    font_size: 0.0,
-    rise: 0.0,
-    h_scale: 1.0,
-    size: 0.0,
-    font: u32::MAX,
-    render_mode: 0,
-    hidden: false,
-    vertical: false,
-    fill: Fill::Other,
-};
-
-impl PageText {
-    pub(crate) fn glyph_text(&self, g: &GlyphRec) -> &str {
-        self.text
-            .get(g.text.0 as usize..g.text.1 as usize)
-            .unwrap_or_default()
-    }
-
-    fn run(&self, g: &GlyphRec) -> &Run {
-        self.runs.get(g.run as usize).unwrap_or(&NO_RUN)
-    }
-
-    /// The glyph's text-to-display matrix.
-    fn matrix(&self, g: &GlyphRec) -> (&Run, Matrix) {
-        let run = self.run(g);
-        let mut m = run.m;
-        (m.e, m.f) = g.at;
-        (run, m)
-    }
-
-    pub(crate) fn font(&self, g: &GlyphRec) -> Option<&Font> {
-        self.fonts.get(self.run(g).font as usize).map(|f| &**f)
-    }
-
-    /// The glyph box: advance wide, font size high, bottom at the descent.
-    pub(crate) fn bbox(&self, g: &GlyphRec) -> Rect {
-        let (run, m) = self.matrix(g);
-        let r = if run.vertical {
-            // Vertical writing: glyphs advance downwards, centred on the origin.
-            let s = run.font_size;
-            Rect::new(-s / 2.0, -s + run.rise, s / 2.0, run.rise)
-        } else {
-            let adv = f64::from(g.width) * run.font_size * run.h_scale;
-            Rect::new(0.0, run.descent, adv, run.top)
-        };
-        m.apply_rect(&r)
-    }
-
-    /// The baseline origin, the origin plus the glyph's advance (without
-    /// character spacing) and the effective font size, from one run lookup
-    /// (lines are built from these for every glyph of a page with a tag).
-    pub(crate) fn placement(&self, g: &GlyphRec) -> ((f64, f64), (f64, f64), f32) {
-        let (run, m) = self.matrix(g);
-        let end = if run.vertical {
-            m.apply(0.0, -run.font_size)
-        } else {
-            m.apply(f64::from(g.width) * run.font_size * run.h_scale, 0.0)
-        };
-        (m.apply(0.0, 0.0), end, run.size)
-    }
-
-    /// Effective font size (Tf size scaled by the text matrix and CTM).
-    pub(crate) fn size(&self, g: &GlyphRec) -> f32 {
-        self.run(g).size
-    }
-
-    /// Painted invisibly: render mode 3/7, white fill or zero opacity.
-    pub(crate) fn hidden(&self, g: &GlyphRec) -> bool {
-        self.run(g).hidden
-    }
 }
 
 /// Interprets the content of page `index`.
@@ -354,79 +223,6 @@ struct Interp<'a> {
     font_slots: Vec<(usize, u32)>,
     /// Index of the fallback font, once needed.
     fallback: Option<u32>,
-}
-
-/// The operands of one operator, as the lexer left them.
-struct Args<'o> {
-    toks: &'o [Tok],
-    strings: &'o [u8],
-    data: &'o [u8],
-}
-
-impl<'o> Args<'o> {
-    fn num(&self, i: usize) -> Option<f64> {
-        match self.toks.get(i)? {
-            Tok::Num(v) if v.is_finite() => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The last `N` operands as numbers (extra leading operands are tolerated).
-    fn nums<const N: usize>(&self) -> Option<[f64; N]> {
-        let base = self.toks.len().checked_sub(N)?;
-        let mut v = [0.0; N];
-        for (k, slot) in v.iter_mut().enumerate() {
-            *slot = self.num(base + k)?;
-        }
-        Some(v)
-    }
-
-    fn matrix(&self) -> Option<Matrix> {
-        let [a, b, c, d, e, f] = self.nums::<6>()?;
-        let m = Matrix::new(a, b, c, d, e, f);
-        m.is_finite().then_some(m)
-    }
-
-    /// A name operand, with `#xx` escapes decoded.
-    fn name(&self, i: usize) -> Option<Cow<'o, [u8]>> {
-        let Tok::Name(a, b) = *self.toks.get(i)? else {
-            return None;
-        };
-        let raw = self.data.get(a as usize..b as usize)?;
-        if !raw.contains(&b'#') {
-            return Some(Cow::Borrowed(raw));
-        }
-        let mut out = Vec::with_capacity(raw.len());
-        let mut k = 0;
-        while let Some(&c) = raw.get(k) {
-            // Two hex digits exactly (`from_str_radix` alone would take
-            // `#+1` for 0x01); otherwise the `#` is itself, as in a name of
-            // an object (see the loader's parser).
-            let hex = raw
-                .get(k + 1..k + 3)
-                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok());
-            match (c, hex) {
-                (b'#', Some(v)) => {
-                    out.push(v);
-                    k += 3;
-                }
-                _ => {
-                    out.push(c);
-                    k += 1;
-                }
-            }
-        }
-        Some(Cow::Owned(out))
-    }
-
-    fn last_string(&self) -> Option<&'o [u8]> {
-        match *self.toks.last()? {
-            Tok::Str(a, b) => self.strings.get(a as usize..b as usize),
-            _ => None,
-        }
-    }
 }
 
 impl<'a> Interp<'a> {
@@ -894,48 +690,5 @@ impl<'a> Interp<'a> {
         self.tm = saved_tm;
         self.tlm = saved_tlm;
         result
-    }
-}
-
-/// A positioned glyph, as the public API hands it out.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Glyph {
-    /// Unicode text (U+FFFD when the glyph has no mapping).
-    pub text: String,
-    /// The glyph box in displayed page coordinates (top-left origin, y down,
-    /// user-space units): advance wide, font size high, bottom at the descent.
-    pub bbox: Rect,
-    /// Font name without the subset prefix.
-    pub font: String,
-    /// Effective font size.
-    pub font_size: f64,
-    /// Fill colour.
-    pub fill: Fill,
-    /// Text render mode (`Tr`, 0-7).
-    pub render_mode: u8,
-    /// Painted invisibly (render mode 3/7, white fill, zero opacity).
-    pub hidden: bool,
-}
-
-impl Document {
-    /// Every glyph page `index` (0-based) shows, in content-stream order.
-    ///
-    /// Convenience for inspection and tests; the scanner itself works on a
-    /// flat, allocation-light representation.
-    pub fn glyphs(&self, index: usize) -> Result<Vec<Glyph>, Error> {
-        let page = interpret_page(&Resources::new(self), index)?;
-        Ok(page
-            .glyphs
-            .iter()
-            .map(|g| Glyph {
-                text: page.glyph_text(g).to_string(),
-                bbox: page.bbox(g),
-                font: page.font(g).map(|f| f.name.clone()).unwrap_or_default(),
-                font_size: f64::from(page.size(g)),
-                fill: page.run(g).fill,
-                render_mode: page.run(g).render_mode,
-                hidden: page.hidden(g),
-            })
-            .collect())
     }
 }
