@@ -1,6 +1,7 @@
 //! A loaded PDF: opening it (through [`crate::loader`]'s lazy store, or its
 //! eager load), its pages, and access to its objects. With `loader`, the only
 //! modules that open files through lopdf.
+#![allow(clippy::disallowed_types)] // the document layer: reads lopdf objects
 
 use crate::error::Unreadable;
 use crate::geometry::PageGeometry;

@@ -2,6 +2,7 @@
 //! what went wrong and where (the object, when known), and the underlying
 //! error of a dependency kept as [`std::error::Error::source`], never as part
 //! of the message (a user reads signprep's words, not a library's).
+#![allow(clippy::disallowed_types)] // wraps lopdf's error as a source
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! Entry points for fuzz targets (`fuzz/`) and regression tests: thin wrappers
 //! that expose internal parsers to arbitrary bytes. Not a stable API.
+#![allow(clippy::disallowed_types)] // builds documents for the fuzz targets
 
 use crate::content::interpret_page;
 use crate::document::{Document, LoadOptions};

@@ -2,6 +2,7 @@
 //! layer: fonts read once by object id, and decoded streams kept for reuse
 //! ([`crate::stream_cache`]). One [`Resources`] lives as long as one scan of a
 //! document; the document itself only reads objects.
+#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 use crate::document::{Document, StreamError};
 use crate::fonts::Font;

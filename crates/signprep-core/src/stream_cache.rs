@@ -20,6 +20,7 @@
 //! for by the others rather than decoded twice.
 //!
 //! [`LoadOptions::max_stream_cache_bytes`]: crate::LoadOptions::max_stream_cache_bytes
+#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 use crate::document::{Document, ErrorKind, PageRef, StreamError, lookup};
 use lopdf::{Object, ObjectId, Stream};

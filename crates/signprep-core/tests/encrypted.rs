@@ -9,6 +9,7 @@
 //! lopdf encrypts with random IVs and keys, so the files are made here at each
 //! run instead of being committed (what is asserted does not depend on them).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::disallowed_types)] // builds its inputs with lopdf
 
 use std::collections::BTreeMap;
 use std::path::Path;

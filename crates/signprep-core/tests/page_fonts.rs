@@ -3,7 +3,7 @@
 //! cases that table must get right: more fonts than it remembers, `q`/`Q`
 //! restoring a font, and one resource name meaning another font inside a Form
 //! XObject.
-
+#![allow(clippy::disallowed_types)] // builds its inputs with lopdf
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use lopdf::{Object, Stream, dictionary};

@@ -1,6 +1,6 @@
 //! Property tests: how a producer splits text into show operators never changes
 //! the tags found, and no mutation of a valid file makes the scanner panic.
-
+#![allow(clippy::disallowed_types)] // builds its inputs with lopdf
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use lopdf::{Object, Stream, dictionary};

@@ -7,6 +7,7 @@
 //! --features render --test render` and look at them before committing.
 #![cfg(feature = "render")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+#![allow(clippy::disallowed_types)] // builds its inputs with lopdf
 
 use lopdf::{Object, Stream, dictionary};
 use signprep_core::{

@@ -5,6 +5,7 @@
 //! `/ca` opacity (to tell hidden text), and Form XObjects through `Do`. Everything
 //! else is skipped. Glyphs land in a [`PageText`]: one text buffer for the page
 //! and a flat vector of glyph records, so the hot path allocates only to grow them.
+#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 mod args;
 mod lexer;

@@ -27,6 +27,7 @@
 //!   rebuilds the tree), with a finding. When none is found either, the file
 //!   is refused, unless its tree is sound and declares no page: then it is
 //!   read with a [`Code::DocumentNoPages`] finding.
+#![allow(clippy::disallowed_types)] // the document layer: reads lopdf objects
 
 use super::{Document, Error, lookup, number};
 use crate::diag::{Code, Diagnostic};

@@ -1,5 +1,6 @@
 //! Decoding a stream within the document's budgets: the time budget, one
 //! stream's inflate limit and the document's inflate budget.
+#![allow(clippy::disallowed_types)] // the document layer: decodes lopdf streams
 
 use super::Document;
 use std::sync::atomic::Ordering;

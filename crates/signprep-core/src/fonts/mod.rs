@@ -1,5 +1,6 @@
 //! Fonts as the interpreter needs them: how bytes split into codes, each code's
 //! advance width and Unicode text, and the font's descent.
+#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 pub(crate) mod cmap;
 pub(crate) mod generated;

@@ -28,6 +28,7 @@
 //! * **Limits.** A `/Kids` cycle is a fatal error (the corpus and qpdf treat
 //!   such a form as broken); so is a tree deeper than 64 levels. `/Parent`
 //!   chains stop at the first repeated object.
+#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 mod checks;
 mod text;

@@ -5,6 +5,7 @@
 //! also write UTF-16LE with `FF FE`, which qpdf accepts; so do we. Bytes that
 //! do not decode become U+FFFD, never an error: a damaged name is still a
 //! name, and the unaddressable-name check reports it.
+#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 use lopdf::Object;
 

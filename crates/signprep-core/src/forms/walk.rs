@@ -1,5 +1,6 @@
 //! Finding the widgets: the `/AcroForm /Fields` tree, then every page's
 //! `/Annots`, in the order the output lists them.
+#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 use crate::document::{Document, Error, lookup};
 use lopdf::{Dictionary, Object, ObjectId};

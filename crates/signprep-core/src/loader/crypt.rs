@@ -28,6 +28,7 @@
 //! Why a module of its own: lopdf checks the empty password as the owner's and
 //! as the user's, then derives the key checking both again, which runs the
 //! deliberately slow AES-256 hash of algorithm 2.B five times; two suffice.
+#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
 use crate::error::Encryption;
 use aes::cipher::{BlockModeDecrypt as _, BlockModeEncrypt as _, KeyIvInit as _};

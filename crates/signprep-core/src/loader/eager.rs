@@ -1,6 +1,7 @@
 //! The eager load: lopdf parses the whole file (damaged cross-reference
 //! data, an encryption the lazy store leaves to it, or an object its strict
 //! parser does not read), after the checks lopdf's recursive parser needs.
+#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
 use crate::error::{Encryption, Error, Unreadable};
 use crate::options::LoadOptions;

@@ -10,6 +10,7 @@
 //!
 //! Nesting is bounded (no recursion deeper than the depth limit), and no input
 //! can make it panic: every read goes through `get`.
+#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
 use lopdf::{Dictionary, Object, ObjectId, Stream, StringFormat};
 

@@ -1,4 +1,5 @@
 //! The lazy store against the eager lopdf load, on hand-made files.
+#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
 use crate::document::{Document, LoadOptions};
 use crate::scan::Scanner;

@@ -9,6 +9,7 @@
 //! ([`Xref::merge`], [`Xref::merge_hybrid`]), and cross-reference streams are
 //! decoded by lopdf ([`decode_xref_stream_with_limit`]: Flate and PNG
 //! predictors, bounded by the stream limit).
+#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
 use super::parse::{Expect, Parser, indirect_object, starts_object_header};
 use lopdf::xref::{Xref, XrefEntry, XrefType, decode_xref_stream_with_limit};

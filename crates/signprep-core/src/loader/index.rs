@@ -1,0 +1,182 @@
+#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
+//! Checks made while the lazy store's index is built: the decryptor of an
+//! encrypted file, the header at each entry's offset, and the entries of a
+//! table rebuilt by scanning ([`super::repair`]).
+
+use super::{Entry, ObjStm, Unread, crypt, parse, repair};
+use crate::error::Encryption;
+use lopdf::xref::XrefEntry;
+use lopdf::{Dictionary, Object, ObjectId};
+use std::collections::HashMap;
+
+/// The decryptor of an encrypted file and the id of its `/Encrypt` object
+/// (`None` when the dictionary is direct); `Err` when the file is for the
+/// eager load (an `/Encrypt` that is not a plain object, a method or password
+/// [`crypt`] does not read).
+pub(super) fn decryptor(
+    buf: &[u8],
+    table: &lopdf::xref::Xref,
+    trailer: &Dictionary,
+    encrypt: &Object,
+    max_depth: usize,
+) -> Result<(crypt::Decryptor, Option<ObjectId>), Unread> {
+    let other = || Unread::Other;
+    let id0 = first_id(trailer);
+    let (dict, id) = match encrypt {
+        Object::Dictionary(d) => (d.clone(), None),
+        Object::Reference(id) => {
+            let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
+                return Err(other());
+            };
+            if *generation != id.1 {
+                return Err(other());
+            }
+            let mut no_length = |_| None;
+            let (_, obj) = parse::indirect_object(
+                buf,
+                *offset as usize,
+                parse::Expect::Id(*id),
+                max_depth,
+                &mut no_length,
+            )
+            .ok_or_else(other)?;
+            match obj {
+                Object::Dictionary(d) => (d, Some(*id)),
+                _ => return Err(other()),
+            }
+        }
+        _ => return Err(other()),
+    };
+    let decryptor = crypt::Decryptor::new(&dict, id0).map_err(Unread::Encrypted)?;
+    Ok((decryptor, id))
+}
+
+/// The first string of the trailer's `/ID`, when there is one.
+fn first_id(trailer: &Dictionary) -> Option<&[u8]> {
+    match trailer.get(b"ID") {
+        Ok(Object::Array(ids)) => match ids.first() {
+            Some(Object::String(s, _)) => Some(s.as_slice()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether the empty user password opens a file that lopdf decrypted (its
+/// `/Encrypt` dictionary as lopdf read it, and the trailer's `/ID`): lopdf
+/// also accepts the empty password as the owner's.
+pub(crate) fn check_user_password(
+    encrypt: &Dictionary,
+    trailer: &Dictionary,
+) -> Result<(), Encryption> {
+    crypt::Decryptor::new(encrypt, first_id(trailer)).map(|_| ())
+}
+
+/// True when `bytes` hold a header `N G obj` of object `id` (outside stream
+/// data).
+pub(crate) fn holds_object(bytes: &[u8], id: ObjectId) -> bool {
+    repair::scan_headers(bytes)
+        .get(&id.0)
+        .is_some_and(|&(generation, _)| generation == id.1)
+}
+
+/// True when the entry's offset holds, right there, the header of an object
+/// with another number (not a comment or the file's header line before one,
+/// as a linearized file's entry at offset 0 leads to).
+pub(super) fn misnumbered(buf: &[u8], num: u32, entry: &XrefEntry) -> bool {
+    let XrefEntry::Normal { offset, .. } = *entry else {
+        return false;
+    };
+    let offset = offset as usize;
+    let start = offset
+        + buf
+            .get(offset..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&c| parse::is_ws(c))
+            .count();
+    matches!(header_at(buf, offset), Some(((n, _), at)) if at == start && n != num)
+}
+
+/// The entries of a table rebuilt by scanning `buf` for object headers
+/// ([`repair::scan_headers`]), with the compressed entries of `table` for the
+/// numbers the scan does not find; the `/Encrypt` object is free (as after
+/// decryption).
+pub(super) fn rebuilt(
+    buf: &[u8],
+    table: &lopdf::xref::Xref,
+    encrypt_id: Option<ObjectId>,
+) -> (Vec<u32>, Vec<Entry>) {
+    let mut all: std::collections::BTreeMap<u32, Entry> = repair::scan_headers(buf)
+        .into_iter()
+        .filter_map(|(num, (generation, at))| {
+            let offset = u32::try_from(at).ok()?;
+            let entry = if Some((num, generation)) == encrypt_id {
+                Entry::Free
+            } else {
+                Entry::Normal { offset, generation }
+            };
+            Some((num, entry))
+        })
+        .collect();
+    for (&num, entry) in &table.entries {
+        if let XrefEntry::Compressed { container, .. } = *entry {
+            all.entry(num).or_insert(Entry::Compressed { container });
+        }
+    }
+    all.into_iter().unzip()
+}
+
+/// The id of the `N G obj` header lopdf reads at `offset` and where it starts.
+pub(super) fn header_at(buf: &[u8], offset: usize) -> Option<(ObjectId, usize)> {
+    let mut p = parse::Parser::new(buf, offset, 1);
+    p.skip_space();
+    let at = p.pos();
+    p.object_header().map(|id| (id, at))
+}
+
+/// The member offsets of an object stream's decoded `data`, read as lopdf reads
+/// them; a number listed twice keeps its last offset.
+pub(super) fn object_stream_members(stream: &lopdf::Stream, data: Vec<u8>) -> Option<ObjStm> {
+    let mut members = HashMap::new();
+    if data.is_empty() {
+        return Some(ObjStm { data, members });
+    }
+    let first = usize::try_from(stream.dict.get(b"First").ok()?.as_i64().ok()?).ok()?;
+    let header = std::str::from_utf8(data.get(..first)?).ok()?;
+    let numbers: Vec<Option<u32>> = header
+        .split(['\r', '\n'])
+        .flat_map(|line| {
+            line.split('%')
+                .next()
+                .unwrap_or_default()
+                .split_whitespace()
+        })
+        .map(|n| n.parse::<u32>().ok())
+        .collect();
+    stream.dict.get(b"N").ok()?.as_i64().ok()?;
+    for pair in numbers.chunks_exact(2) {
+        if let [Some(num), Some(off)] = *pair {
+            members.insert(num, first + off as usize);
+        }
+    }
+    Some(ObjStm { data, members })
+}
+
+/// A dense number-to-index table when the numbers leave few holes.
+pub(super) fn dense_index(nums: &[u32]) -> Vec<u32> {
+    let Some(&max) = nums.last() else {
+        return Vec::new();
+    };
+    let max = max as usize;
+    if max > nums.len().saturating_mul(4).saturating_add(1024) {
+        return Vec::new();
+    }
+    let mut dense = vec![0u32; max + 1];
+    for (i, &n) in nums.iter().enumerate() {
+        if let (Some(d), Ok(v)) = (dense.get_mut(n as usize), u32::try_from(i + 1)) {
+            *d = v;
+        }
+    }
+    dense
+}
