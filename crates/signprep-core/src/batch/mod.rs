@@ -41,7 +41,7 @@ mod stream;
 pub use scan::{
     BatchScan, PdfSource, abandoned_record, panicked_record, scan_source, watchdog_for,
 };
-pub use stream::{Flow, Outcome, Stream, panic_message};
+pub use stream::{Flow, Outcome, Stream, catch_panic, panic_message};
 
 /// A test hook: in debug builds, a job whose name ends with the value of the
 /// environment variable `SIGNPREP_TEST_PANIC` panics, so tests of the panic

@@ -371,11 +371,9 @@ where
                 if let Ok(mut running) = running.lock() {
                     running.insert(i, (Arc::clone(&item), Instant::now()));
                 }
-                let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    work(&item, still_waiting)
-                })) {
+                let outcome = match catch_panic(|| work(&item, still_waiting)) {
                     Ok(t) => Outcome::Done(t),
-                    Err(payload) => Outcome::Panicked(panic_message(payload.as_ref())),
+                    Err(message) => Outcome::Panicked(message),
                 };
                 if let Ok(mut running) = running.lock() {
                     running.remove(&i);
@@ -386,6 +384,25 @@ where
         }
         let _ = self.tx.send(Event::End(count));
     }
+}
+
+/// Runs `work` and returns its result, or the message of the panic that
+/// ended it ([`panic_message`]). The one place signprep catches a panic:
+/// [`Stream`] calls it for each item; code that runs one input outside a
+/// stream at a boundary of its own (a Python binding's one-file call) calls
+/// it directly. What `work` touched may be left half-updated: use its
+/// result only, never state it shared.
+///
+/// ```
+/// use signprep_core::batch::catch_panic;
+///
+/// assert_eq!(catch_panic(|| 2 + 2), Ok(4));
+/// let r: Result<u8, String> = catch_panic(|| panic!("boom"));
+/// assert_eq!(r, Err("boom".to_string()));
+/// ```
+pub fn catch_panic<T>(work: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .map_err(|payload| panic_message(payload.as_ref()))
 }
 
 /// The text of a panic payload (`panic!("...")` carries a `&str` or a
