@@ -91,8 +91,9 @@ pub struct ScanArgs {
     /// boldsign, docuseal, signnow, pandadoc (comma-separated), or `all`. Default: native `<# #>` only.
     #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "")]
     pub dialect: signprep_core::Dialects,
-    /// Override the service type of the data fields whose name or tag id matches
-    /// (`*` and `?` globs; the last matching rule wins; TYPE `none` leaves them out). Repeatable.
+    /// Override the service type of the data fields whose name or tag id matches: the whole
+    /// name as written, or a glob (`*`, `?`, `[0-9]`; write a literal `[` as `[[]`). The last
+    /// matching rule wins; TYPE `none` leaves them out. Repeatable.
     #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule, requires = "data_fields")]
     pub type_map: Vec<String>,
     /// Walking, file lists, sharding, resuming, limits and progress.
@@ -105,7 +106,7 @@ fn dialect_list(s: &str) -> Result<signprep_core::Dialects, String> {
 }
 
 fn type_rule(s: &str) -> Result<String, String> {
-    signprep_core::TypeMap::new()
+    signprep_pack::TypeMap::new()
         .rule(s)
         .map(|_| s.to_string())
         .map_err(|e| e.to_string())

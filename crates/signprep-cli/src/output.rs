@@ -3,7 +3,8 @@
 use crate::args::Format;
 pub use crate::batch::Summary;
 use serde::Serialize;
-use signprep_core::{DataField, Record, Severity};
+use signprep_core::{Record, Severity};
+use signprep_pack::DataField;
 use std::io::{self, BufWriter, Write};
 
 /// "N fields", or "fields not read" after `scan --no-fields` (where a count of

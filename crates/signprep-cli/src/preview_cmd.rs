@@ -4,7 +4,7 @@
 use crate::args::PreviewArgs;
 use rayon::prelude::*;
 use signprep_core::{
-    Document, LoadOptions, Overlay, PageRenderer, Scan, Scanner, Style, TypeMap, encode_png,
+    Document, LoadOptions, Overlay, PageRenderer, Scan, Scanner, Style, encode_png,
     render_page_with_overlay,
 };
 use std::path::{Path, PathBuf};
@@ -86,7 +86,7 @@ pub fn style(
     labels: bool,
     legend: bool,
 ) -> Result<Style, String> {
-    let mut map = TypeMap::new();
+    let mut map = signprep_pack::TypeMap::new();
     for rule in type_map {
         map.add(rule).map_err(|e| format!("--type-map: {e}"))?;
     }

@@ -6,7 +6,8 @@ use crate::output::{Render, Writer};
 use signprep_core::batch::{
     PdfSource, abandoned_record, panicked_record, scan_source, watchdog_for,
 };
-use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status, TypeMap};
+use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status};
+use signprep_pack::TypeMap;
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Instant;
@@ -161,7 +162,7 @@ struct Rendered {
 
 impl Rendered {
     fn of(r: &Record, render: &Render, type_map: Option<&TypeMap>) -> Rendered {
-        let data_fields = type_map.map(|m| r.scan.data_fields(m));
+        let data_fields = type_map.map(|m| signprep_pack::data_fields(&r.scan, m));
         Rendered {
             tally: Tally::of(r),
             bytes: render.record(r, data_fields.as_deref()),

@@ -34,7 +34,6 @@
 pub mod batch;
 mod chars;
 mod content;
-mod datafields;
 mod diag;
 mod document;
 mod error;
@@ -53,11 +52,11 @@ mod record;
 mod render;
 mod resources;
 mod scan;
+mod service;
 mod stream_cache;
 mod tags;
 
 pub use content::{Fill, Glyph};
-pub use datafields::{DataField, TypeMap, TypeMapError};
 pub use diag::{Code, Diagnostic, Severity};
 pub use document::{Document, LoadOptions};
 pub use error::{Cause, Encryption, Error, ErrorKind, FileErrorCode, Unreadable};
@@ -71,4 +70,5 @@ pub use render::{
     render_page_with_overlay,
 };
 pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};
+pub use service::ServiceTypes;
 pub use tags::vendor::{Dialect, Dialects, UnknownDialect, VendorAttributes, VendorTag};

@@ -7,7 +7,7 @@
 mod common;
 
 use serde_json::Value;
-use signprep_core::{Document, LoadOptions, Record, Scan, Scanner, TypeMap};
+use signprep_core::{Document, LoadOptions, Record, Scan, Scanner};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -176,41 +176,6 @@ fn field_snapshot(name: &str) {
             );
         }
     }
-}
-
-#[test]
-fn data_fields_snapshot() {
-    let scan = scan("form_signature").unwrap();
-    insta::assert_json_snapshot!(
-        "data_fields_form_signature",
-        scan.data_fields(&TypeMap::new())
-    );
-    let map = TypeMap::new()
-        .rule("*=text")
-        .and_then(|m| m.rule("witness=none"))
-        .and_then(|m| m.rule("SIG_?=signature"))
-        .unwrap();
-    let kinds: Vec<(String, String)> = scan
-        .data_fields(&map)
-        .into_iter()
-        .map(|d| (d.custom_id.or(d.tag_id).unwrap(), d.kind))
-        .collect();
-    let want = [
-        ("SIG_1", "signature"),
-        ("DATE", "text"),
-        ("signer.signature", "text"),
-        ("full_name", "text"),
-        ("reset", "text"),
-    ];
-    let want: Vec<(String, String)> = want
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    assert_eq!(kinds, want);
-    let choices = self::scan("form_choices")
-        .unwrap()
-        .data_fields(&TypeMap::new());
-    insta::assert_json_snapshot!("data_fields_form_choices", choices);
 }
 
 /// The shared corpus (`../shared/corpus` beside the repository, or

@@ -67,6 +67,7 @@
 
 mod builder;
 mod codes;
+mod datafields;
 mod error;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -81,6 +82,7 @@ mod schema;
 
 pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};
 pub use codes::{Finding, FindingCode, PackCode, pointer};
+pub use datafields::{DataField, TypeMap, TypeMapError, data_fields};
 pub use error::Error;
 pub use ids::{IdGenerator, RandomIds, SeededIds};
 pub use manifest::{

@@ -3,6 +3,7 @@
 
 use crate::builder::{ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec};
 use crate::codes::{Finding, PackCode, pointer};
+use crate::datafields::TypeMap;
 use crate::error::Error;
 use crate::model::UnknownKeys;
 use crate::model::pack::{Channel, MailSettings, PackCcRecipient, SigningSettings};
@@ -11,7 +12,6 @@ use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::json;
-use signprep_core::TypeMap;
 use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
@@ -128,7 +128,8 @@ pub struct ManifestField {
     /// The field's custom_id (a tag id, a form-field name, a template field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_id: Option<String>,
-    /// A glob over the tag ids and form-field names of the scanned PDFs.
+    /// A glob over the tag ids and form-field names of the scanned PDFs (`*`, `?`,
+    /// `[0-9]`; a literal `[` as `[[]`; a pattern that spells a whole name also matches it).
     #[serde(rename = "match", default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
     /// Value to populate.
@@ -212,7 +213,7 @@ impl JsonSchema for TagTypes {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         match json!({
-            "description": "Tag id or glob (`*`, `?`) to service field type (lower-case letters, digits, `_`; `none` leaves the tag out). The last matching rule wins.",
+            "description": "Tag id, or glob (`*`, `?`, `[0-9]`; a literal `[` as `[[]`), to service field type (lower-case letters, digits, `_`; `none` leaves the tag out). The last matching rule wins.",
             "type": "object",
             "additionalProperties": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
         }) {

@@ -6,8 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use signprep_core::{Dialects, LoadOptions, Record, Scanner, TypeMap};
+use signprep_core::{Dialects, LoadOptions, Record, Scanner};
 use signprep_pack::{ScanRecord, SchemaName};
+use signprep_pack::{TypeMap, data_fields};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -70,7 +71,8 @@ fn scan_records_match_the_schema_types() {
     for path in files {
         let record = Record::scan_file(&path, &LoadOptions::default(), &scanner);
         let mut v = serde_json::to_value(&record).unwrap();
-        v["data_fields"] = serde_json::to_value(record.scan.data_fields(&TypeMap::new())).unwrap();
+        v["data_fields"] =
+            serde_json::to_value(data_fields(&record.scan, &TypeMap::new())).unwrap();
         let typed: ScanRecord = serde_json::from_value(v.clone()).unwrap_or_else(|e| {
             panic!(
                 "{}: the record does not fit the schema types: {e}",

@@ -2,12 +2,13 @@
 //! and with which label. Computed from a [`Scan`] alone, so it can be tested
 //! (and snapshotted) without rendering anything.
 
-use crate::datafields::{DataField, TypeMap};
 use crate::diag::{Code, Severity};
 use crate::geometry::round2;
 use crate::scan::Scan;
+use crate::service::ServiceTypes;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// An RGB colour.
 pub type Colour = [u8; 3];
@@ -33,7 +34,7 @@ pub const SIGNER_COLOURS: [Colour; 6] = [
 ];
 
 /// How previews are drawn and labelled.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Style {
     /// Signer of each tag id or full field name (from a pack or manifest).
@@ -47,8 +48,9 @@ pub struct Style {
     /// Findings from outside the scan (a request's, say) about this document:
     /// listed in every page's legend, and on the box they name.
     pub notes: Vec<Note>,
-    /// The type overrides used for the labels' service types (as `scan --type-map`).
-    pub type_map: TypeMap,
+    /// The type overrides used for the labels' service types (as `scan
+    /// --type-map`; the pack crate's `TypeMap`); `None`: the default types.
+    pub type_map: Option<Arc<dyn ServiceTypes>>,
     /// Draw labels above the boxes.
     pub labels: bool,
     /// Add a legend band below the page.
@@ -64,11 +66,30 @@ impl Default for Style {
             roster: Vec::new(),
             values: BTreeMap::new(),
             notes: Vec::new(),
-            type_map: TypeMap::new(),
+            type_map: None,
             labels: true,
             legend: true,
             fill_alpha: 64,
         }
+    }
+}
+
+/// Equal when everything is, the type overrides being the same object.
+impl PartialEq for Style {
+    fn eq(&self, other: &Self) -> bool {
+        let same_types = match (&self.type_map, &other.type_map) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        same_types
+            && self.signers == other.signers
+            && self.roster == other.roster
+            && self.values == other.values
+            && self.notes == other.notes
+            && self.labels == other.labels
+            && self.legend == other.legend
+            && self.fill_alpha == other.fill_alpha
     }
 }
 
@@ -109,8 +130,8 @@ impl Style {
 
     /// Uses these type overrides for the labels.
     #[must_use]
-    pub fn type_map(mut self, map: TypeMap) -> Self {
-        self.type_map = map;
+    pub fn type_map(mut self, map: impl ServiceTypes + 'static) -> Self {
+        self.type_map = Some(Arc::new(map));
         self
     }
 
@@ -351,18 +372,7 @@ impl Overlay {
     /// The overlay of one page of a scan; `None` when the scan has no such page.
     pub fn for_page(scan: &Scan, page: usize, style: &Style) -> Option<Overlay> {
         let info = scan.pages.get(page)?;
-        let data_fields = scan.data_fields(&style.type_map);
-        let service_type = |tag: Option<&str>, name: Option<&str>, x: f64, y: f64| {
-            data_fields
-                .iter()
-                .find(|d: &&DataField| {
-                    d.tag_id.as_deref() == tag
-                        && d.custom_id.as_deref() == name
-                        && d.x == x
-                        && d.y == y
-                })
-                .map(|d| d.kind.clone())
-        };
+        let types = style.type_map.as_deref();
         let mut boxes = Vec::new();
         for t in scan.tags.iter().filter(|t| t.page == page) {
             let label = if t.tag_id.is_empty() {
@@ -370,8 +380,9 @@ impl Overlay {
             } else {
                 t.tag_id.clone()
             };
-            let kind_label = match service_type(Some(&t.tag_id), None, t.x, t.y) {
-                Some(k) => k,
+            let kind = t.service_type(types);
+            let kind_label = match kind {
+                Some(k) => k.to_string(),
                 None if !t.valid => "invalid".to_string(),
                 None => "left out".to_string(),
             };
@@ -391,8 +402,9 @@ impl Overlay {
             ));
         }
         for f in scan.fields.iter().filter(|f| f.page == Some(page)) {
-            let kind_label = match service_type(None, Some(&f.name), f.x, f.y) {
-                Some(k) => k,
+            let kind = f.service_type(types);
+            let kind_label = match kind {
+                Some(k) => k.to_string(),
                 None => match f.kind {
                     Some(k) => format!("{} (left out)", k.as_str()),
                     None => "left out".to_string(),

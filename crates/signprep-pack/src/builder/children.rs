@@ -2,6 +2,7 @@
 
 use super::{ChildInput, ChildSpec, FieldId, FieldSpec, PackBuilder, Signers};
 use crate::codes::{Finding, PackCode, pointer};
+use crate::datafields::NamePattern;
 use crate::model::pack::{ChildDocument, PackDataField};
 use crate::model::settings::{Base64Pdf, CreationSettings};
 use schemars::JsonSchema;
@@ -28,7 +29,7 @@ pub(super) struct LoadedPdf {
 }
 
 /// Field patterns compiled once; `None` where the pattern is malformed (reported).
-pub(super) type Patterns = Vec<Option<glob::Pattern>>;
+pub(super) type Patterns = Vec<Option<NamePattern>>;
 
 impl PackBuilder {
     /// Compiles the glob patterns of `specs`, reporting malformed ones.
@@ -41,7 +42,7 @@ impl PackBuilder {
             .iter()
             .map(|s| match &s.id {
                 FieldId::Exact(_) => None,
-                FieldId::Pattern(p) => match glob::Pattern::new(p) {
+                FieldId::Pattern(p) => match NamePattern::new(p) {
                     Ok(c) => Some(c),
                     Err(e) => {
                         let mut f = Finding::new(

@@ -5,12 +5,13 @@ mod other;
 mod spec;
 
 use crate::codes::{Finding, PackCode, pointer};
+use crate::datafields::TypeMap;
 use crate::ids::{IdGenerator, RandomIds};
 use crate::model::pack::{
     Channel, ChildDocument, DocumentPack, MailSettings, PackCcRecipient, PackDataField,
     PackSignatory, SigningSettings,
 };
-use signprep_core::{LoadOptions, Scanner, TypeMap};
+use signprep_core::{LoadOptions, Scanner};
 use std::collections::{BTreeMap, BTreeSet};
 use uuid::Uuid;
 
@@ -209,7 +210,7 @@ impl PackBuilder {
     }
 
     /// Service field types of tags for the v0 body (see
-    /// [`signprep_core::TypeMap`]; the default makes `SIG` tags signatures).
+    /// [`TypeMap`]; the default makes `SIG` tags signatures).
     #[must_use]
     pub fn tag_types(mut self, map: TypeMap) -> Self {
         self.tag_types = map;

@@ -89,7 +89,7 @@ impl PackBuilder {
                 placed.iter().map(|(id, s)| (id.as_str(), *s)).collect();
             let mut seen = BTreeSet::new();
             let mut data_fields = Vec::new();
-            for df in pdf.scan.data_fields(&self.tag_types) {
+            for df in crate::data_fields(&pdf.scan, &self.tag_types) {
                 let Some(tag) = df.tag_id else { continue };
                 if !seen.insert(tag.clone()) {
                     continue;

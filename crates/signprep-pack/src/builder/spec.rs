@@ -94,7 +94,8 @@ impl FieldSpec {
     }
 
     /// Every tag id or form-field name of a scanned PDF matching the glob
-    /// `pattern` (`*`, `?`, `[abc]`).
+    /// `pattern` (`*`, `?`, `[abc]`; a literal `[` as `[[]`), or spelled by it
+    /// (`f1[0]` matches the name `f1[0]`).
     pub fn matching(pattern: impl Into<String>) -> Self {
         Self::of(FieldId::Pattern(pattern.into()))
     }

@@ -330,6 +330,6 @@ fn names(f: &ManifestField, id: &str) -> bool {
     f.custom_id.as_deref() == Some(id)
         || f.pattern
             .as_deref()
-            .and_then(|p| glob::Pattern::new(p).ok())
+            .and_then(|p| crate::datafields::NamePattern::new(p).ok())
             .is_some_and(|p| p.matches(id))
 }

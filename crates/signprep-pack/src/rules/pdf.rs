@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::codes::{Finding, PackCode};
-use signprep_core::{Document, Scan, TypeMap};
+use signprep_core::{Document, Scan};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -42,11 +42,12 @@ impl PdfFacts {
 
     /// Tag ids and field names whose default service type is `signature`.
     pub(crate) fn signatures(&self) -> BTreeSet<String> {
-        self.scan
-            .data_fields(&TypeMap::new())
-            .into_iter()
-            .filter(|d| d.kind == "signature")
-            .filter_map(|d| d.custom_id.or(d.tag_id))
+        let tags = self.scan.tags.iter();
+        let tags = tags.filter(|t| t.service_type(None) == Some("signature"));
+        let fields = self.scan.fields.iter();
+        let fields = fields.filter(|f| f.service_type(None) == Some("signature"));
+        tags.map(|t| t.tag_id.clone())
+            .chain(fields.map(|f| f.name.clone()))
             .collect()
     }
 }
