@@ -3,7 +3,7 @@
 //! modules that open files through lopdf.
 #![allow(clippy::disallowed_types)] // the document layer: reads lopdf objects
 
-use crate::error::Unreadable;
+use crate::error::{Limit, Unreadable};
 use crate::geometry::PageGeometry;
 use crate::loader::{Lazy, Refused, Store, load_eager};
 use lopdf::{Dictionary, Object, ObjectId};
@@ -21,7 +21,7 @@ mod streams;
 pub use crate::options::LoadOptions;
 pub(crate) use streams::StreamError;
 
-pub use crate::error::{Error, ErrorKind};
+pub use crate::error::Error;
 
 /// A loaded PDF, ready to scan.
 ///
@@ -65,10 +65,10 @@ impl Document {
         let read = || -> Result<Vec<u8>, Error> {
             let len = std::fs::metadata(path)?.len();
             if len > options.max_file_bytes {
-                return Err(Error::limit(format!(
-                    "file is {len} bytes, more than the limit of {}",
-                    options.max_file_bytes
-                )));
+                return Err(Error::limit(Limit::FileSize {
+                    bytes: len,
+                    limit: options.max_file_bytes,
+                }));
             }
             Ok(std::fs::read(path)?)
         };
@@ -244,16 +244,13 @@ impl Document {
     /// Fails once the file has used up its time budget.
     pub(crate) fn check_time(&self) -> Result<(), Error> {
         self.over_time()
-            .map_or(Ok(()), |msg| Err(Error::limit(msg)))
+            .map_or(Ok(()), |limit| Err(Error::limit(limit)))
     }
 
-    /// What to say when the file has used up its time budget.
-    fn over_time(&self) -> Option<String> {
+    /// The time budget, once the file has used it up.
+    pub(crate) fn over_time(&self) -> Option<Limit> {
         match self.options.time_budget {
-            Some(budget) if self.started.elapsed() > budget => Some(format!(
-                "the file took longer than {:.1} s to scan (time_budget)",
-                budget.as_secs_f64()
-            )),
+            Some(budget) if self.started.elapsed() > budget => Some(Limit::Time { budget }),
             _ => None,
         }
     }
@@ -376,11 +373,10 @@ pub(crate) fn number(obj: &Object) -> Option<f64> {
 /// The checks every input passes before it is parsed at all.
 fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<(), Error> {
     if bytes.len() as u64 > options.max_file_bytes {
-        return Err(Error::limit(format!(
-            "input is {} bytes, more than the limit of {}",
-            bytes.len(),
-            options.max_file_bytes
-        )));
+        return Err(Error::limit(Limit::InputSize {
+            bytes: bytes.len() as u64,
+            limit: options.max_file_bytes,
+        }));
     }
     if bytes.is_empty() {
         return Err(Error::unreadable_by(Unreadable::Empty, None));

@@ -28,9 +28,19 @@ pub enum ErrorKind {
         cause: Option<Cause>,
     },
     /// A resource limit of [`crate::LoadOptions`] was hit (a decompression
-    /// bomb, say); the message names the limit.
-    #[error("resource limit exceeded: {0}")]
-    LimitExceeded(String),
+    /// bomb, say); the message names the limit, and the page when one page
+    /// hit it.
+    #[error("resource limit exceeded: {}", on_page(.limit, *.page))]
+    LimitExceeded {
+        /// Which limit, and its value.
+        limit: Limit,
+        /// The page (0-based) whose content hit it, when the limit is one of
+        /// a single stream on that page.
+        page: Option<usize>,
+        /// The underlying error, when a dependency reported the limit.
+        #[source]
+        cause: Option<Cause>,
+    },
     /// A bug: signprep (or a library it uses) panicked on this file. The
     /// panic's own text is the source.
     #[error(
@@ -40,6 +50,123 @@ pub enum ErrorKind {
         /// What the panic said.
         #[source]
         cause: Cause,
+    },
+}
+
+/// `limit`, after `page N: ` when a page hit it.
+fn on_page(limit: &Limit, page: Option<usize>) -> String {
+    match page {
+        Some(p) => format!("page {}: {limit}", p + 1),
+        None => limit.to_string(),
+    }
+}
+
+/// A resource limit of [`crate::LoadOptions`] (or of the walk) that stopped a
+/// document, with the value that was exceeded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Limit {
+    /// The file is larger than [`crate::LoadOptions::max_file_bytes`].
+    #[error("file is {bytes} bytes, more than the limit of {limit}")]
+    FileSize {
+        /// Its size.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Bytes in memory larger than [`crate::LoadOptions::max_file_bytes`].
+    #[error("input is {bytes} bytes, more than the limit of {limit}")]
+    InputSize {
+        /// Their size.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// [`crate::LoadOptions::time_budget`] was used up.
+    #[error("the file took longer than {:.1} s to scan (time_budget)", .budget.as_secs_f64())]
+    Time {
+        /// The budget.
+        budget: std::time::Duration,
+    },
+    /// One stream inflates past [`crate::LoadOptions::max_stream_bytes`].
+    #[error("a stream inflates to more than {limit} bytes")]
+    StreamBytes {
+        /// The limit.
+        limit: usize,
+    },
+    /// One stream names more filters than are applied.
+    #[error("a stream names too many filters")]
+    Filters,
+    /// The document's streams inflate past
+    /// [`crate::LoadOptions::max_document_bytes`].
+    #[error("the document's streams inflate to more than {limit} bytes")]
+    DocumentBytes {
+        /// The limit.
+        limit: usize,
+    },
+    /// A file loaded whole holds more than
+    /// [`crate::LoadOptions::max_objects_resolved`] objects.
+    #[error("the document holds more than {limit} objects (max_objects_resolved)")]
+    ObjectsHeld {
+        /// The limit.
+        limit: usize,
+    },
+    /// A scan read on demand needs more than
+    /// [`crate::LoadOptions::max_objects_resolved`] objects.
+    #[error("the document needs more than {limit} objects (max_objects_resolved)")]
+    ObjectsNeeded {
+        /// The limit.
+        limit: usize,
+    },
+    /// Arrays and dictionaries nest deeper than
+    /// [`crate::LoadOptions::max_nesting_depth`].
+    #[error("objects nest more than {limit} levels deep (max_nesting_depth)")]
+    Nesting {
+        /// The limit.
+        limit: usize,
+    },
+    /// The page tree nests deeper than
+    /// [`crate::LoadOptions::max_page_tree_depth`].
+    #[error("the page tree is nested more than {limit} levels deep (max_page_tree_depth)")]
+    PageTreeDepth {
+        /// The limit.
+        limit: usize,
+    },
+    /// More pages than [`crate::LoadOptions::max_pages`].
+    #[error("the document has more than {limit} pages")]
+    Pages {
+        /// The limit.
+        limit: usize,
+    },
+    /// The page tree lists more kids than [`crate::LoadOptions::max_pages`].
+    #[error("the page tree lists more than {limit} kids (max_pages)")]
+    Kids {
+        /// The limit.
+        limit: usize,
+    },
+    /// One page tree node lists more kids than
+    /// [`crate::LoadOptions::max_kids_per_node`].
+    #[error("a page tree node lists more than {limit} kids (max_kids_per_node)")]
+    KidsPerNode {
+        /// The limit.
+        limit: usize,
+    },
+    /// The walk read more kid entries in all than `per_page` x
+    /// [`crate::LoadOptions::max_pages`] (nodes listed again and again).
+    #[error(
+        "the page tree lists more than {most} kids in all, counting nodes listed again ({per_page} x max_pages)"
+    )]
+    KidsInAll {
+        /// The limit.
+        most: usize,
+        /// Kid entries allowed per page.
+        per_page: usize,
+    },
+    /// The AcroForm field tree nests deeper than the walk follows.
+    #[error("the AcroForm field tree is nested more than {limit} levels deep")]
+    FieldTreeDepth {
+        /// The limit.
+        limit: usize,
     },
 }
 
@@ -224,8 +351,22 @@ impl Error {
         Error::new(ErrorKind::Encrypted(why))
     }
 
-    pub(crate) fn limit(msg: impl Into<String>) -> Self {
-        Error::new(ErrorKind::LimitExceeded(msg.into()))
+    /// A limit hit by the document as a whole.
+    pub(crate) fn limit(limit: Limit) -> Self {
+        Error::new(ErrorKind::LimitExceeded {
+            limit,
+            page: None,
+            cause: None,
+        })
+    }
+
+    /// A limit hit by a stream of page `page` (0-based).
+    pub(crate) fn limit_on_page(limit: Limit, page: usize) -> Self {
+        Error::new(ErrorKind::LimitExceeded {
+            limit,
+            page: Some(page),
+            cause: None,
+        })
     }
 
     /// The same error again, for a document that reports it more than once
@@ -240,7 +381,11 @@ impl Error {
                 what: what.clone(),
                 cause: cause.clone(),
             },
-            ErrorKind::LimitExceeded(m) => ErrorKind::LimitExceeded(m.clone()),
+            ErrorKind::LimitExceeded { limit, page, cause } => ErrorKind::LimitExceeded {
+                limit: limit.clone(),
+                page: *page,
+                cause: cause.clone(),
+            },
             ErrorKind::Internal { cause } => ErrorKind::Internal {
                 cause: cause.clone(),
             },
@@ -282,7 +427,7 @@ impl Error {
             ErrorKind::Io(_) => "io_error",
             ErrorKind::Encrypted(_) => "pdf_encrypted",
             ErrorKind::Unreadable { .. } => "pdf_unreadable",
-            ErrorKind::LimitExceeded(_) => "pdf_limit_exceeded",
+            ErrorKind::LimitExceeded { .. } => "pdf_limit_exceeded",
             ErrorKind::Internal { .. } => "internal_error",
         }
     }
@@ -326,7 +471,12 @@ pub(crate) fn from_lopdf(e: lopdf::Error) -> Error {
             });
         }
         L::Decompress(lopdf::DecompressError::MemoryLimitExceeded { limit }) => {
-            return Error::limit(format!("a stream inflates to more than {limit} bytes"));
+            let limit = Limit::StreamBytes { limit: *limit };
+            return Error::new(ErrorKind::LimitExceeded {
+                limit,
+                page: None,
+                cause: Some(Cause::new(e)),
+            });
         }
         L::Unimplemented(_) => Unreadable::StructureFilter,
         L::Decompress(_) | L::InvalidStream(_) | L::InvalidObjectStream(_) => {

@@ -59,7 +59,7 @@ mod tags;
 pub use content::{Fill, Glyph};
 pub use diag::{Code, Diagnostic, Severity};
 pub use document::{Document, LoadOptions};
-pub use error::{Cause, Encryption, Error, ErrorKind, FileErrorCode, Unreadable};
+pub use error::{Cause, Encryption, Error, ErrorKind, FileErrorCode, Limit, Unreadable};
 pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
 pub use record::{ErrorInfo, Record, Status};

@@ -22,7 +22,7 @@
 //! [`LoadOptions::max_stream_cache_bytes`]: crate::LoadOptions::max_stream_cache_bytes
 #![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
-use crate::document::{Document, ErrorKind, PageRef, StreamError, lookup};
+use crate::document::{Document, PageRef, StreamError, lookup};
 use lopdf::{Object, ObjectId, Stream};
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
@@ -170,11 +170,8 @@ impl StreamCache {
             Slot::Cached(data) => {
                 // Reading a kept stream costs no inflating, but running it
                 // does: the clock is checked as before each inflate.
-                if let Err(e) = doc.check_time() {
-                    return Err(StreamError::DocumentLimit(match e.kind() {
-                        ErrorKind::LimitExceeded(msg) => msg.clone(),
-                        _ => e.message(),
-                    }));
+                if let Some(limit) = doc.over_time() {
+                    return Err(StreamError::DocumentLimit(limit));
                 }
                 Ok(Decoded::Shared(Arc::clone(data)))
             }

@@ -294,3 +294,27 @@ fn each_page_reports_each_damaged_font_it_selects() {
         .collect();
     insta::assert_json_snapshot!("font_damaged_findings", findings);
 }
+
+#[test]
+fn a_limit_error_is_typed_with_its_page() {
+    // A page's content stream inflating past max_stream_bytes: the limit and
+    // the page are fields of the error, the message stays as it was.
+    let pdf = dir().join("flate_bomb_300mb.pdf");
+    let doc = signprep_core::Document::open(&pdf, &LoadOptions::default()).unwrap();
+    let err = Scanner::new().scan(&doc).unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            signprep_core::ErrorKind::LimitExceeded {
+                limit: signprep_core::Limit::StreamBytes { limit: 67_108_864 },
+                page: Some(0),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.message(),
+        "resource limit exceeded: page 1: a stream inflates to more than 67108864 bytes"
+    );
+}

@@ -183,8 +183,8 @@ fn page_content(
                 out.extend_from_slice(&data);
                 out.push(b'\n');
             }
-            Err(StreamError::Limit(msg)) => return Err(Error::limit(format!("page {}: {msg}", page + 1))),
-            Err(StreamError::DocumentLimit(msg)) => return Err(Error::limit(msg)),
+            Err(StreamError::Limit(limit)) => return Err(Error::limit_on_page(limit, page)),
+            Err(StreamError::DocumentLimit(limit)) => return Err(Error::limit(limit)),
             Err(StreamError::Corrupt(msg)) => diags.push(
                 Diagnostic::new(
                     Code::ContentUnreadable,
@@ -652,10 +652,10 @@ impl<'a> Interp<'a> {
         }
         let data = match self.res.decoded_stream(id, stream, Reuse::Form) {
             Ok(d) => d,
-            Err(StreamError::Limit(msg)) => {
-                return Err(Error::limit(format!("page {}: {msg}", self.page + 1)));
+            Err(StreamError::Limit(limit)) => {
+                return Err(Error::limit_on_page(limit, self.page));
             }
-            Err(StreamError::DocumentLimit(msg)) => return Err(Error::limit(msg)),
+            Err(StreamError::DocumentLimit(limit)) => return Err(Error::limit(limit)),
             Err(StreamError::Corrupt(msg)) => {
                 self.out.diagnostics.push(
                     Diagnostic::new(

@@ -31,6 +31,7 @@
 
 use super::{Document, Error, lookup, number};
 use crate::diag::{Code, Diagnostic};
+use crate::error::Limit;
 use crate::geometry::{PageGeometry, Rect, Rotation};
 use lopdf::{Dictionary, Object, ObjectId};
 use std::collections::HashSet;
@@ -375,10 +376,9 @@ impl<'a> Walk<'a> {
     fn visit(&mut self, frame: Frame<'a>) -> Result<(), Error> {
         let options = &self.doc.options;
         if frame.depth > options.max_page_tree_depth {
-            return Err(Error::limit(format!(
-                "the page tree is nested more than {} levels deep (max_page_tree_depth)",
-                options.max_page_tree_depth
-            )));
+            return Err(Error::limit(Limit::PageTreeDepth {
+                limit: options.max_page_tree_depth,
+            }));
         }
         let (id, dict) = match frame.kid {
             Kid::Ref(id) => {
@@ -406,10 +406,9 @@ impl<'a> Walk<'a> {
         inherited.apply(self.doc, dict);
         if node == Kind::Page {
             if self.out.len() >= options.max_pages {
-                return Err(Error::limit(format!(
-                    "the document has more than {} pages",
-                    options.max_pages
-                )));
+                return Err(Error::limit(Limit::Pages {
+                    limit: options.max_pages,
+                }));
             }
             let object = match id {
                 Some(id) => PageObject::Indirect(id),
@@ -423,23 +422,22 @@ impl<'a> Walk<'a> {
         // Every pending kid is a page to come or a node holding some: more
         // than max_pages of them is refused before they are queued.
         if self.out.len() + self.stack.len() + kids.len() > options.max_pages {
-            return Err(Error::limit(format!(
-                "the page tree lists more than {} kids (max_pages)",
-                options.max_pages
-            )));
+            return Err(Error::limit(Limit::Kids {
+                limit: options.max_pages,
+            }));
         }
         if kids.len() > options.max_kids_per_node {
-            return Err(Error::limit(format!(
-                "a page tree node lists more than {} kids (max_kids_per_node)",
-                options.max_kids_per_node
-            )));
+            return Err(Error::limit(Limit::KidsPerNode {
+                limit: options.max_kids_per_node,
+            }));
         }
         self.kids_read += kids.len();
         let most = options.max_pages.saturating_mul(KIDS_PER_PAGE);
         if self.kids_read > most {
-            return Err(Error::limit(format!(
-                "the page tree lists more than {most} kids in all, counting nodes listed again ({KIDS_PER_PAGE} x max_pages)"
-            )));
+            return Err(Error::limit(Limit::KidsInAll {
+                most,
+                per_page: KIDS_PER_PAGE,
+            }));
         }
         if let Some(id) = id {
             self.on_path.insert(id);
@@ -557,10 +555,9 @@ fn scan_for_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
             continue;
         }
         if out.len() >= doc.options.max_pages {
-            return Err(Error::limit(format!(
-                "the document has more than {} pages",
-                doc.options.max_pages
-            )));
+            return Err(Error::limit(Limit::Pages {
+                limit: doc.options.max_pages,
+            }));
         }
         let mut inherited = Inherited::from_parents(doc, dict);
         inherited.apply(doc, dict);

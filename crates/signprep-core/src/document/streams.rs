@@ -3,6 +3,7 @@
 #![allow(clippy::disallowed_types)] // the document layer: decodes lopdf streams
 
 use super::Document;
+use crate::error::Limit;
 use std::sync::atomic::Ordering;
 
 impl Document {
@@ -10,16 +11,15 @@ impl Document {
     pub(crate) fn stream_bytes(&self, stream: &lopdf::Stream) -> Result<Vec<u8>, StreamError> {
         // Inflating is the costly step, and a stream that fails in a later
         // filter is not charged to the byte budget: check the clock first.
-        if let Some(msg) = self.over_time() {
-            return Err(StreamError::DocumentLimit(msg));
+        if let Some(limit) = self.over_time() {
+            return Err(StreamError::DocumentLimit(limit));
         }
         // Once the document's budget is spent, refuse before inflating: callers
         // that skip a failed stream (a font's ToUnicode) must not pay again.
         if self.inflated.load(Ordering::Relaxed) > self.options.max_document_bytes {
-            return Err(StreamError::DocumentLimit(format!(
-                "the document's streams inflate to more than {} bytes",
-                self.options.max_document_bytes
-            )));
+            return Err(StreamError::DocumentLimit(Limit::DocumentBytes {
+                limit: self.options.max_document_bytes,
+            }));
         }
         let limit = self.options.max_stream_bytes;
         // Abbreviated filter names (`/Fl`, `/AHx`, ...) decode as the full ones.
@@ -37,13 +37,12 @@ impl Document {
             Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
                 ..
             })) => {
-                return Err(StreamError::Limit(format!(
-                    "a stream inflates to more than {} bytes",
-                    self.options.max_stream_bytes
-                )));
+                return Err(StreamError::Limit(Limit::StreamBytes {
+                    limit: self.options.max_stream_bytes,
+                }));
             }
             Err(lopdf::Error::Decompress(lopdf::DecompressError::TooManyFilters { .. })) => {
-                return Err(StreamError::Limit("a stream names too many filters".into()));
+                return Err(StreamError::Limit(Limit::Filters));
             }
             // A filter not decoded here (an image's: JBIG2, JPX, DCT, CCITT):
             // the stream is skipped, never the page.
@@ -63,10 +62,9 @@ impl Document {
         };
         let total = self.inflated.fetch_add(data.len(), Ordering::Relaxed) + data.len();
         if total > self.options.max_document_bytes {
-            return Err(StreamError::DocumentLimit(format!(
-                "the document's streams inflate to more than {} bytes",
-                self.options.max_document_bytes
-            )));
+            return Err(StreamError::DocumentLimit(Limit::DocumentBytes {
+                limit: self.options.max_document_bytes,
+            }));
         }
         Ok(data)
     }
@@ -76,12 +74,12 @@ impl Document {
 #[derive(Clone, Debug)]
 pub(crate) enum StreamError {
     /// A limit of one stream was hit: fatal for the document.
-    Limit(String),
+    Limit(Limit),
     /// A limit of the whole document (its inflate or time budget) was hit:
     /// fatal too, but which page crosses it first depends on how the pages
     /// were scheduled, so messages do not name the page (output must not
     /// depend on the thread count).
-    DocumentLimit(String),
+    DocumentLimit(Limit),
     /// The data is damaged: the stream is skipped.
     Corrupt(String),
 }

@@ -269,9 +269,9 @@ struct Tree<'a> {
 impl<'a> Tree<'a> {
     fn visit(&mut self, n: Node<'a>, depth: usize) -> Result<(), Error> {
         if depth > MAX_FIELD_DEPTH {
-            return Err(Error::limit(format!(
-                "the AcroForm field tree is nested more than {MAX_FIELD_DEPTH} levels deep"
-            )));
+            return Err(Error::limit(crate::error::Limit::FieldTreeDepth {
+                limit: MAX_FIELD_DEPTH,
+            }));
         }
         if let Some(id) = n.id {
             if self.path.contains(&id) {

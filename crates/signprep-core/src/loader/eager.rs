@@ -3,7 +3,7 @@
 //! parser does not read), after the checks lopdf's recursive parser needs.
 #![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
-use crate::error::{Encryption, Error, Unreadable};
+use crate::error::{Encryption, Error, Limit, Unreadable};
 use crate::options::LoadOptions;
 use lopdf::Object;
 
@@ -31,10 +31,9 @@ pub(crate) fn load_eager(
         check_written_root(bytes, &inner)?;
     }
     if inner.objects.len() > options.max_objects_resolved {
-        return Err(Error::limit(format!(
-            "the document holds more than {} objects (max_objects_resolved)",
-            options.max_objects_resolved
-        )));
+        return Err(Error::limit(Limit::ObjectsHeld {
+            limit: options.max_objects_resolved,
+        }));
     }
     Ok((inner, repaired))
 }
@@ -93,11 +92,7 @@ fn map_load_error(e: lopdf::Error) -> Error {
 /// from its objects as MuPDF does (the copy is returned). An object nested
 /// past it is refused: it may be a page.
 fn check_nesting(bytes: &[u8], max_depth: usize) -> Result<Option<Vec<u8>>, Error> {
-    let refuse = || {
-        Error::limit(format!(
-            "objects nest more than {max_depth} levels deep (max_nesting_depth)"
-        ))
-    };
+    let refuse = || Error::limit(Limit::Nesting { limit: max_depth });
     let Some(at) = crate::nesting::too_deep_at(bytes, max_depth) else {
         return Ok(None);
     };

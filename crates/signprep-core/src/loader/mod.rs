@@ -26,7 +26,7 @@ mod parse;
 mod repair;
 mod xref;
 
-use crate::error::{Encryption, Error};
+use crate::error::{Encryption, Error, Limit};
 use crate::options::LoadOptions;
 pub(crate) use eager::load_eager;
 pub(crate) use index::{check_user_password, holds_object};
@@ -543,9 +543,7 @@ impl Lazy {
         }
         let limit = self.limits.options.max_objects_resolved;
         if self.parsed.load(Ordering::Relaxed) >= limit {
-            return self.fail(Error::limit(format!(
-                "the document needs more than {limit} objects (max_objects_resolved)"
-            )));
+            return self.fail(Error::limit(Limit::ObjectsNeeded { limit }));
         }
         path.push(id);
         let parsed = match *entry {
@@ -677,16 +675,12 @@ impl Lazy {
         if let Some(budget) = o.time_budget
             && self.limits.started.elapsed() > budget
         {
-            return Err(self.fail(Error::limit(format!(
-                "the file took longer than {:.1} s to scan (time_budget)",
-                budget.as_secs_f64()
-            ))));
+            return Err(self.fail(Error::limit(Limit::Time { budget })));
         }
         let over_document = || {
-            Error::limit(format!(
-                "the document's streams inflate to more than {} bytes",
-                o.max_document_bytes
-            ))
+            Error::limit(Limit::DocumentBytes {
+                limit: o.max_document_bytes,
+            })
         };
         if self.inflated.load(Ordering::Relaxed) > o.max_document_bytes {
             return Err(self.fail(over_document()));

@@ -253,6 +253,17 @@ fn limits_name_themselves() {
     };
     let err = Document::from_bytes(&pdf, &options).unwrap_err();
     assert!(err.message().contains("max_kids_per_node"), "{err}");
+    assert!(
+        matches!(
+            err.kind(),
+            crate::ErrorKind::LimitExceeded {
+                limit: crate::Limit::KidsPerNode { limit: 0 },
+                page: None,
+                cause: None,
+            }
+        ),
+        "{err:?}"
+    );
     let options = LoadOptions {
         max_page_tree_depth: 0,
         ..LoadOptions::default()
