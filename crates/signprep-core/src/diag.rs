@@ -192,10 +192,14 @@ codes! {
         /// word processor). Vendors read tags within one line, so no field is placed
         /// there, and none is migrated.
         VendorTagSplitAcrossLines => "vendor_tag_split_across_lines", Warning;
-        /// A vendor text tag is painted visibly (not white, not render mode 3/7).
-        /// Adobe Acrobat Sign and DocuSeal remove their tag text when they place
-        /// fields; this service does not, so after migration the old tag shows
-        /// under (or beside) the new field.
+        /// A vendor text tag is painted visibly (not white, not render mode 3/7,
+        /// not entirely outside the clip). Adobe Acrobat Sign and DocuSeal remove
+        /// their tag text when they place fields; this service does not, so after
+        /// migration the old tag shows under (or beside) the new field (`signprep
+        /// preview --dialect` draws both). Clip paths are approximated by their
+        /// bounding boxes: a tag outside the box is certainly hidden; one inside
+        /// a curved or non-rectangular clip may be reported although it is not
+        /// painted.
         VendorTagVisible => "vendor_tag_visible", Info;
     }
 }

@@ -137,3 +137,66 @@ fn documented_attributes_survive_the_pdf() {
         .collect();
     insta::assert_snapshot!(rows.join("\n"));
 }
+
+/// A page with four Dropbox tags: one shown under a clip box it lies
+/// outside of, one inside that box, one under an empty nested clip, one
+/// after `Q` restores the whole page.
+#[allow(clippy::disallowed_types)] // builds its input with lopdf
+fn clipped_page() -> Vec<u8> {
+    use lopdf::{Dictionary, Object};
+    use signprep_testgen::content::ContentWriter;
+    use signprep_testgen::fonts::{base14_dict, courier};
+    use signprep_testgen::geom::PageGeom;
+    use signprep_testgen::pdfbuild::{DocBuilder, PageSpec};
+    let mut b = DocBuilder::new();
+    let font = b.add(base14_dict("Courier", None));
+    let mut fonts = Dictionary::new();
+    fonts.set("F1", Object::Reference(font));
+    let mut res = Dictionary::new();
+    res.set("Font", fonts);
+    let cour = courier(false);
+    let mut w = ContentWriter::new();
+    // Clip to the lower half (PDF y 0..400), then a nested clip that leaves
+    // nothing (an empty intersection) for the last shown tag inside it.
+    w.raw("q 0 0 612 400 re W n");
+    w.bt().tf("F1", &cour, 10.0).td(72.0, 700.0);
+    w.show("[sig|req|signer1]").unwrap();
+    w.et();
+    w.bt().tf("F1", &cour, 10.0).td(72.0, 300.0);
+    w.show("[text|req|signer1]").unwrap();
+    w.et();
+    w.raw("q 300 500 100 100 re W n");
+    w.bt().tf("F1", &cour, 10.0).td(72.0, 200.0);
+    w.show("[text|req|signer3]").unwrap();
+    w.et();
+    w.raw("Q Q");
+    w.bt().tf("F1", &cour, 10.0).td(72.0, 600.0);
+    w.show("[text|noreq|signer2]").unwrap();
+    w.et();
+    b.add_page(PageSpec::new(PageGeom::letter(), res, w.finish()))
+        .unwrap();
+    b.finish("clipped", "clip test").unwrap().pdf
+}
+
+#[test]
+fn a_tag_outside_the_clip_is_not_reported_visible() {
+    let pdf = clipped_page();
+    let doc = Document::from_bytes(&pdf, &LoadOptions::default()).unwrap();
+    let scan = Scanner::new().dialects(Dialects::all()).scan(&doc).unwrap();
+    let raws: Vec<&str> = scan
+        .vendor_tags
+        .as_deref()
+        .unwrap()
+        .iter()
+        .map(|t| t.raw.as_str())
+        .collect();
+    // Clipped tags are still read (the vendor would read them too).
+    assert_eq!(raws.len(), 4, "{raws:?}");
+    let visible: Vec<&str> = scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::VendorTagVisible)
+        .filter_map(|d| d.tag.as_deref())
+        .collect();
+    assert_eq!(visible, ["[text|req|signer1]", "[text|noreq|signer2]"]);
+}

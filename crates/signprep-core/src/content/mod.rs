@@ -8,6 +8,7 @@
 #![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 mod args;
+mod clip;
 mod lexer;
 mod page;
 mod state;
@@ -15,7 +16,7 @@ mod state;
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error, PageRef, StreamError, lookup, matrix_of};
 use crate::fonts::{self, Damage, Font, GlyphSink};
-use crate::geometry::Matrix;
+use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
 use crate::stream_cache::{Decoded, Reuse};
 use args::Args;
@@ -132,6 +133,8 @@ pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageTe
         operators: 0,
         font_slots: Vec::new(),
         fallback: None,
+        path: None,
+        clip_next: false,
     };
     let content = page_content(res, page, index, &mut it.out.diagnostics)?;
     // Text pages show about one glyph per 4-20 content bytes: reserving for
@@ -224,6 +227,10 @@ struct Interp<'a> {
     font_slots: Vec<(usize, u32)>,
     /// Index of the fallback font, once needed.
     fallback: Option<u32>,
+    /// The bounding box of the path being built, user space.
+    path: Option<Rect>,
+    /// `W`/`W*` seen: the path ends as a clip.
+    clip_next: bool,
 }
 
 impl<'a> Interp<'a> {
@@ -277,6 +284,9 @@ impl<'a> Interp<'a> {
                     self.gs = gs;
                 }
             }
+            // Paths only matter for clipping (`clip.rs`).
+            b"re" | b"m" | b"l" | b"c" | b"v" | b"y" | b"W" | b"W*" | b"n" | b"f" | b"F"
+            | b"f*" | b"S" | b"s" | b"B" | b"B*" | b"b" | b"b*" => self.path_op(operator, args),
             b"cm" => {
                 if let Some(m) = args.matrix() {
                     self.gs.ctm = m.then(&self.gs.ctm);
@@ -540,6 +550,7 @@ impl<'a> Interp<'a> {
                     || self.gs.fill_alpha <= 0.0,
                 vertical,
                 fill: self.gs.fill,
+                clip: self.gs.clip,
             },
             run_idx: None,
             ctm_display: self.gs.ctm.then(&self.display),

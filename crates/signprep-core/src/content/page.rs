@@ -38,6 +38,8 @@ pub(crate) struct Run {
     pub(super) hidden: bool,
     pub(super) vertical: bool,
     pub(super) fill: Fill,
+    /// The clip box when the run was shown (see `GState::clip`).
+    pub(super) clip: Option<Rect>,
 }
 
 /// One glyph as the interpreter records it; [`PageText`] turns it into
@@ -83,6 +85,7 @@ const NO_RUN: Run = Run {
     hidden: false,
     vertical: false,
     fill: Fill::Other,
+    clip: None,
 };
 
 impl PageText {
@@ -143,6 +146,13 @@ impl PageText {
     /// Painted invisibly: render mode 3/7, white fill or zero opacity.
     pub(crate) fn hidden(&self, g: &GlyphRec) -> bool {
         self.run(g).hidden
+    }
+
+    /// Entirely outside the clip box it was shown under (so not painted).
+    pub(crate) fn clipped(&self, g: &GlyphRec) -> bool {
+        self.run(g)
+            .clip
+            .is_some_and(|c| self.bbox(g).intersect(&c).is_none())
     }
 }
 

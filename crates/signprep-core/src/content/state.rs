@@ -1,6 +1,6 @@
 //! Graphics and text state.
 
-use crate::geometry::Matrix;
+use crate::geometry::{Matrix, Rect};
 
 /// A glyph's fill colour, in its device space.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -65,6 +65,11 @@ pub(crate) struct GState {
     pub(crate) fill: Fill,
     pub(crate) fill_alpha: f64,
     pub(crate) text: TextState,
+    /// The clipping path's bounding box in displayed page coordinates
+    /// (`None`: the whole page). Rectangles approximate every clip path: a
+    /// glyph outside this box is certainly not painted; one inside it may
+    /// still be clipped by a curved or non-rectangular path.
+    pub(crate) clip: Option<Rect>,
 }
 
 impl Default for GState {
@@ -74,6 +79,7 @@ impl Default for GState {
             fill: Fill::Gray(0.0),
             fill_alpha: 1.0,
             text: TextState::default(),
+            clip: None,
         }
     }
 }

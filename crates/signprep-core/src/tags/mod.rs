@@ -150,6 +150,8 @@ pub(crate) struct Span {
     pub(crate) font_size: f64,
     /// Every glyph is painted invisibly.
     pub(crate) hidden: bool,
+    /// Every glyph lies outside the clip box it was shown under.
+    pub(crate) clipped: bool,
     /// The text runs vertically on the displayed page.
     pub(crate) vertical: bool,
     /// The glyph widths differ (a proportional font).
@@ -174,12 +176,14 @@ pub(crate) fn span(page: &PageText, glyphs: &[u32]) -> Option<Span> {
     let first = page.bbox(first_glyph);
     let mut bbox = first;
     let mut hidden = true;
+    let mut clipped = true;
     let mut max_w = 0.0f32;
     let mut min_w = f32::INFINITY;
     for &gi in glyphs {
         if let Some(g) = page.glyphs.get(gi as usize) {
             bbox = bbox.union(&page.bbox(g));
             hidden &= page.hidden(g);
+            clipped &= page.clipped(g);
             max_w = max_w.max(g.width);
             min_w = min_w.min(g.width);
         }
@@ -195,6 +199,7 @@ pub(crate) fn span(page: &PageText, glyphs: &[u32]) -> Option<Span> {
             .unwrap_or_default(),
         font_size: f64::from(page.size(first_glyph)),
         hidden,
+        clipped,
         vertical: dir.1.abs() > dir.0.abs(),
         proportional: max_w > 0.0 && (max_w - min_w) > 0.01 * max_w,
     })

@@ -395,6 +395,8 @@ pub(crate) struct FoundVendorTag {
     pub(crate) font: String,
     pub(crate) font_size: f64,
     pub(crate) hidden: bool,
+    /// Entirely outside the clip (not painted, though not `hidden`).
+    pub(crate) clipped: bool,
 }
 
 /// Finds the requested dialects' tags on one page.
@@ -463,7 +465,7 @@ pub(crate) fn find_vendor_tags(
             diags.push(problem_diagnostic(page_index, d, &raw, p));
         }
         if let Some(t) = measure(page, &lines, c, d, raw, parsed.attrs) {
-            if !t.hidden {
+            if !t.hidden && !t.clipped {
                 diags.push(
                     Diagnostic::new(
                         Code::VendorTagVisible,
@@ -542,6 +544,7 @@ fn measure(
         font: s.font,
         font_size: s.font_size,
         hidden: s.hidden,
+        clipped: s.clipped,
     })
 }
 
