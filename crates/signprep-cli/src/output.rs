@@ -2,9 +2,8 @@
 
 use crate::args::Format;
 pub use crate::batch::Summary;
-use serde::Serialize;
 use signprep_core::{Record, Severity};
-use signprep_pack::DataField;
+use signprep_pack::{DataField, ScanRecord};
 use std::io::{self, BufWriter, Write};
 
 /// "N fields", or "fields not read" after `scan --no-fields` (where a count of
@@ -15,15 +14,6 @@ pub fn fields_count(n: usize, read: bool) -> String {
     } else {
         "fields not read".to_string()
     }
-}
-
-/// A record as written: the record, plus `data_fields` with `--data-fields`.
-#[derive(Serialize)]
-struct WithDataFields<'a> {
-    #[serde(flatten)]
-    record: &'a Record,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data_fields: Option<&'a [DataField]>,
 }
 
 /// How a record is turned into bytes: the part of writing that needs no
@@ -58,7 +48,7 @@ impl Render {
         let mut out = Vec::with_capacity(4096);
         match self.format {
             Format::Ndjson | Format::Json => {
-                let r = &WithDataFields {
+                let r = &ScanRecord {
                     record: r,
                     data_fields,
                 };

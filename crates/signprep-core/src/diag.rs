@@ -1,10 +1,11 @@
 //! Diagnostics: findings that do not stop a scan, each with a stable code.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt;
 
 /// How serious a finding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The service will reject the request or silently do the wrong thing.
@@ -216,8 +217,25 @@ impl Serialize for Code {
     }
 }
 
+/// One of the codes, as written.
+impl JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        schemars::json_schema!({
+            "description": "Stable snake_case code (`signprep explain CODE`).",
+            "type": "string",
+            "enum": codes,
+        })
+    }
+}
+
 /// One finding: a code, its severity, a message and where it is.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Diagnostic {
     /// Severity (from the code).
     pub severity: Severity,

@@ -2,11 +2,12 @@
 
 use crate::document::{Document, Error, LoadOptions};
 use crate::scan::{Scan, Scanner};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::Path;
 
 /// Whether a file could be scanned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Scanned (possibly with findings).
@@ -16,7 +17,8 @@ pub enum Status {
 }
 
 /// A fatal error, as written in a record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ErrorInfo {
     /// Stable code: `pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`.
     pub code: String,
@@ -34,7 +36,8 @@ impl From<&Error> for ErrorInfo {
 }
 
 /// One file's result: the scan, or the reason there is none.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Record {
     /// The path as given.
     pub path: String,

@@ -9,11 +9,13 @@ use crate::resources::Resources;
 use crate::tags::vendor::{Dialects, FoundVendorTag, VendorTag, find_vendor_tags};
 use crate::tags::{FoundTag, find_page_tags};
 use rayon::prelude::*;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// One page of the output: its displayed size and where it starts in the stack.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PageInfo {
     /// 0-based page index.
     pub index: usize,
@@ -31,7 +33,8 @@ pub struct PageInfo {
 }
 
 /// A tag found in the text, in page-stacked output pixels.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Tag {
     /// The id between `<#` and `#>`, trimmed.
     pub tag_id: String,
@@ -58,7 +61,8 @@ pub struct Tag {
 }
 
 /// The result of scanning one document.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Scan {
     /// Every page, in order.
     pub pages: Vec<PageInfo>,

@@ -32,17 +32,19 @@
 //! quote or a line break are quoted, with quotes doubled (RFC 4180).
 
 use serde::Serialize;
-use signprep_core::{Field, FieldType, FieldValue, Scan, ServiceTypes, Tag};
+use signprep_core::{Field, FieldType, FieldValue, Record, Scan, ServiceTypes, Tag};
 
 /// One Data field object for the service.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct DataField {
     /// The full field name; `null` for a tag.
     pub custom_id: Option<String>,
     /// The tag id (tags only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tag_id: Option<String>,
-    /// The service's field type (see the module documentation).
+    /// The service's field type: `signature` or `text` by default, or what a
+    /// type map says.
     #[serde(rename = "type")]
     pub kind: String,
     /// Ff bit 2 of a field; `false` for a tag.
@@ -62,6 +64,21 @@ pub struct DataField {
     pub width: f64,
     /// Height, pixels.
     pub height: f64,
+}
+
+/// One record of `signprep scan` as written: the core's record, plus the tags
+/// and fields as the service's Data fields (`scan --data-fields`).
+// The scan record's schema (`SchemaName::Scan`) is derived from this type and
+// the core's record types, so it describes exactly what is written.
+#[derive(Clone, Copy, Debug, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ScanRecord<'a> {
+    /// The record: path, status, error, pages, tags, fields, diagnostics.
+    #[serde(flatten)]
+    pub record: &'a Record,
+    /// With `--data-fields`: the tags and fields as the service's Data fields.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_fields: Option<&'a [DataField]>,
 }
 
 /// A malformed type-map rule.

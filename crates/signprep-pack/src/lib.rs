@@ -82,7 +82,7 @@ mod schema;
 
 pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};
 pub use codes::{Finding, FindingCode, PackCode, pointer};
-pub use datafields::{DataField, TypeMap, TypeMapError, data_fields};
+pub use datafields::{DataField, ScanRecord, TypeMap, TypeMapError, data_fields};
 pub use error::Error;
 pub use ids::{IdGenerator, RandomIds, SeededIds};
 pub use manifest::{
@@ -103,5 +103,5 @@ pub use model::{Extra, UnknownKeys};
 pub use nullable::Nullable;
 pub use read::{Read, read_pack, read_populate, read_v0_document};
 pub use rules::{Checked, Checker, Group, InputKind, UnknownKind, detect, read_template};
-pub use schema::{ScanRecord, SchemaName};
+pub use schema::SchemaName;
 pub use signprep_core;

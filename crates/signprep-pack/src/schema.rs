@@ -1,7 +1,9 @@
-//! JSON Schemas of what signprep reads and writes (`signprep schema NAME`).
+//! JSON Schemas of what signprep reads and writes (`signprep schema NAME`),
+//! derived (schemars) from the types that are read or written: the scan
+//! record's from [`crate::ScanRecord`] and the core's record types, for what
+//! they serialise.
 
-mod scan;
-
+use crate::datafields::ScanRecord;
 use crate::manifest::Manifest;
 use crate::model::pack::DocumentPack;
 use crate::model::plan::Requests;
@@ -9,8 +11,6 @@ use crate::model::populate::PopulateBody;
 use crate::model::v0::V0Document;
 use schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
 use serde_json::{Value, json};
-
-pub use scan::ScanRecord;
 
 /// A schema signprep publishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,7 +65,9 @@ impl SchemaName {
         let mut schema = match self {
             SchemaName::Pack => root::<DocumentPack>(generator()),
             SchemaName::Manifest => root::<Manifest>(generator()),
-            SchemaName::Scan => root::<ScanRecord>(generator()),
+            SchemaName::Scan => root::<ScanRecord<'static>>(SchemaGenerator::new(
+                SchemaSettings::draft2020_12().for_serialize(),
+            )),
             SchemaName::V0 => root::<Requests<V0Document>>(generator()),
             SchemaName::Populate => root::<Requests<PopulateBody>>(generator()),
         };

@@ -38,12 +38,13 @@ use crate::diag::{Code, Diagnostic, Severity};
 use crate::document::{Document, Error, lookup, number};
 use crate::geometry::{PageGeometry, Rect, round2};
 use lopdf::{Dictionary, Object, ObjectId};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::HashMap;
 use walk::{Chain, Entry, Found, Node, PTarget};
 
 /// A field's type, from `/FT` and `/Ff` (inherited).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FieldType {
     /// `/FT /Tx`.
@@ -108,7 +109,7 @@ const FF_MULTI_SELECT: i64 = 1 << 21;
 const FF_COMB: i64 = 1 << 24;
 
 /// A field value: one string, or a list (a multi-select list box).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum FieldValue {
     /// Text, a chosen option, a button state name without `/`, or `"signed"`.
@@ -118,7 +119,8 @@ pub enum FieldValue {
 }
 
 /// One form-field widget (a field with two widgets gives two entries).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Field {
     /// Fully qualified name: the `/T` of the field and its ancestors, joined with `.`.
     pub name: String,

@@ -20,12 +20,13 @@ use super::{Lines, build_lines, glyphs_of, span};
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// A vendor whose text tags signprep reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// Adobe Acrobat Sign: `{{Sig_es_:signer1:signature}}`.
@@ -159,7 +160,8 @@ impl FromIterator<Dialect> for Dialects {
 }
 
 /// What a vendor tag says, parsed as its vendor documents the grammar.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct VendorAttributes {
     /// The field type as written in the tag (`sig`, `s`, `signature`, …).
     #[serde(rename = "type")]
@@ -549,7 +551,8 @@ fn measure(
 }
 
 /// A vendor tag in a scan, in page-stacked output pixels (as [`crate::Tag`]).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct VendorTag {
     /// Whose grammar read it.
     pub dialect: Dialect,
