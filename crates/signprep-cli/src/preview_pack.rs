@@ -21,8 +21,7 @@ use crate::args::PreviewArgs;
 use crate::preview_cmd::{self, LoadError};
 use signprep_core::{Note, Scanner, Severity, Style};
 use signprep_pack::{
-    Checker, DocumentPack, Finding, FindingCode, InputKind, LenientPack, Manifest, SeededIds,
-    detect, read_pack,
+    Checker, Finding, FindingCode, InputKind, LenientPack, Manifest, SeededIds, detect, read_pack,
 };
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -105,7 +104,7 @@ fn read(source: Source<'_>) -> Result<Request, String> {
                 .ids(SeededIds::new(0))
                 .build_partial();
             let json = serde_json::to_vec(&built).map_err(|e| format!("{shown}: {e}"))?;
-            let pack = lenient(&built).map_err(|e| format!("{shown}: {e}"))?;
+            let pack = LenientPack::from(built);
             let findings = checker
                 .check_file(path, Some(InputKind::Manifest))
                 .map_err(|e| e.to_string())?
@@ -120,11 +119,6 @@ fn read(source: Source<'_>) -> Result<Request, String> {
             })
         }
     }
-}
-
-/// The typed pack as a lenient one (the shape a read gives).
-fn lenient(pack: &DocumentPack) -> Result<LenientPack, serde_json::Error> {
-    serde_json::from_value(serde_json::to_value(pack)?)
 }
 
 /// How each signatory is shown: name, else email, else role, else `signer N`;
@@ -190,22 +184,15 @@ fn child_style(
             style = style.value(id, d.clone());
         }
     }
-    let own = format!("/documents/{i}");
     for f in findings {
-        let Some(p) = f.pointer.as_deref() else {
+        let Some(place) = f.pack_place().filter(|p| p.document == i) else {
             continue;
-        };
-        let rest = match p.strip_prefix(&own) {
-            Some(r) if r.is_empty() || r.starts_with('/') => r,
-            _ => continue,
         };
         if matches!(f.code, FindingCode::Scan(_)) {
             continue; // drawn from the preview's own scan
         }
-        let named = rest
-            .strip_prefix("/data_fields/")
-            .and_then(|r| r.split('/').next())
-            .and_then(|j| j.parse::<usize>().ok())
+        let named = place
+            .data_field
             .and_then(|j| fields.get(j))
             .and_then(|d| d.custom_id.clone())
             .or_else(|| f.tag.clone())

@@ -405,6 +405,47 @@ impl fmt::Display for Finding {
     }
 }
 
+/// Where in a v1 pack body a finding lies: the child, and the data field of
+/// that child ([`Finding::pack_place`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackPlace {
+    /// 0-based index in `documents`.
+    pub document: usize,
+    /// 0-based index in that child's `data_fields`, when the finding is
+    /// about one of them.
+    pub data_field: Option<usize>,
+}
+
+impl Finding {
+    /// Where a finding about a v1 pack body lies, read from its pointer
+    /// (`/documents/N/...`, `/documents/N/data_fields/M/...`); `None` when it
+    /// is not under one child (the pack's signers, say).
+    pub fn pack_place(&self) -> Option<PackPlace> {
+        let mut tokens = self.pointer.as_deref()?.strip_prefix('/')?.split('/');
+        if tokens.next()? != "documents" {
+            return None;
+        }
+        let document = array_index(tokens.next()?)?;
+        let data_field = match tokens.next() {
+            Some("data_fields") => tokens.next().and_then(array_index),
+            _ => None,
+        };
+        Some(PackPlace {
+            document,
+            data_field,
+        })
+    }
+}
+
+/// An array index token of a JSON pointer: `0`, or digits without a leading 0.
+fn array_index(token: &str) -> Option<usize> {
+    let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (token.len() > 1 && token.starts_with('0')) {
+        return None;
+    }
+    token.parse().ok()
+}
+
 /// Appends a reference token to a JSON pointer, escaping `~` and `/` (RFC 6901).
 pub fn pointer(base: &str, token: impl fmt::Display) -> String {
     let token = token.to_string().replace('~', "~0").replace('/', "~1");

@@ -81,7 +81,7 @@ mod rules;
 mod schema;
 
 pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};
-pub use codes::{Finding, FindingCode, PackCode, pointer};
+pub use codes::{Finding, FindingCode, PackCode, PackPlace, pointer};
 pub use datafields::{DataField, ScanRecord, TypeMap, TypeMapError, data_fields};
 pub use error::Error;
 pub use ids::{IdGenerator, RandomIds, SeededIds};

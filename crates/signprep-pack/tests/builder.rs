@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use signprep_pack::{
-    Channel, ChildKind, ChildSpec, Error, FieldSpec, Finding, Manifest, PackBuilder, PdfKind,
-    SeededIds, SignerSpec,
+    Channel, ChildKind, ChildSpec, Error, FieldSpec, Finding, LenientPack, Manifest, PackBuilder,
+    PackCode, PackPlace, PdfKind, SeededIds, SignerSpec,
 };
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -306,4 +306,62 @@ fn tag_type_rules_keep_file_order() {
     .unwrap();
     let order: Vec<&str> = m.tag_types.0.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(order, ["Z*", "A*"]);
+}
+
+/// A typed pack converts to the lenient pack a read of its JSON gives, and
+/// back: every kind of child (template, tag-syntax, form-field, URL).
+#[test]
+fn a_typed_pack_is_the_lenient_pack_its_json_reads_as() {
+    let built = PackBuilder::new("All kinds")
+        .ids(SeededIds::new(3))
+        .signer(ann())
+        .document(
+            ChildSpec::pdf_bytes("tags", fixture("base14_courier.pdf"))
+                .field(FieldSpec::matching("SIG_*").signer("ann")),
+        )
+        .document(ChildSpec::pdf_bytes("form", fixture("form_signature.pdf")))
+        .document(ChildSpec::template("Schedule", "TPL"))
+        .document(ChildSpec::url("Remote", "https://example.com/a.pdf"))
+        .use_workspace_defaults(true)
+        .build()
+        .unwrap()
+        .output;
+    let json = serde_json::to_value(&built).unwrap();
+    let read: LenientPack = serde_json::from_value(json.clone()).unwrap();
+    let lenient = LenientPack::from(built.clone());
+    assert_eq!(lenient, read);
+    assert_eq!(serde_json::to_value(&lenient).unwrap(), json);
+    assert_eq!(lenient.into_typed().unwrap(), built);
+}
+
+#[test]
+fn findings_name_their_child_and_data_field() {
+    let at = |p: &str| {
+        Finding::new(PackCode::DataFieldEmpty, "m")
+            .at(p)
+            .pack_place()
+    };
+    let place = |document, data_field| {
+        Some(PackPlace {
+            document,
+            data_field,
+        })
+    };
+    assert_eq!(at("/documents/2"), place(2, None));
+    assert_eq!(at("/documents/0/document_name"), place(0, None));
+    assert_eq!(at("/documents/1/data_fields"), place(1, None));
+    assert_eq!(
+        at("/documents/1/data_fields/3/custom_id"),
+        place(1, Some(3))
+    );
+    assert_eq!(at("/documents/1/data_fields/-"), place(1, None));
+    assert_eq!(at("/documents/01"), None);
+    assert_eq!(at("/documents/-"), None);
+    assert_eq!(at("/documents"), None);
+    assert_eq!(at("/signatories/0"), None);
+    assert_eq!(at(""), None);
+    assert_eq!(
+        Finding::new(PackCode::DataFieldEmpty, "m").pack_place(),
+        None
+    );
 }

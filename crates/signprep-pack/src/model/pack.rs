@@ -397,6 +397,38 @@ impl UnknownKeys for PackDataField {
     }
 }
 
+/// A typed pack as a lenient one (every child with its settings): what a
+/// lenient read of its JSON gives, without the JSON. The inverse of
+/// [`LenientPack::into_typed`].
+impl From<DocumentPack> for LenientPack {
+    fn from(p: DocumentPack) -> Self {
+        let documents = p.documents.map(|docs| {
+            docs.into_iter()
+                .map(|d| ChildDocument {
+                    document_name: d.document_name,
+                    document_creation_settings: Some(d.document_creation_settings.into()),
+                    data_fields: d.data_fields,
+                    key: d.key,
+                    serve_pdf_url: d.serve_pdf_url,
+                    extra: d.extra,
+                })
+                .collect()
+        });
+        DocumentPack {
+            key: p.key,
+            document_pack_name: p.document_pack_name,
+            document_type: p.document_type,
+            team_key: p.team_key,
+            cc_recipients: p.cc_recipients,
+            signatories: p.signatories,
+            mail_settings: p.mail_settings,
+            documents,
+            signing_settings: p.signing_settings,
+            extra: p.extra,
+        }
+    }
+}
+
 impl LenientPack {
     /// Everything a lenient read can tell without the PDFs: unknown keys, the
     /// creation settings of each child, unknown channels, invalid Base64.

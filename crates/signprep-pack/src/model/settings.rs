@@ -405,6 +405,34 @@ impl RawCreationSettings {
     }
 }
 
+/// The settings as a lenient read of their JSON gives them: exactly the keys
+/// they serialise to (the inverse of `CreationSettings::try_from`).
+impl From<CreationSettings> for RawCreationSettings {
+    fn from(s: CreationSettings) -> Self {
+        let mut raw = RawCreationSettings {
+            use_workspace_default_document_settings: s.workspace_defaults,
+            extra: s.extra,
+            ..RawCreationSettings::default()
+        };
+        match s.source {
+            Source::Template(k) => raw.create_from_template_key = Some(k),
+            Source::TagSyntax(b) => {
+                raw.base_64_document = Some(b);
+                raw.extract_fields_by_tag = Some(true);
+            }
+            Source::FormField(src) => {
+                match src {
+                    FormSource::Base64(b) => raw.base_64_document = Some(b),
+                    FormSource::Url(u) => raw.document_url = Some(u),
+                }
+                raw.extract_fields_from_form_fields_with_metadata = Some(true);
+                raw.apply_extracted_fields = Some(true);
+            }
+        }
+        raw
+    }
+}
+
 impl TryFrom<RawCreationSettings> for CreationSettings {
     type Error = SettingsError;
 
