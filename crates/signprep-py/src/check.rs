@@ -5,6 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde::Serialize;
+use signprep_core::batch::catch_panic;
 use signprep_core::{Code, FileErrorCode};
 use signprep_pack::{Checker, Finding, InputKind, PackCode, RandomIds, SeededIds, read_template};
 use std::path::PathBuf;
@@ -54,11 +55,7 @@ pub fn check_bytes<'py>(
             read_template(t).map_err(|e| PyValueError::new_err(format!("templates[{i}]: {e}")))?;
         checker = checker.template(doc);
     }
-    let checked = py.detach(|| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            checker.check_bytes(data, &path, kind)
-        }))
-    });
+    let checked = py.detach(|| catch_panic(|| checker.check_bytes(data, &path, kind)));
     let checked = checked.map_err(|_| internal())?;
     let shown = path.display().to_string();
     let record = CheckRecord {
@@ -87,9 +84,7 @@ pub fn pack_manifest<'py>(
             None => checker.check_manifest(data, &path, RandomIds),
         }
     };
-    let (checked, pack) = py
-        .detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)))
-        .map_err(|_| internal())?;
+    let (checked, pack) = py.detach(|| catch_panic(work)).map_err(|_| internal())?;
     let body = pythonize::pythonize(py, &pack)?;
     let findings = pythonize::pythonize(py, &checked.findings)?;
     Ok((body, findings))

@@ -2,7 +2,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use signprep_core::batch::{PdfSource, panic_message, panicked_record, scan_source};
+use signprep_core::batch::{PdfSource, catch_panic, panicked_record, scan_source};
 use signprep_core::{Dialects, LoadOptions, Record, Scanner};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -70,9 +70,8 @@ impl Options {
 /// caught at the file boundary as the batch engine catches it: one record,
 /// never an unwinding into Python.
 pub fn record_of(source: &PdfSource, options: &Options) -> Record {
-    let work = || scan_source(source, &options.load, &options.scanner, true);
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
-        .unwrap_or_else(|payload| panicked_record(source.name(), &panic_message(payload.as_ref())))
+    catch_panic(|| scan_source(source, &options.load, &options.scanner, true))
+        .unwrap_or_else(|panic| panicked_record(source.name(), &panic))
 }
 
 /// The record of the file at `path`, its `path` shown as `shown` (the path as
