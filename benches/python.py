@@ -80,9 +80,11 @@ def main():
     ap.add_argument("--python", required=True)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-pymupdf", action="store_true")
+    ap.add_argument("--times", type=int, default=1,
+                    help="list every file this many times (a longer run: start-up amortised)")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
-    files = pdfs(a.dirs)
+    files = pdfs(a.dirs) * a.times
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write("\n".join(files) + "\n")
         listing = f.name
