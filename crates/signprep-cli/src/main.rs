@@ -58,7 +58,9 @@ fn main() -> ExitCode {
 }
 
 /// The worker pool of a command (`jobs`: threads, 0 or none = all cores); on
-/// failure the error is printed (`error: ...`) and `None` returned.
+/// failure the error is printed (`error: ...`) and `None` returned. Only the
+/// previews (one file's pages) use it; batches run on `signprep_core::batch`.
+#[cfg(feature = "render")]
 fn worker_pool(jobs: Option<usize>) -> Option<rayon::ThreadPool> {
     match rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
