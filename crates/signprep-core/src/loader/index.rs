@@ -1,13 +1,167 @@
-#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
-//! Checks made while the lazy store's index is built: the decryptor of an
+//! The lazy store's index ([`read`]): the cross-reference table as entries by
+//! object number, and the checks made while it is built: the decryptor of an
 //! encrypted file, the header at each entry's offset, and the entries of a
-//! table rebuilt by scanning ([`super::repair`]).
+//! table rebuilt by scanning ([`super::repair`]); also where each member of
+//! an object stream starts.
+#![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
-use super::{Entry, ObjStm, Unread, crypt, parse, repair};
+use super::{crypt, indirect, parse, repair, xref};
 use crate::error::Encryption;
+use crate::options::LoadOptions;
 use lopdf::xref::XrefEntry;
 use lopdf::{Dictionary, Object, ObjectId};
 use std::collections::HashMap;
+
+/// One cross-reference entry.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Entry {
+    Free,
+    Normal {
+        offset: u32,
+        generation: u16,
+    },
+    Compressed {
+        container: u32,
+    },
+    /// An entry whose offset does not lead to its own header: lopdf files
+    /// what it finds there under another id (or nothing), so only the eager
+    /// load can say what this id holds. `misnumbered`: the offset holds,
+    /// right there, the header of another object number (asked for while
+    /// the document is opened, the table is rebuilt by scanning instead).
+    Elsewhere {
+        misnumbered: bool,
+    },
+}
+
+/// A decoded object stream: its data and where each member starts.
+#[derive(Debug)]
+pub(super) struct ObjStm {
+    pub(super) data: Vec<u8>,
+    pub(super) members: HashMap<u32, usize>,
+}
+
+/// Why [`read`] did not read a file.
+#[derive(Debug)]
+pub(super) enum Unread {
+    /// Encrypted, and the empty user password does not open it.
+    Encrypted(Encryption),
+    /// Not a file the lazy store reads (the eager load decides).
+    Other,
+}
+
+/// What [`read`] read: where `%PDF-` starts, the entries by number,
+/// the trailer, the decryptor, and whether the table was rebuilt.
+pub(super) struct Index {
+    pub(super) base: usize,
+    pub(super) nums: Vec<u32>,
+    pub(super) entries: Vec<Entry>,
+    pub(super) trailer: Dictionary,
+    pub(super) crypt: Option<crypt::Decryptor>,
+    pub(super) repaired: bool,
+}
+
+/// Reads the cross-reference data of `bytes` and checks every entry's header
+/// (with `rebuild`, rebuilds the table by scanning instead: see
+/// [`super::Lazy::open`]).
+pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result<Index, Unread> {
+    let other = || Unread::Other;
+    let base = bytes
+        .windows(5)
+        .position(|w| w == b"%PDF-")
+        .ok_or_else(other)?;
+    let buf = bytes.get(base..).ok_or_else(other)?;
+    // lopdf needs an end of line after the header.
+    if !buf.iter().any(|&c| c == b'\r' || c == b'\n') {
+        return Err(other());
+    }
+    let limits = xref::XrefLimits {
+        max_depth: options.max_nesting_depth,
+        max_stream_bytes: options.max_stream_bytes,
+    };
+    let (table, mut trailer) = xref::read(buf, limits).ok_or_else(other)?;
+    let crypt = match trailer.get(b"Encrypt") {
+        Err(_) => None,
+        Ok(encrypt) => {
+            let (decryptor, encrypt_id) =
+                decryptor(buf, &table, &trailer, encrypt, options.max_nesting_depth)?;
+            // As after lopdf's decryption: no /Encrypt, and its object gone.
+            trailer.remove(b"Encrypt");
+            Some((decryptor, encrypt_id))
+        }
+    };
+    let encrypt_id = crypt.as_ref().and_then(|(_, id)| *id);
+    let crypt = crypt.map(|(d, _)| d);
+    if rebuild {
+        let (nums, entries) = rebuilt(buf, &table, encrypt_id);
+        return Ok(Index {
+            base,
+            nums,
+            entries,
+            trailer,
+            crypt,
+            repaired: true,
+        });
+    }
+    let mut nums = Vec::with_capacity(table.entries.len());
+    let mut entries = Vec::with_capacity(table.entries.len());
+    // (entry, header found at its offset, misnumbered) where the two differ.
+    type Stray = (usize, Option<(ObjectId, usize)>, bool);
+    let mut strays: Vec<Stray> = Vec::new();
+    for (&num, entry) in &table.entries {
+        let e = match *entry {
+            XrefEntry::Free | XrefEntry::UnusableFree => Entry::Free,
+            XrefEntry::Normal { generation, .. } if Some((num, generation)) == encrypt_id => {
+                Entry::Free
+            }
+            XrefEntry::Normal { offset, generation } => {
+                // lopdf files every object under the id its header names.
+                let header = header_at(buf, offset as usize);
+                if header.is_none_or(|(id, _)| id != (num, generation)) {
+                    strays.push((entries.len(), header, misnumbered(buf, num, entry)));
+                }
+                Entry::Normal { offset, generation }
+            }
+            XrefEntry::Compressed { container, .. } => Entry::Compressed { container },
+        };
+        nums.push(num);
+        entries.push(e);
+    }
+    // A stray entry is read through the eager load, and so is the object
+    // lopdf files from its offset, unless that is the very object the
+    // other id's own entry points at (a linearized file's entry at offset 0
+    // reaching the first object past the header comment, say).
+    for (ix, header, misnumbered) in strays {
+        if let Some(e) = entries.get_mut(ix) {
+            *e = Entry::Elsewhere { misnumbered };
+        }
+        let Some(((n, g), at)) = header else {
+            continue;
+        };
+        let Ok(other) = nums.binary_search(&n) else {
+            continue;
+        };
+        let same = match entries.get(other) {
+            Some(Entry::Normal { offset, generation }) => {
+                *generation == g && header_at(buf, *offset as usize) == Some(((n, g), at))
+            }
+            _ => false,
+        };
+        // When the stray entry is misnumbered, asking for this one
+        // rebuilds the table too: the eager load would file the stray's
+        // object under this id.
+        if !same && let Some(e) = entries.get_mut(other) {
+            *e = Entry::Elsewhere { misnumbered };
+        }
+    }
+    Ok(Index {
+        base,
+        nums,
+        entries,
+        trailer,
+        crypt,
+        repaired: false,
+    })
+}
 
 /// The decryptor of an encrypted file and the id of its `/Encrypt` object
 /// (`None` when the dictionary is direct); `Err` when the file is for the
@@ -32,10 +186,10 @@ pub(super) fn decryptor(
                 return Err(other());
             }
             let mut no_length = |_| None;
-            let (_, obj) = parse::indirect_object(
+            let (_, obj) = indirect::indirect_object(
                 buf,
                 *offset as usize,
-                parse::Expect::Id(*id),
+                indirect::Expect::Id(*id),
                 max_depth,
                 &mut no_length,
             )

@@ -11,7 +11,8 @@
 //! predictors, bounded by the stream limit).
 #![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
-use super::parse::{Expect, Parser, indirect_object, starts_object_header};
+use super::indirect::{Expect, indirect_object, starts_object_header};
+use super::parse::Parser;
 use lopdf::xref::{Xref, XrefEntry, XrefType, decode_xref_stream_with_limit};
 use lopdf::{Dictionary, Object};
 use std::collections::HashSet;
