@@ -6,7 +6,7 @@
 use crate::error::{Limit, Unreadable};
 use crate::geometry::PageGeometry;
 use crate::loader::{Lazy, Refused, Store, load_eager};
-use lopdf::{Dictionary, Object, ObjectId};
+use lopdf::{Dictionary, Object};
 pub(crate) use pages::PageRef;
 use pages::{page_tree_loaded, read_pages};
 use std::fmt;
@@ -15,10 +15,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
+mod object;
 mod pages;
 mod streams;
 
 pub use crate::options::LoadOptions;
+pub(crate) use lopdf::ObjectId;
+pub(crate) use object::{Array, Dict, Obj, StreamObj};
 pub(crate) use streams::StreamError;
 
 pub use crate::error::Error;
@@ -227,18 +230,21 @@ impl Document {
     /// The object `id`, following an object that is only a reference to
     /// another (as lopdf's `get_object` does), at most
     /// [`LoadOptions::max_reference_chain`] references in all.
-    pub(crate) fn object(&self, id: ObjectId) -> Option<&Object> {
-        self.follow(self.store.get(id)?, 1)
+    #[inline]
+    pub(crate) fn object(&self, id: ObjectId) -> Option<Obj<'_>> {
+        self.follow(self.store.get(id)?, 1).map(Obj::new)
     }
 
     /// The dictionary `id` (not a stream's), as lopdf's `get_dictionary` reads it.
-    pub(crate) fn dictionary(&self, id: ObjectId) -> Option<&Dictionary> {
-        self.object(id)?.as_dict().ok()
+    #[inline]
+    pub(crate) fn dictionary(&self, id: ObjectId) -> Option<Dict<'_>> {
+        self.object(id)?.as_dict()
     }
 
     /// The trailer dictionary.
-    pub(crate) fn trailer(&self) -> &Dictionary {
-        self.store.trailer()
+    #[inline]
+    pub(crate) fn trailer(&self) -> Dict<'_> {
+        Dict::new(self.store.trailer())
     }
 
     /// Fails once the file has used up its time budget.
@@ -276,8 +282,9 @@ impl Document {
     }
 
     /// Follows references (bounded) to a direct object.
-    pub(crate) fn resolve<'a>(&'a self, obj: &'a Object) -> Option<&'a Object> {
-        self.follow(obj, 0)
+    #[inline]
+    pub(crate) fn resolve<'a>(&'a self, obj: Obj<'a>) -> Option<Obj<'a>> {
+        self.follow(obj.raw(), 0).map(Obj::new)
     }
 
     /// Follows references from `obj`, `hops` of them already followed.
@@ -287,7 +294,7 @@ impl Document {
 
     /// [`Document::follow`], also giving the id of the last object followed
     /// (`None` when `obj` is direct).
-    pub(crate) fn follow_with_id<'a>(
+    fn follow_with_id<'a>(
         &'a self,
         mut obj: &'a Object,
         mut hops: usize,
@@ -305,41 +312,66 @@ impl Document {
     }
 
     /// A dictionary entry, resolved.
-    pub(crate) fn get<'a>(&'a self, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
-        self.resolve(lookup(dict, key)?)
+    #[inline]
+    pub(crate) fn get<'a>(&'a self, dict: Dict<'a>, key: &[u8]) -> Option<Obj<'a>> {
+        self.resolve(dict.get(key)?)
     }
 
-    pub(crate) fn get_dict<'a>(
+    /// A dictionary entry, resolved, when it is a dictionary (or a stream,
+    /// whose dictionary it gives).
+    #[inline]
+    pub(crate) fn get_dict<'a>(&'a self, dict: Dict<'a>, key: &[u8]) -> Option<Dict<'a>> {
+        self.get(dict, key)?.as_dict_or_stream_dict()
+    }
+
+    /// A dictionary entry, resolved, when it is a number.
+    #[inline]
+    pub(crate) fn get_number(&self, dict: Dict<'_>, key: &[u8]) -> Option<f64> {
+        self.get(dict, key)?.as_number()
+    }
+
+    /// A dictionary entry, resolved, when it is a name.
+    #[inline]
+    pub(crate) fn get_name<'a>(&'a self, dict: Dict<'a>, key: &[u8]) -> Option<&'a [u8]> {
+        self.get(dict, key)?.as_name()
+    }
+
+    /// A dictionary entry, resolved, when it is an array.
+    #[inline]
+    pub(crate) fn get_array<'a>(&'a self, dict: Dict<'a>, key: &[u8]) -> Option<Array<'a>> {
+        self.get(dict, key)?.as_array()
+    }
+
+    /// Follows references (bounded, as [`Document::resolve`]) to a stream;
+    /// with the id of the object that holds it, when it is not inline.
+    #[inline]
+    pub(crate) fn resolve_stream<'a>(
         &'a self,
-        dict: &'a Dictionary,
-        key: &[u8],
-    ) -> Option<&'a Dictionary> {
-        match self.get(dict, key)? {
-            Object::Dictionary(d) => Some(d),
-            Object::Stream(s) => Some(&s.dict),
+        obj: Obj<'a>,
+    ) -> Option<(Option<ObjectId>, StreamObj<'a>)> {
+        match self.follow_with_id(obj.raw(), 0)? {
+            (id, Object::Stream(s)) => Some((id, StreamObj::new(s))),
             _ => None,
         }
     }
 
-    pub(crate) fn get_number(&self, dict: &Dictionary, key: &[u8]) -> Option<f64> {
-        self.get(dict, key).and_then(number)
-    }
-
-    pub(crate) fn get_name<'a>(&'a self, dict: &'a Dictionary, key: &[u8]) -> Option<&'a [u8]> {
-        match self.get(dict, key)? {
-            Object::Name(n) => Some(n),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn get_array<'a>(
+    /// The content streams of page object `page`, in order, with their ids.
+    pub(crate) fn content_streams<'a>(
         &'a self,
-        dict: &'a Dictionary,
-        key: &[u8],
-    ) -> Option<&'a [Object]> {
-        match self.get(dict, key)? {
-            Object::Array(a) => Some(a),
-            _ => None,
+        page: &'a PageRef,
+    ) -> Vec<(Option<ObjectId>, StreamObj<'a>)> {
+        let Some(dict) = self.page_dict(page) else {
+            return Vec::new();
+        };
+        let Some(contents) = dict.get(b"Contents") else {
+            return Vec::new();
+        };
+        if let Some(one) = self.resolve_stream(contents) {
+            return vec![one];
+        }
+        match self.resolve(contents).and_then(Obj::as_array) {
+            Some(arr) => arr.iter().filter_map(|o| self.resolve_stream(o)).collect(),
+            None => Vec::new(),
         }
     }
 }
@@ -349,7 +381,7 @@ impl Document {
 /// dictionaries of pages, fonts, resources and widgets are found faster by
 /// comparing keys than by hashing one with SipHash (~40% of the
 /// 98 k lookups of a bench-set scan miss).
-pub(crate) fn lookup<'a>(dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
+fn lookup<'a>(dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
     const LINEAR: usize = 16;
     if dict.len() <= LINEAR {
         dict.iter()
@@ -362,7 +394,7 @@ pub(crate) fn lookup<'a>(dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object>
 }
 
 /// A number operand or entry.
-pub(crate) fn number(obj: &Object) -> Option<f64> {
+fn number(obj: &Object) -> Option<f64> {
     match obj {
         Object::Integer(i) => Some(*i as f64),
         Object::Real(r) if r.is_finite() => Some(f64::from(*r)),
@@ -389,13 +421,13 @@ fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<(), Error> {
 }
 
 /// A six-number matrix array, resolved; `None` unless all six are finite numbers.
-pub(crate) fn matrix_of(doc: &Document, arr: &[Object]) -> Option<crate::geometry::Matrix> {
+pub(crate) fn matrix_of(doc: &Document, arr: Array<'_>) -> Option<crate::geometry::Matrix> {
     let mut v = [0.0; 6];
     if arr.len() < 6 {
         return None;
     }
     for (slot, o) in v.iter_mut().zip(arr) {
-        *slot = doc.resolve(o).and_then(number)?;
+        *slot = doc.resolve(o).and_then(Obj::as_number)?;
     }
     let m = crate::geometry::Matrix::new(v[0], v[1], v[2], v[3], v[4], v[5]);
     m.is_finite().then_some(m)

@@ -2,12 +2,11 @@
 //! layer: fonts read once by object id, and decoded streams kept for reuse
 //! ([`crate::stream_cache`]). One [`Resources`] lives as long as one scan of a
 //! document; the document itself only reads objects.
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
-use crate::document::{Document, StreamError};
+use crate::document::{Document, Obj, StreamError, StreamObj};
 use crate::fonts::Font;
 use crate::stream_cache::{Decoded, Reuse, StreamCache};
-use lopdf::{Object, ObjectId, Stream};
+use lopdf::ObjectId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -59,19 +58,19 @@ impl<'d> Resources<'d> {
     /// `entry` must be an object of this document (it is, when it comes from
     /// a resource dictionary): an inline font dictionary is cached by its
     /// address, so a content stream selecting it a million times loads it once.
-    pub(crate) fn font(&self, entry: &Object) -> Arc<Font> {
-        let key = match entry {
-            Object::Reference(id) => FontKey::Object(*id),
-            inline => FontKey::Inline(std::ptr::from_ref(inline) as usize),
+    pub(crate) fn font(&self, entry: Obj<'_>) -> Arc<Font> {
+        let key = match entry.as_reference() {
+            Some(id) => FontKey::Object(id),
+            None => FontKey::Inline(entry.addr()),
         };
         if let Ok(cache) = self.fonts.lock()
             && let Some(f) = cache.get(&key)
         {
             return Arc::clone(f);
         }
-        let font = match self.doc.resolve(entry) {
-            Some(Object::Dictionary(d)) => Arc::new(Font::load(self.doc, d)),
-            _ => self.fallback_font(),
+        let font = match self.doc.resolve(entry).and_then(Obj::as_dict) {
+            Some(d) => Arc::new(Font::load(self.doc, d)),
+            None => self.fallback_font(),
         };
         if let Ok(mut cache) = self.fonts.lock() {
             cache.insert(key, Arc::clone(&font));
@@ -94,7 +93,7 @@ impl<'d> Resources<'d> {
     pub(crate) fn decoded_stream(
         &self,
         id: Option<ObjectId>,
-        stream: &Stream,
+        stream: StreamObj<'_>,
         reuse: Reuse,
     ) -> Result<Decoded, StreamError> {
         self.streams.decoded(self.doc, id, stream, reuse)

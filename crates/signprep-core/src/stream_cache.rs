@@ -20,10 +20,9 @@
 //! for by the others rather than decoded twice.
 //!
 //! [`LoadOptions::max_stream_cache_bytes`]: crate::LoadOptions::max_stream_cache_bytes
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
-use crate::document::{Document, PageRef, StreamError, lookup};
-use lopdf::{Object, ObjectId, Stream};
+use crate::document::{Document, StreamError, StreamObj};
+use lopdf::ObjectId;
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -141,7 +140,7 @@ impl StreamCache {
         &self,
         doc: &Document,
         id: Option<ObjectId>,
-        stream: &Stream,
+        stream: StreamObj<'_>,
         reuse: Reuse,
     ) -> Result<Decoded, StreamError> {
         let keep = match (id, reuse) {
@@ -181,45 +180,12 @@ impl StreamCache {
     }
 }
 
-impl Document {
-    /// Follows references (bounded, as [`Document::resolve`]) to a stream;
-    /// with the id of the object that holds it, when it is not inline.
-    pub(crate) fn resolve_stream<'a>(
-        &'a self,
-        obj: &'a Object,
-    ) -> Option<(Option<ObjectId>, &'a Stream)> {
-        match self.follow_with_id(obj, 0)? {
-            (id, Object::Stream(s)) => Some((id, s)),
-            _ => None,
-        }
-    }
-
-    /// The content streams of page object `page`, in order, with their ids.
-    pub(crate) fn content_streams<'a>(
-        &'a self,
-        page: &'a PageRef,
-    ) -> Vec<(Option<ObjectId>, &'a Stream)> {
-        let Some(dict) = self.page_dict(page) else {
-            return Vec::new();
-        };
-        let Some(contents) = lookup(dict, b"Contents") else {
-            return Vec::new();
-        };
-        if let Some(one) = self.resolve_stream(contents) {
-            return vec![one];
-        }
-        match self.resolve(contents) {
-            Some(Object::Array(arr)) => arr.iter().filter_map(|o| self.resolve_stream(o)).collect(),
-            _ => Vec::new(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::disallowed_types)] // builds its PDF with lopdf
     use super::*;
     use crate::LoadOptions;
-    use lopdf::dictionary;
+    use lopdf::{Object, Stream, dictionary};
 
     /// A PDF of `pages` pages that all list one content stream (object 4)
     /// drawing Form XObject `/X` (object 5), each `len` bytes of spaces, and

@@ -5,7 +5,6 @@
 //! `/ca` opacity (to tell hidden text), and Form XObjects through `Do`. Everything
 //! else is skipped. Glyphs land in a [`PageText`]: one text buffer for the page
 //! and a flat vector of glyph records, so the hot path allocates only to grow them.
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 mod args;
 mod clip;
@@ -14,14 +13,13 @@ mod page;
 mod state;
 
 use crate::diag::{Code, Diagnostic};
-use crate::document::{Document, Error, PageRef, StreamError, lookup, matrix_of};
+use crate::document::{Dict, Document, Error, Obj, ObjectId, PageRef, StreamError, matrix_of};
 use crate::fonts::{self, Damage, Font, GlyphSink};
 use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
 use crate::stream_cache::{Decoded, Reuse};
 use args::Args;
 use lexer::{Lexer, Operands, Tok};
-use lopdf::{Dictionary, ObjectId};
 pub use page::Glyph;
 pub(crate) use page::{GlyphRec, PageText, Run};
 pub use state::Fill;
@@ -144,10 +142,9 @@ pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageTe
     it.out.glyphs.reserve(estimate);
     it.out.text.reserve(estimate);
     let resources = page
-        .resources
-        .as_ref()
+        .resources()
         .and_then(|r| doc.resolve(r))
-        .and_then(|r| r.as_dict().ok());
+        .and_then(Obj::as_dict);
     it.run(&content, resources)?;
     if it.full {
         let o = &doc.options;
@@ -234,7 +231,7 @@ struct Interp<'a> {
 }
 
 impl<'a> Interp<'a> {
-    fn run(&mut self, content: &[u8], resources: Option<&'a Dictionary>) -> Result<(), Error> {
+    fn run(&mut self, content: &[u8], resources: Option<Dict<'a>>) -> Result<(), Error> {
         let mut lexer = Lexer::new(content);
         let mut operands = Operands::default();
         while let Some(operator) = lexer.next_op(&mut operands) {
@@ -274,7 +271,7 @@ impl<'a> Interp<'a> {
         &mut self,
         operator: &[u8],
         args: &Args<'_>,
-        resources: Option<&'a Dictionary>,
+        resources: Option<Dict<'a>>,
     ) -> Result<(), Error> {
         let ts = &mut self.gs.text;
         match operator {
@@ -434,12 +431,12 @@ impl<'a> Interp<'a> {
     }
 
     /// The page's index of font resource `name`.
-    fn lookup_font(&mut self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<u32> {
+    fn lookup_font(&mut self, resources: Option<Dict<'a>>, name: &[u8]) -> Option<u32> {
         let fonts = resources.and_then(|r| self.doc.get_dict(r, b"Font"))?;
-        let entry = lookup(fonts, name)?;
+        let entry = fonts.get(name)?;
         // The entry's address is stable: the document is not modified while
         // it is scanned.
-        let key = std::ptr::from_ref(entry) as usize;
+        let key = entry.addr();
         if let Some(&(_, i)) = self.font_slots.iter().find(|(k, _)| *k == key) {
             return Some(i);
         }
@@ -474,12 +471,12 @@ impl<'a> Interp<'a> {
         Some(i)
     }
 
-    fn ext_gstate_alpha(&self, resources: Option<&'a Dictionary>, name: &[u8]) -> Option<f64> {
+    fn ext_gstate_alpha(&self, resources: Option<Dict<'a>>, name: &[u8]) -> Option<f64> {
         let gstates = resources.and_then(|r| self.doc.get_dict(r, b"ExtGState"))?;
-        let gs = lookup(gstates, name)
+        let gs = gstates
+            .get(name)
             .and_then(|o| self.doc.resolve(o))?
-            .as_dict()
-            .ok()?;
+            .as_dict()?;
         self.doc.get_number(gs, b"ca")
     }
 
@@ -621,18 +618,18 @@ impl<'a> Interp<'a> {
         self.full = full;
     }
 
-    fn do_xobject(&mut self, resources: Option<&'a Dictionary>, name: &[u8]) -> Result<(), Error> {
+    fn do_xobject(&mut self, resources: Option<Dict<'a>>, name: &[u8]) -> Result<(), Error> {
         let doc = self.doc;
         let Some(xobjects) = resources.and_then(|r| doc.get_dict(r, b"XObject")) else {
             return Ok(());
         };
-        let Some(entry) = lookup(xobjects, name) else {
+        let Some(entry) = xobjects.get(name) else {
             return Ok(());
         };
         let Some((id, stream)) = doc.resolve_stream(entry) else {
             return Ok(());
         };
-        match doc.get_name(&stream.dict, b"Subtype") {
+        match doc.get_name(stream.dict(), b"Subtype") {
             Some(b"Image") => {
                 self.out.images += 1;
                 return Ok(());
@@ -683,10 +680,10 @@ impl<'a> Interp<'a> {
             }
         };
         let matrix = doc
-            .get_array(&stream.dict, b"Matrix")
+            .get_array(stream.dict(), b"Matrix")
             .and_then(|a| matrix_of(doc, a))
             .unwrap_or(Matrix::IDENTITY);
-        let inner_resources = doc.get_dict(&stream.dict, b"Resources").or(resources);
+        let inner_resources = doc.get_dict(stream.dict(), b"Resources").or(resources);
         let saved_stack = self.stack.len();
         self.stack.push(self.gs.clone());
         let (saved_tm, saved_tlm) = (self.tm, self.tlm);

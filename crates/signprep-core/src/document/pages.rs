@@ -29,7 +29,7 @@
 //!   read with a [`Code::DocumentNoPages`] finding.
 #![allow(clippy::disallowed_types)] // the document layer: reads lopdf objects
 
-use super::{Document, Error, lookup, number};
+use super::{Dict, Document, Error, Obj};
 use crate::diag::{Code, Diagnostic};
 use crate::error::Limit;
 use crate::geometry::{PageGeometry, Rect, Rotation};
@@ -45,7 +45,7 @@ pub(crate) struct PageRef {
     pub(crate) geometry: PageGeometry,
     /// `/Resources` (inherited), as written: a dictionary or a reference.
     /// Shared: pages inherit one copy, however many kids the tree lists.
-    pub(crate) resources: Option<Arc<Object>>,
+    resources: Option<Arc<Object>>,
 }
 
 /// Where a page dictionary is.
@@ -65,14 +65,20 @@ impl PageRef {
             PageObject::Direct(_) => None,
         }
     }
+
+    /// `/Resources` (inherited), as written: a dictionary or a reference.
+    #[inline]
+    pub(crate) fn resources(&self) -> Option<Obj<'_>> {
+        self.resources.as_deref().map(Obj::new)
+    }
 }
 
 impl Document {
     /// The dictionary of a page.
-    pub(crate) fn page_dict<'a>(&'a self, page: &'a PageRef) -> Option<&'a Dictionary> {
+    pub(crate) fn page_dict<'a>(&'a self, page: &'a PageRef) -> Option<Dict<'a>> {
         match &page.object {
             PageObject::Indirect(id) => self.dictionary(*id),
-            PageObject::Direct(dict) => Some(dict),
+            PageObject::Direct(dict) => Some(Dict::new(dict)),
         }
     }
 }
@@ -82,37 +88,28 @@ impl Document {
 /// `/Kids` is an array.
 pub(super) fn page_tree_loaded(doc: &Document) -> bool {
     let kids = || {
-        let root = doc.trailer().get(b"Root").ok()?.as_reference().ok()?;
-        let pages = doc
-            .dictionary(root)?
-            .get(b"Pages")
-            .ok()?
-            .as_reference()
-            .ok()?;
-        match doc.dictionary(pages)?.get(b"Kids").ok()? {
-            Object::Reference(id) => doc.object(*id),
-            other => Some(other),
+        let root = doc.trailer().get(b"Root")?.as_reference()?;
+        let pages = doc.dictionary(root)?.get(b"Pages")?.as_reference()?;
+        let kids = doc.dictionary(pages)?.get(b"Kids")?;
+        match kids.as_reference() {
+            Some(id) => doc.object(id),
+            None => Some(kids),
         }
     };
-    matches!(kids(), Some(Object::Array(_)))
+    kids().and_then(Obj::as_array).is_some()
 }
 
 /// False when the trailer's `/Root` names an object that is missing, not a
 /// dictionary, or a dictionary whose `/Type` is another name than
 /// `/Catalog` (a catalog without `/Type` is still one).
 pub(super) fn root_is_catalog(doc: &Document) -> bool {
-    let Some(root) = doc
-        .trailer()
-        .get(b"Root")
-        .ok()
-        .and_then(|r| r.as_reference().ok())
-    else {
+    let Some(root) = doc.trailer().get(b"Root").and_then(Obj::as_reference) else {
         return false;
     };
     match doc.dictionary(root) {
-        Some(catalog) => match catalog.get(b"Type") {
-            Ok(Object::Name(n)) => n.as_slice() == b"Catalog",
-            _ => true,
+        Some(catalog) => match catalog.get(b"Type").and_then(Obj::as_name) {
+            Some(n) => n == b"Catalog",
+            None => true,
         },
         None => false,
     }
@@ -136,18 +133,13 @@ pub(super) fn read_pages(doc: &Document) -> Result<Pages, Error> {
     let root = doc
         .trailer()
         .get(b"Root")
-        .ok()
-        .and_then(|r| r.as_reference().ok())
+        .and_then(Obj::as_reference)
         .ok_or_else(|| Error::unreadable("the trailer has no /Root (document catalog)"))?;
     let catalog = doc.dictionary(root).ok_or_else(|| {
         Error::unreadable("the document catalog (/Root) is missing or not a dictionary")
     })?;
     let mut walk = Walk::new(doc);
-    let top = match lookup(catalog, b"Pages") {
-        Some(Object::Reference(id)) => Some(Kid::Ref(*id)),
-        Some(Object::Dictionary(d)) => Some(Kid::Direct(d)),
-        _ => None,
-    };
+    let top = catalog.get(b"Pages").and_then(Kid::of);
     if let Some(top) = top {
         walk.run(top)?;
     }
@@ -225,8 +217,8 @@ struct Inherited {
 
 impl Inherited {
     /// The attributes `dict` sets, over those inherited.
-    fn apply(&mut self, doc: &Document, dict: &Dictionary) {
-        let get_box = |key: &[u8]| lookup(dict, key).and_then(|o| rect_of(doc, o));
+    fn apply(&mut self, doc: &Document, dict: Dict<'_>) {
+        let get_box = |key: &[u8]| dict.get(key).and_then(|o| rect_of(doc, o));
         if let Some(b) = get_box(b"MediaBox") {
             self.media_box = Some(b);
         }
@@ -236,22 +228,22 @@ impl Inherited {
         if let Some(r) = doc.get_number(dict, b"Rotate") {
             self.rotate = Some(r as i64);
         }
-        if let Some(r) = lookup(dict, b"Resources") {
-            self.resources = Some(Arc::new(r.clone()));
+        if let Some(r) = dict.get(b"Resources") {
+            self.resources = Some(Arc::new(r.raw().clone()));
         }
     }
 
     /// What a page found outside the tree inherits along its `/Parent`
     /// chain (bounded, cycles stopped).
-    fn from_parents(doc: &Document, page: &Dictionary) -> Inherited {
+    fn from_parents(doc: &Document, page: Dict<'_>) -> Inherited {
         let mut chain = Vec::new();
         let mut seen = HashSet::new();
         let mut at = page;
         while chain.len() < doc.options.max_page_tree_depth {
-            let Some(Object::Reference(id)) = lookup(at, b"Parent") else {
+            let Some(id) = at.get(b"Parent").and_then(Obj::as_reference) else {
                 break;
             };
-            let Some(parent) = doc.dictionary(*id).filter(|_| seen.insert(*id)) else {
+            let Some(parent) = doc.dictionary(id).filter(|_| seen.insert(id)) else {
                 break;
             };
             chain.push(parent);
@@ -259,13 +251,13 @@ impl Inherited {
         }
         let mut inh = Inherited::default();
         for node in chain.iter().rev() {
-            inh.apply(doc, node);
+            inh.apply(doc, *node);
         }
         inh
     }
 
     /// The page, with the attributes it sets itself (already applied).
-    fn page(self, doc: &Document, object: PageObject, dict: &Dictionary) -> PageRef {
+    fn page(self, doc: &Document, object: PageObject, dict: Dict<'_>) -> PageRef {
         let media = self
             .media_box
             .unwrap_or_else(|| Rect::new(0.0, 0.0, 612.0, 792.0));
@@ -287,7 +279,18 @@ impl Inherited {
 #[derive(Clone, Copy)]
 enum Kid<'a> {
     Ref(ObjectId),
-    Direct(&'a Dictionary),
+    Direct(Dict<'a>),
+}
+
+impl<'a> Kid<'a> {
+    /// A reference or a dictionary object as a kid.
+    fn of(obj: Obj<'a>) -> Option<Kid<'a>> {
+        match obj.raw() {
+            Object::Reference(id) => Some(Kid::Ref(*id)),
+            Object::Dictionary(d) => Some(Kid::Direct(Dict::new(d))),
+            _ => None,
+        }
+    }
 }
 
 /// A kid waiting to be walked.
@@ -412,7 +415,7 @@ impl<'a> Walk<'a> {
             }
             let object = match id {
                 Some(id) => PageObject::Indirect(id),
-                None => PageObject::Direct(Arc::new(dict.clone())),
+                None => PageObject::Direct(Arc::new(dict.raw().clone())),
             };
             let page = inherited.page(self.doc, object, dict);
             self.out.push(page);
@@ -450,13 +453,9 @@ impl<'a> Walk<'a> {
         }
         prefetch(self.doc, kids);
         for kid in kids.iter().rev() {
-            let kid = match kid {
-                Object::Reference(r) => Kid::Ref(*r),
-                Object::Dictionary(d) => Kid::Direct(d),
-                _ => {
-                    self.dangle(None, id);
-                    continue;
-                }
+            let Some(kid) = Kid::of(kid) else {
+                self.dangle(None, id);
+                continue;
             };
             self.stack.push(Frame {
                 kid,
@@ -533,13 +532,17 @@ enum Kind {
 
 /// What a dictionary of the tree is: a node, a page, or neither (see the
 /// module documentation).
-fn kind(doc: &Document, dict: &Dictionary) -> Option<Kind> {
-    match lookup(dict, b"Type").and_then(|t| doc.resolve(t)) {
-        Some(Object::Name(n)) if n == b"Pages" => Some(Kind::Node),
-        Some(Object::Name(n)) if n == b"Page" => Some(Kind::Page),
-        Some(Object::Name(_)) => None,
-        _ if lookup(dict, b"Kids").is_some() => Some(Kind::Node),
-        _ => Some(Kind::Page),
+fn kind(doc: &Document, dict: Dict<'_>) -> Option<Kind> {
+    match dict
+        .get(b"Type")
+        .and_then(|t| doc.resolve(t))
+        .and_then(Obj::as_name)
+    {
+        Some(b"Pages") => Some(Kind::Node),
+        Some(b"Page") => Some(Kind::Page),
+        Some(_) => None,
+        None if dict.has(b"Kids") => Some(Kind::Node),
+        None => Some(Kind::Page),
     }
 }
 
@@ -551,6 +554,7 @@ fn scan_for_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
         let Some(Object::Dictionary(dict)) = doc.store.get(id) else {
             continue;
         };
+        let dict = Dict::new(dict);
         if doc.get_name(dict, b"Type") != Some(b"Page") {
             continue;
         }
@@ -566,14 +570,14 @@ fn scan_for_pages(doc: &Document) -> Result<Vec<PageRef>, Error> {
     Ok(out)
 }
 
-fn rect_of(doc: &Document, obj: &Object) -> Option<Rect> {
-    let arr = doc.resolve(obj)?.as_array().ok()?;
+fn rect_of(doc: &Document, obj: Obj<'_>) -> Option<Rect> {
+    let arr = doc.resolve(obj)?.as_array()?;
     let mut v = [0.0; 4];
     if arr.len() < 4 {
         return None;
     }
     for (slot, o) in v.iter_mut().zip(arr) {
-        *slot = doc.resolve(o).and_then(number)?;
+        *slot = doc.resolve(o).and_then(Obj::as_number)?;
     }
     let r = Rect::new(v[0], v[1], v[2], v[3]);
     (r.width() > 0.0 && r.height() > 0.0).then_some(r)
@@ -586,12 +590,12 @@ const PREFETCH_MIN: usize = 4;
 /// serial, and parsing the page dictionaries was most of the time a scan of a
 /// long document spent before its pages could be read in parallel (the
 /// lazy store's slots are filled once, whichever thread gets there first).
-fn prefetch(doc: &Document, kids: &[Object]) {
+fn prefetch(doc: &Document, kids: super::Array<'_>) {
     use rayon::prelude::*;
     if kids.len() < PREFETCH_MIN || !doc.store.is_lazy() || !doc.options.parallel {
         return;
     }
-    kids.par_iter().for_each(|kid| {
+    kids.raw().par_iter().for_each(|kid| {
         if let Ok(id) = kid.as_reference() {
             let _ = doc.store.get(id);
         }

@@ -2,13 +2,14 @@
 //! stream's inflate limit and the document's inflate budget.
 #![allow(clippy::disallowed_types)] // the document layer: decodes lopdf streams
 
-use super::Document;
+use super::{Document, StreamObj};
 use crate::error::Limit;
 use std::sync::atomic::Ordering;
 
 impl Document {
     /// Decodes a stream, charging its size to the document's budget.
-    pub(crate) fn stream_bytes(&self, stream: &lopdf::Stream) -> Result<Vec<u8>, StreamError> {
+    pub(crate) fn stream_bytes(&self, stream: StreamObj<'_>) -> Result<Vec<u8>, StreamError> {
+        let stream = stream.raw();
         // Inflating is the costly step, and a stream that fails in a later
         // filter is not charged to the byte budget: check the clock first.
         if let Some(limit) = self.over_time() {

@@ -1,17 +1,15 @@
 //! Fonts as the interpreter needs them: how bytes split into codes, each code's
 //! advance width and Unicode text, and the font's descent.
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 pub(crate) mod cmap;
 pub(crate) mod generated;
 pub(crate) mod glyphs;
 
-use crate::document::{Document, StreamError, matrix_of, number};
+use crate::document::{Array, Dict, Document, Obj, StreamError, matrix_of};
 use crate::geometry::Matrix;
 use cmap::CMap;
 use generated::encodings;
 use generated::standard14::{Standard14, standard14};
-use lopdf::{Dictionary, Object};
 
 /// How a font's bytes become codes.
 #[derive(Debug)]
@@ -129,12 +127,12 @@ impl Font {
         let font_matrix = Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0);
         let descent = std.map_or(0.0, |s| -f64::from(s.descent).abs());
         font.descent = font_matrix.apply_vector(0.0, descent).1;
-        font.fill_simple(std, None, &[], font_matrix, None);
+        font.fill_simple(std, None, Array::default(), font_matrix, None);
         font
     }
 
     /// Reads a font dictionary. Never fails: damage is flagged, not fatal.
-    pub(crate) fn load(doc: &Document, dict: &Dictionary) -> Font {
+    pub(crate) fn load(doc: &Document, dict: Dict<'_>) -> Font {
         let subtype = doc.get_name(dict, b"Subtype").unwrap_or(b"Type1");
         // Type3 fonts often have no /BaseFont; their /Name is the next best label.
         let base = doc
@@ -150,7 +148,7 @@ impl Font {
         }
     }
 
-    fn simple_from(descriptor: Option<&Dictionary>, name: String, kind: Kind) -> Font {
+    fn simple_from(descriptor: Option<Dict<'_>>, name: String, kind: Kind) -> Font {
         let _ = descriptor;
         Font {
             name,
@@ -164,7 +162,7 @@ impl Font {
         }
     }
 
-    fn load_simple(doc: &Document, dict: &Dictionary, name: String, type3: bool) -> Font {
+    fn load_simple(doc: &Document, dict: Dict<'_>, name: String, type3: bool) -> Font {
         let mut font = Font::simple_from(None, name, Kind::simple_empty());
         let std = if type3 { None } else { standard14(&font.name) };
         let descriptor = doc.get_dict(dict, b"FontDescriptor");
@@ -187,7 +185,11 @@ impl Font {
             .and_then(|d| doc.get_number(d, b"MissingWidth"))
             .unwrap_or(0.0);
         let explicit: Vec<Option<f64>> = widths
-            .map(|w| w.iter().map(|o| doc.resolve(o).and_then(number)).collect())
+            .map(|w| {
+                w.iter()
+                    .map(|o| doc.resolve(o).and_then(Obj::as_number))
+                    .collect()
+            })
             .unwrap_or_default();
 
         // Descent, flags.
@@ -217,11 +219,9 @@ impl Font {
             (!explicit.is_empty()).then_some((first_char, explicit.as_slice(), missing));
         let base_table = base_encoding(doc, encoding, std, symbolic);
         let differences = encoding
-            .and_then(|e| match e {
-                Object::Dictionary(d) => doc.get_array(d, b"Differences"),
-                _ => None,
-            })
-            .unwrap_or(&[]);
+            .and_then(Obj::as_dict)
+            .and_then(|d| doc.get_array(d, b"Differences"))
+            .unwrap_or_default();
         font.fill_simple(std, explicit_widths, differences, font_matrix, base_table);
         font
     }
@@ -231,7 +231,7 @@ impl Font {
         &mut self,
         std: Option<&'static Standard14>,
         explicit: Option<(usize, &[Option<f64>], f64)>,
-        differences: &[Object],
+        differences: Array<'_>,
         font_matrix: Matrix,
         base: Option<&'static [Option<&'static str>; 256]>,
     ) {
@@ -243,15 +243,13 @@ impl Font {
         let mut renamed: Vec<(usize, std::borrow::Cow<'_, str>)> = Vec::new();
         let mut code = 0usize;
         for item in differences {
-            match item {
-                Object::Integer(i) => code = (*i).clamp(0, 256) as usize,
-                Object::Name(n) => {
-                    if code < 256 {
-                        renamed.push((code, String::from_utf8_lossy(n)));
-                    }
-                    code += 1;
+            if let Some(i) = item.as_i64() {
+                code = i.clamp(0, 256) as usize;
+            } else if let Some(n) = item.as_name() {
+                if code < 256 {
+                    renamed.push((code, String::from_utf8_lossy(n)));
                 }
-                _ => {}
+                code += 1;
             }
         }
         // Glyph names: base encoding, then /Differences.
@@ -335,19 +333,23 @@ impl Font {
         }
     }
 
-    fn load_type0(doc: &Document, dict: &Dictionary, name: String) -> Font {
+    fn load_type0(doc: &Document, dict: Dict<'_>, name: String) -> Font {
         let mut damage = None;
         let descendant = doc
             .get_array(dict, b"DescendantFonts")
-            .and_then(|a| a.first())
+            .and_then(Array::first)
             .and_then(|o| doc.resolve(o))
-            .and_then(|o| o.as_dict().ok());
+            .and_then(Obj::as_dict);
         if descendant.is_none() {
             damage = Some(Damage::NoDescendant);
         }
-        let (encoding, vertical) = match doc.get(dict, b"Encoding") {
-            Some(Object::Name(n)) => (None, n.ends_with(b"-V")),
-            Some(Object::Stream(s)) => match doc.stream_bytes(s) {
+        let encoding = doc.get(dict, b"Encoding");
+        let (encoding, vertical) = match (
+            encoding.and_then(Obj::as_name),
+            encoding.and_then(Obj::as_stream),
+        ) {
+            (Some(n), _) => (None, n.ends_with(b"-V")),
+            (None, Some(s)) => match doc.stream_bytes(s) {
                 Ok(data) => {
                     let cmap = CMap::parse(&data);
                     let v = cmap.vertical;
@@ -358,7 +360,7 @@ impl Font {
                     (None, false)
                 }
             },
-            _ => (None, false),
+            (None, None) => (None, false),
         };
         let descriptor = descendant.and_then(|d| doc.get_dict(d, b"FontDescriptor"));
         let descent = descriptor
@@ -474,51 +476,55 @@ fn cid_width(w: &[(u32, u32, f32)], cid: u32) -> Option<f32> {
 }
 
 /// Parses a CIDFont `/W` array: `c [w1 w2 ...]` and `c_first c_last w` forms.
-fn parse_w(doc: &Document, arr: &[Object]) -> Vec<(u32, u32, f32)> {
+fn parse_w(doc: &Document, arr: Array<'_>) -> Vec<(u32, u32, f32)> {
     const MAX: usize = 200_000;
     let mut out = Vec::new();
     let mut i = 0;
     while i < arr.len() && out.len() < MAX {
-        let Some(first) = arr.get(i).and_then(|o| doc.resolve(o)).and_then(number) else {
+        let Some(first) = arr
+            .get(i)
+            .and_then(|o| doc.resolve(o))
+            .and_then(Obj::as_number)
+        else {
             i += 1;
             continue;
         };
         let first = first.max(0.0) as u32;
-        match arr.get(i + 1).and_then(|o| doc.resolve(o)) {
-            Some(Object::Array(ws)) => {
-                for (k, wobj) in ws.iter().enumerate().take(MAX) {
-                    if let Some(wv) = doc.resolve(wobj).and_then(number) {
-                        let cid = first.saturating_add(k as u32);
-                        out.push((cid, cid, (wv / 1000.0) as f32));
-                    }
+        let Some(next) = arr.get(i + 1).and_then(|o| doc.resolve(o)) else {
+            break;
+        };
+        if let Some(ws) = next.as_array() {
+            for (k, wobj) in ws.iter().enumerate().take(MAX) {
+                if let Some(wv) = doc.resolve(wobj).and_then(Obj::as_number) {
+                    let cid = first.saturating_add(k as u32);
+                    out.push((cid, cid, (wv / 1000.0) as f32));
                 }
-                i += 2;
             }
-            Some(o) => {
-                let last = number(o).map_or(first, |v| v.max(0.0) as u32);
-                let wv = arr.get(i + 2).and_then(|o| doc.resolve(o)).and_then(number);
-                if let Some(wv) = wv {
-                    out.push((first, last.max(first), (wv / 1000.0) as f32));
-                }
-                i += 3;
+            i += 2;
+        } else {
+            let last = next.as_number().map_or(first, |v| v.max(0.0) as u32);
+            let wv = arr
+                .get(i + 2)
+                .and_then(|o| doc.resolve(o))
+                .and_then(Obj::as_number);
+            if let Some(wv) = wv {
+                out.push((first, last.max(first), (wv / 1000.0) as f32));
             }
-            None => break,
+            i += 3;
         }
     }
     out.sort_by_key(|&(first, _, _)| first);
     out
 }
 
-fn load_to_unicode(doc: &Document, dict: &Dictionary, damage: &mut Option<Damage>) -> Option<CMap> {
-    match doc.get(dict, b"ToUnicode")? {
-        Object::Stream(s) => match doc.stream_bytes(s) {
-            Ok(data) => Some(CMap::parse(&data)),
-            Err(e) => {
-                note(damage, Damage::ToUnicodeUnreadable, &e);
-                None
-            }
-        },
-        _ => None,
+fn load_to_unicode(doc: &Document, dict: Dict<'_>, damage: &mut Option<Damage>) -> Option<CMap> {
+    let stream = doc.get(dict, b"ToUnicode")?.as_stream()?;
+    match doc.stream_bytes(stream) {
+        Ok(data) => Some(CMap::parse(&data)),
+        Err(e) => {
+            note(damage, Damage::ToUnicodeUnreadable, &e);
+            None
+        }
     }
 }
 
@@ -533,14 +539,14 @@ fn note(damage: &mut Option<Damage>, what: Damage, error: &StreamError) {
 
 fn base_encoding(
     doc: &Document,
-    encoding: Option<&Object>,
+    encoding: Option<Obj<'_>>,
     std: Option<&'static Standard14>,
     symbolic: bool,
 ) -> Option<&'static [Option<&'static str>; 256]> {
-    let name = match encoding? {
-        Object::Name(n) => n.as_slice(),
-        Object::Dictionary(d) => doc.get_name(d, b"BaseEncoding")?,
-        _ => return None,
+    let encoding = encoding?;
+    let name = match encoding.as_name() {
+        Some(n) => n,
+        None => doc.get_name(encoding.as_dict()?, b"BaseEncoding")?,
     };
     // Symbolic standard fonts keep their built-in encoding.
     if std.is_some_and(|s| s.symbolic) && symbolic {

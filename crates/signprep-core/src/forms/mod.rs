@@ -28,16 +28,14 @@
 //! * **Limits.** A `/Kids` cycle is a fatal error (the corpus and qpdf treat
 //!   such a form as broken); so is a tree deeper than 64 levels. `/Parent`
 //!   chains stop at the first repeated object.
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
 mod checks;
 mod text;
 mod walk;
 
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::document::{Document, Error, lookup, number};
+use crate::document::{Dict, Document, Error, Obj, ObjectId};
 use crate::geometry::{PageGeometry, Rect, round2};
-use lopdf::{Dictionary, Object, ObjectId};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -271,7 +269,7 @@ const F_NO_ROTATE: i64 = 1 << 4;
 /// A widget's `/Rect` in displayed user-space units of its page: turned with
 /// the page, or, with the NoRotate flag, upright at its upper-left corner
 /// ([`PageGeometry::to_displayed_no_rotate`]), as viewers draw it.
-fn on_page(doc: &Document, dict: &Dictionary, g: &PageGeometry) -> Rect {
+fn on_page(doc: &Document, dict: Dict<'_>, g: &PageGeometry) -> Rect {
     let rect = widget_rect(doc, dict);
     let flags = doc.get_number(dict, b"F").map_or(0, |f| f as i64);
     if flags & F_NO_ROTATE != 0 {
@@ -282,7 +280,7 @@ fn on_page(doc: &Document, dict: &Dictionary, g: &PageGeometry) -> Rect {
 }
 
 /// `/Rect`, normalised; an empty rectangle at the origin when missing or broken.
-fn widget_rect(doc: &Document, dict: &Dictionary) -> Rect {
+fn widget_rect(doc: &Document, dict: Dict<'_>) -> Rect {
     let read = || {
         let arr = doc.get_array(dict, b"Rect")?;
         let mut v = [0.0; 4];
@@ -290,7 +288,7 @@ fn widget_rect(doc: &Document, dict: &Dictionary) -> Rect {
             return None;
         }
         for (slot, o) in v.iter_mut().zip(arr) {
-            *slot = doc.resolve(o).and_then(number)?;
+            *slot = doc.resolve(o).and_then(Obj::as_number)?;
         }
         Some(Rect::new(v[0], v[1], v[2], v[3]))
     };
@@ -321,7 +319,9 @@ impl Names {
             .flatten();
         let (known, mut name) = known.unwrap_or((nodes.len(), String::new()));
         for (i, n) in nodes.iter().enumerate().take(known).rev() {
-            let part = lookup(n.dict, b"T")
+            let part = n
+                .dict
+                .get(b"T")
                 .and_then(text::object_text)
                 .filter(|t| !t.is_empty());
             if let Some(part) = part {
@@ -357,27 +357,26 @@ fn read_field<'a>(
         .unwrap_or_default();
     let term = chain.get(term_at).copied().unwrap_or(entry.node);
     let term_chain = chain.get(term_at..).unwrap_or_default();
-    let inherited = |nodes: &[Node<'a>], key: &[u8]| -> Option<&'a Object> {
+    let inherited = |nodes: &[Node<'a>], key: &[u8]| -> Option<Obj<'a>> {
         nodes
             .iter()
-            .find_map(|n| lookup(n.dict, key))
+            .find_map(|n| n.dict.get(key))
             .and_then(|o| doc.resolve(o))
     };
 
     let ff = inherited(chain, b"Ff")
-        .and_then(number)
+        .and_then(Obj::as_number)
         .map_or(0, |v| v as i64);
-    let kind = match inherited(chain, b"FT") {
-        Some(Object::Name(ft)) => FieldType::from_pdf(ft, ff),
-        _ => None,
-    };
+    let kind = inherited(chain, b"FT")
+        .and_then(Obj::as_name)
+        .and_then(|ft| FieldType::from_pdf(ft, ff));
     let is = |t: FieldType| kind == Some(t);
     let text_flag = |bit: i64| is(FieldType::Text) && ff & bit != 0;
 
     let value_of = |key: &[u8]| -> Option<FieldValue> {
         let v = inherited(term_chain, key)?;
         if is(FieldType::Signature) {
-            return matches!(v, Object::Dictionary(_)).then(|| FieldValue::Text("signed".into()));
+            return v.as_dict().map(|_| FieldValue::Text("signed".into()));
         }
         field_value(doc, v)
     };
@@ -388,7 +387,7 @@ fn read_field<'a>(
     };
     let max_len = if is(FieldType::Text) {
         inherited(term_chain, b"MaxLen")
-            .and_then(number)
+            .and_then(Obj::as_number)
             .filter(|v| *v >= 0.0 && *v <= f64::from(u32::MAX))
             .map(|v| v as u32)
     } else {
@@ -429,7 +428,6 @@ fn read_field<'a>(
         tooltip: term
             .dict
             .get(b"TU")
-            .ok()
             .and_then(|o| doc.resolve(o))
             .and_then(text::object_text),
         max_len,
@@ -441,38 +439,41 @@ fn read_field<'a>(
 /// A `/V` or `/DV` object as a value: strings and names as text, arrays as
 /// lists, numbers and booleans as their text; `None` for anything else (a
 /// rich-text stream, a dictionary).
-fn field_value(doc: &Document, v: &Object) -> Option<FieldValue> {
-    match v {
-        Object::Array(items) => Some(FieldValue::List(
+fn field_value(doc: &Document, v: Obj<'_>) -> Option<FieldValue> {
+    match v.as_array() {
+        Some(items) => Some(FieldValue::List(
             items
                 .iter()
                 .filter_map(|o| doc.resolve(o).and_then(scalar_text))
                 .collect(),
         )),
-        other => scalar_text(other).map(FieldValue::Text),
+        None => scalar_text(v).map(FieldValue::Text),
     }
 }
 
-fn scalar_text(o: &Object) -> Option<String> {
-    match o {
-        Object::Integer(i) => Some(i.to_string()),
-        Object::Real(r) => Some(r.to_string()),
-        Object::Boolean(b) => Some(b.to_string()),
-        other => text::object_text(other),
+fn scalar_text(o: Obj<'_>) -> Option<String> {
+    if let Some(i) = o.as_i64() {
+        Some(i.to_string())
+    } else if let Some(r) = o.as_real() {
+        Some(r.to_string())
+    } else if let Some(b) = o.as_bool() {
+        Some(b.to_string())
+    } else {
+        text::object_text(o)
     }
 }
 
 /// `/Opt` of a choice field: display strings, and export values when some
 /// differ. An element is a string, or an `[export display]` pair.
-fn read_options(doc: &Document, opt: Option<&Object>) -> (Vec<String>, Option<Vec<String>>) {
-    let Some(Object::Array(items)) = opt else {
+fn read_options(doc: &Document, opt: Option<Obj<'_>>) -> (Vec<String>, Option<Vec<String>>) {
+    let Some(items) = opt.and_then(Obj::as_array) else {
         return (Vec::new(), None);
     };
     let mut display = Vec::with_capacity(items.len());
     let mut export = Vec::with_capacity(items.len());
     for item in items {
-        let pair = match doc.resolve(item) {
-            Some(Object::Array(pair)) => {
+        let pair = match doc.resolve(item).map(|o| (o, o.as_array())) {
+            Some((_, Some(pair))) => {
                 let part = |i: usize| {
                     pair.get(i)
                         .and_then(|o| doc.resolve(o))
@@ -484,7 +485,7 @@ fn read_options(doc: &Document, opt: Option<&Object>) -> (Vec<String>, Option<Ve
                     _ => None,
                 }
             }
-            Some(o) => scalar_text(o).map(|s| (s.clone(), s)),
+            Some((o, None)) => scalar_text(o).map(|s| (s.clone(), s)),
             None => None,
         };
         if let Some((e, d)) = pair {

@@ -5,9 +5,8 @@
 //! also write UTF-16LE with `FF FE`, which qpdf accepts; so do we. Bytes that
 //! do not decode become U+FFFD, never an error: a damaged name is still a
 //! name, and the unaddressable-name check reports it.
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
-use lopdf::Object;
+use crate::document::Obj;
 
 /// Decodes a text string's bytes.
 pub(crate) fn decode_text(bytes: &[u8]) -> String {
@@ -30,11 +29,11 @@ pub(crate) fn decode_text(bytes: &[u8]) -> String {
 
 /// A string or name object as text (names without the `/`); `None` for
 /// anything else.
-pub(crate) fn object_text(obj: &Object) -> Option<String> {
-    match obj {
-        Object::String(bytes, _) => Some(decode_text(bytes)),
-        Object::Name(name) => Some(name_text(name)),
-        _ => None,
+pub(crate) fn object_text(obj: Obj<'_>) -> Option<String> {
+    if let Some(bytes) = obj.as_string() {
+        Some(decode_text(bytes))
+    } else {
+        obj.as_name().map(name_text)
     }
 }
 

@@ -1,9 +1,7 @@
 //! Finding the widgets: the `/AcroForm /Fields` tree, then every page's
 //! `/Annots`, in the order the output lists them.
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
 
-use crate::document::{Document, Error, lookup};
-use lopdf::{Dictionary, Object, ObjectId};
+use crate::document::{Dict, Document, Error, Obj, ObjectId};
 use std::collections::{HashMap, HashSet};
 
 /// Deepest `/Kids` nesting accepted in the field tree (real forms use under
@@ -14,7 +12,7 @@ pub(super) const MAX_FIELD_DEPTH: usize = 64;
 #[derive(Clone, Copy)]
 pub(super) struct Node<'a> {
     pub(super) id: Option<ObjectId>,
-    pub(super) dict: &'a Dictionary,
+    pub(super) dict: Dict<'a>,
 }
 
 /// Where a widget entry sits.
@@ -71,17 +69,21 @@ pub(super) struct Walk<'a> {
 }
 
 /// The dictionary an object is or points to, with the id it was reached by.
-pub(super) fn node<'a>(doc: &'a Document, obj: &'a Object) -> Option<Node<'a>> {
-    let mut id = match obj {
-        Object::Dictionary(dict) => return Some(Node { id: None, dict }),
-        Object::Reference(id) => *id,
-        _ => return None,
-    };
+pub(super) fn node<'a>(doc: &'a Document, obj: Obj<'a>) -> Option<Node<'a>> {
+    if let Some(dict) = obj.as_dict() {
+        return Some(Node { id: None, dict });
+    }
+    let mut id = obj.as_reference()?;
     for _ in 0..doc.options.max_reference_chain {
-        match doc.object(id)? {
-            Object::Reference(next) => id = *next,
-            Object::Dictionary(dict) => return Some(Node { id: Some(id), dict }),
-            _ => return None,
+        let found = doc.object(id)?;
+        match found.as_reference() {
+            Some(next) => id = next,
+            None => {
+                return Some(Node {
+                    id: Some(id),
+                    dict: found.as_dict()?,
+                });
+            }
         }
     }
     None
@@ -102,7 +104,7 @@ pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Chain<'a> {
     let mut seen: HashSet<ObjectId> = start.id.into_iter().collect();
     let mut cur = start;
     while nodes.len() <= MAX_FIELD_DEPTH {
-        let Some(parent) = lookup(cur.dict, b"Parent").and_then(|p| node(doc, p)) else {
+        let Some(parent) = cur.dict.get(b"Parent").and_then(|p| node(doc, p)) else {
             return Chain {
                 nodes,
                 to_root: true,
@@ -122,7 +124,7 @@ pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Chain<'a> {
     }
 }
 
-pub(super) fn is_widget(doc: &Document, dict: &Dictionary) -> bool {
+pub(super) fn is_widget(doc: &Document, dict: Dict<'_>) -> bool {
     doc.get_name(dict, b"Subtype") == Some(b"Widget")
 }
 
@@ -166,13 +168,12 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
     let acroform = doc
         .trailer()
         .get(b"Root")
-        .ok()
         .and_then(|r| doc.resolve(r))
-        .and_then(|c| c.as_dict().ok())
+        .and_then(Obj::as_dict)
         .and_then(|c| doc.get_dict(c, b"AcroForm"));
     let xfa = acroform
         .and_then(|af| doc.get(af, b"XFA"))
-        .is_some_and(|x| !matches!(x, Object::Null));
+        .is_some_and(|x| !x.is_null());
 
     let mut tree = Tree {
         doc,
@@ -205,13 +206,13 @@ pub(super) fn walk(doc: &Document) -> Result<Walk<'_>, Error> {
                 }
             }
             None => {
-                let target = match leaf.dict.get(b"P") {
-                    Err(_) => PTarget::Missing,
-                    Ok(Object::Reference(id)) => match page_of.get(id) {
-                        Some(&p) => PTarget::Page(p, *id),
-                        None => PTarget::NotAPage(*id),
+                let target = match leaf.dict.get(b"P").map(Obj::as_reference) {
+                    None => PTarget::Missing,
+                    Some(Some(id)) => match page_of.get(&id) {
+                        Some(&p) => PTarget::Page(p, id),
+                        None => PTarget::NotAPage(id),
                     },
-                    Ok(_) => PTarget::Invalid,
+                    Some(None) => PTarget::Invalid,
                 };
                 let widget = is_widget(doc, leaf.dict) || leaf.dict.has(b"Rect");
                 entries.push(Entry {

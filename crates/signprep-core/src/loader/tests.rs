@@ -102,7 +102,7 @@ fn an_object_the_strict_parser_refuses_is_read_by_lopdf() {
     assert!(lazy);
     assert!(out.contains("SIG_1"), "{out}");
     let doc = Document::from_bytes(&pdf, &LoadOptions::default()).unwrap();
-    let font = doc.object((5, 0)).unwrap().as_dict().unwrap();
+    let font = doc.store.get((5, 0)).unwrap().as_dict().unwrap();
     assert!(matches!(font.get(b"X"), Ok(Object::Real(_))));
 }
 
