@@ -37,13 +37,11 @@ mod content;
 mod diag;
 mod document;
 mod error;
-mod filters;
 mod fonts;
 mod forms;
 #[doc(hidden)]
 pub mod fuzzing;
 mod geometry;
-mod inflate;
 mod loader;
 mod nesting;
 mod options;

@@ -4,6 +4,8 @@
 
 use super::{Document, StreamObj};
 use crate::error::Limit;
+use crate::loader::filters;
+use crate::loader::inflate::{self, Inflated};
 use std::sync::atomic::Ordering;
 
 impl Document {
@@ -24,14 +26,14 @@ impl Document {
         }
         let limit = self.options.max_stream_bytes;
         // Abbreviated filter names (`/Fl`, `/AHx`, ...) decode as the full ones.
-        let expanded = crate::filters::expanded(stream);
+        let expanded = filters::expanded(stream);
         let stream = expanded.as_ref().unwrap_or(stream);
-        let decoded = match crate::inflate::inflate(stream, limit) {
-            crate::inflate::Inflated::Data(d) => Ok(d),
-            crate::inflate::Inflated::OverLimit => Err(lopdf::Error::Decompress(
+        let decoded = match inflate::inflate(stream, limit) {
+            Inflated::Data(d) => Ok(d),
+            Inflated::OverLimit => Err(lopdf::Error::Decompress(
                 lopdf::DecompressError::MemoryLimitExceeded { limit },
             )),
-            crate::inflate::Inflated::Lopdf => stream.decompressed_content_with_limit(limit),
+            Inflated::Lopdf => stream.decompressed_content_with_limit(limit),
         };
         let data = match decoded {
             Ok(d) => d,
@@ -50,14 +52,14 @@ impl Document {
             Err(lopdf::Error::Unimplemented(_)) => {
                 return Err(StreamError::Corrupt(format!(
                     "it uses a filter signprep does not decode: {}",
-                    crate::filters::names(stream)
+                    filters::names(stream)
                 )));
             }
             // lopdf's own words stay out of findings.
             Err(_) => {
                 return Err(StreamError::Corrupt(format!(
                     "its {} data is damaged",
-                    crate::filters::names(stream)
+                    filters::names(stream)
                 )));
             }
         };

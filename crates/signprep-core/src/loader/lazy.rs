@@ -456,7 +456,7 @@ impl Lazy {
         if self.inflated.load(Ordering::Relaxed) > o.max_document_bytes {
             return Err(self.fail(over_document()));
         }
-        let expanded = crate::filters::expanded(stream);
+        let expanded = super::filters::expanded(stream);
         let Ok(data) = expanded
             .as_ref()
             .unwrap_or(stream)

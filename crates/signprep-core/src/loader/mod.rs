@@ -18,8 +18,10 @@
 
 mod crypt;
 mod eager;
+pub(crate) mod filters;
 mod index;
 mod indirect;
+pub(crate) mod inflate;
 mod lazy;
 mod parse;
 mod repair;

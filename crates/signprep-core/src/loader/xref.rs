@@ -90,7 +90,7 @@ fn section_at(buf: &[u8], offset: usize, limits: XrefLimits) -> Option<(Xref, Di
             return None;
         };
         // Abbreviated filter names (`/Fl`) read as the full ones.
-        let stream = crate::filters::expand_owned(stream);
+        let stream = super::filters::expand_owned(stream);
         decode_xref_stream_with_limit(stream, Some(limits.max_stream_bytes)).ok()
     } else {
         None

@@ -5,7 +5,7 @@
 //! only, so a stream naming an abbreviation is decoded through a copy of its
 //! dictionary with the full names; its `/DecodeParms` (predictors) apply as
 //! to the full name, and so do the inflate limits.
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
+#![allow(clippy::disallowed_types)] // the loader: decodes lopdf streams (object streams; the document's, for it)
 
 use lopdf::{Dictionary, Object, Stream};
 

@@ -10,7 +10,7 @@
 //! `/DecodeParms` is taken, and every case where lopdf's result could differ
 //! (a corrupt stream, whose partial output and raw-deflate retry lopdf defines)
 //! is handed back to lopdf: the output is byte-identical (see the tests).
-#![allow(clippy::disallowed_types)] // object-layer consumer (debt: ARCHITECTURE.md)
+#![allow(clippy::disallowed_types)] // the loader: decodes lopdf streams (object streams; the document's, for it)
 
 use flate2::{Decompress, FlushDecompress, Status};
 use lopdf::{Object, Stream};
