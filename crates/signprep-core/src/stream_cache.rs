@@ -182,51 +182,38 @@ impl StreamCache {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::disallowed_types)] // builds its PDF with lopdf
     use super::*;
     use crate::LoadOptions;
-    use lopdf::{Object, Stream, dictionary};
+    use crate::loader::tests::classic;
 
     /// A PDF of `pages` pages that all list one content stream (object 4)
     /// drawing Form XObject `/X` (object 5), each `len` bytes of spaces, and
     /// a last page with its own content stream (object 6).
     fn shared_pdf(pages: usize, len: usize) -> Vec<u8> {
-        let mut doc = lopdf::Document::with_version("1.7");
-        let pages_id: ObjectId = (1, 0);
-        let mut body = b"/X Do ".to_vec();
-        body.resize(len, b' ');
-        doc.objects.insert(
-            (4, 0),
-            Object::Stream(Stream::new(dictionary! {}, body.clone())),
-        );
-        doc.objects.insert(
-            (5, 0),
-            Object::Stream(Stream::new(
-                dictionary! { "Type" => "XObject", "Subtype" => "Form" },
-                vec![b' '; len],
-            )),
-        );
-        doc.objects
-            .insert((6, 0), Object::Stream(Stream::new(dictionary! {}, body)));
-        doc.max_id = 6;
-        let mut kids = Vec::new();
+        let stream = |dict: &str, body: &str| {
+            format!("<< {dict} /Length {len} >>\nstream\n{body:<len$}\nendstream")
+        };
+        let kids: Vec<String> = (0..=pages).map(|k| format!("{} 0 R", k + 7)).collect();
+        let mut objects = vec![
+            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+            format!(
+                "<< /Type /Pages /Kids [{}] /Count {} >>",
+                kids.join(" "),
+                kids.len()
+            ),
+            "null".to_string(),
+            stream("", "/X Do "),
+            stream("/Type /XObject /Subtype /Form", ""),
+            stream("", "/X Do "),
+        ];
         for k in 0..=pages {
-            let contents = if k == pages { (6, 0) } else { (4, 0) };
-            kids.push(Object::Reference(doc.add_object(dictionary! {
-                "Type" => "Page", "Parent" => pages_id, "Contents" => contents,
-                "Resources" => dictionary! { "XObject" => dictionary! { "X" => (5, 0) } },
-            })));
+            let contents = if k == pages { 6 } else { 4 };
+            objects.push(format!(
+                "<< /Type /Page /Parent 2 0 R /Contents {contents} 0 R /Resources << /XObject << /X 5 0 R >> >> >>"
+            ));
         }
-        let count = kids.len() as i64;
-        doc.objects.insert(
-            pages_id,
-            Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => count }),
-        );
-        let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-        doc.trailer.set("Root", catalog);
-        let mut bytes = Vec::new();
-        doc.save_to(&mut bytes).unwrap();
-        bytes
+        let objects: Vec<&str> = objects.iter().map(String::as_str).collect();
+        classic(&objects)
     }
 
     fn load(bytes: &[u8], cache: usize) -> Document {
