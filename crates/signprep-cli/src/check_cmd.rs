@@ -2,8 +2,8 @@
 //! and manifests.
 
 use crate::batch::{Flow, Outcome, Progress, Stream, interrupt};
-use crate::check::inputs::{Item, collect};
-use crate::check::record::{Record, Summary};
+use crate::check::inputs::{Inputs, Item};
+use crate::check::record::{Failure, Record, Summary};
 use crate::check::write::{CheckFormat, Writer};
 use clap::{Args, ValueEnum};
 use signprep_core::batch::{abandoned_record, panicked_record, watchdog_for};
@@ -11,13 +11,19 @@ use signprep_core::{LoadOptions, Severity};
 use signprep_pack::{Checker, InputKind, read_template};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// PDFs, request bodies (JSON), manifests (TOML or JSON), or folders searched
     /// recursively for `*.pdf`, `*.json` and `*.toml`; `-` reads standard input
-    /// [default: .]
+    /// [default: ., unless --files-from is given]
     pub paths: Vec<PathBuf>,
+    /// Read paths from FILE (`-`: standard input, read as the run goes), one per
+    /// line, or NDJSON objects with a `path` key (other keys are ignored). Read
+    /// after the PATH arguments.
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
     /// What every input is, instead of detecting it.
     #[arg(long, value_parser = kind_parser())]
     pub kind: Option<InputKind>,
@@ -34,6 +40,10 @@ pub struct CheckArgs {
     /// Bodies and PDFs above this size get `payload_large` (bytes, or with K, M, G).
     #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = size)]
     pub max_payload: u64,
+    /// Give up on an input after this long: an error record, and the batch goes
+    /// on (seconds, or 500ms, 30s, 2m; 0: no limit) [default: 60s].
+    #[arg(long, value_name = "DURATION", value_parser = crate::batch::args::parse_duration)]
+    pub timeout_per_file: Option<Duration>,
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = crate::args::count)]
     pub jobs: Option<usize>,
@@ -87,19 +97,28 @@ fn size(s: &str) -> Result<u64, String> {
 }
 
 /// Exit status: 0 clean, 1 error-level findings (or warnings with `--deny
-/// warnings`), 2 usage or I/O failure, 130 interrupted.
+/// warnings`; an input that panicked or that the watchdog gave up on counts
+/// as one), 2 usage or I/O failure, 130 interrupted.
 ///
 /// Inputs run on the batch engine ([`crate::batch::Stream`], as `scan`'s do):
 /// records in input order whatever `--jobs` is, the largest file started
-/// first, a watchdog behind the time budget, Ctrl-C between two records, a
-/// panic on one input reported as its `internal_error` record.
+/// first, a watchdog behind the time budget (`--timeout-per-file`, as
+/// `scan`'s), Ctrl-C between two records, a panic on one input reported as
+/// its `internal_error` record.
 pub fn run(args: &CheckArgs) -> u8 {
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
         CheckFormat::Human
     } else {
         CheckFormat::Ndjson
     });
-    let mut checker = Checker::new().payload_limit(args.max_payload);
+    let mut options = LoadOptions::default();
+    if let Some(t) = args.timeout_per_file {
+        options.time_budget = (!t.is_zero()).then_some(t);
+    }
+    let budget = options.time_budget;
+    let mut checker = Checker::new()
+        .payload_limit(args.max_payload)
+        .load_options(options.clone());
     for t in &args.templates {
         match std::fs::read_to_string(t)
             .map_err(|e| e.to_string())
@@ -111,27 +130,29 @@ pub fn run(args: &CheckArgs) -> u8 {
             }
         }
     }
-    // The checker's PDFs load with the default limits: the watchdog is theirs.
-    let budget = LoadOptions::default().time_budget;
+    // The watchdog stands behind the time budget of the checker's PDFs.
     let stream = match Stream::new(args.jobs.unwrap_or(0)) {
         Ok(s) => s
-            .watchdog(watchdog_for(&LoadOptions::default()))
+            .watchdog(watchdog_for(&options))
             .stop_flag(interrupt::flag()),
         Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
     };
-    let paths = if args.paths.is_empty() {
+    let paths = if args.paths.is_empty() && args.files_from.is_none() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
     };
-    let items = collect(&paths);
+    let items = match Inputs::open(&paths, args.files_from.as_deref()) {
+        Ok(items) => items,
+        Err(e) => return crate::fail(&e, 2),
+    };
     let kind = args.kind;
     let mut writer = Writer::new(format, std::io::stdout());
     let mut summary = Summary::default();
     let stderr_is_terminal = std::io::stderr().is_terminal();
     let mut progress = Progress::new(
-        stderr_is_terminal && items.len() > 1,
-        Some(items.len()),
+        stderr_is_terminal && items.total.is_none_or(|n| n > 1),
+        items.total,
         std::io::stdout().is_terminal(),
     )
     .without_pages();
@@ -142,7 +163,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         Item::File { path, .. } => std::fs::metadata(path).map_or(0, |m| m.len()),
         Item::Stdin | Item::Missing(..) => 0,
     };
-    let flow = stream.run(items.into_iter(), weight, work, |item, outcome| {
+    let flow = stream.run(items, weight, work, |item, outcome| {
         let shown = item.path().display().to_string();
         let r = match outcome {
             Outcome::Done(Some(r)) => r,
@@ -167,7 +188,10 @@ pub fn run(args: &CheckArgs) -> u8 {
         Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
     }
     if summary.files == 0 && !summary.interrupted && !args.allow_empty {
-        return crate::fail(&nothing_to_check(&paths, summary.skipped), 2);
+        return crate::fail(
+            &nothing_to_check(&paths, args.files_from.as_deref(), summary.skipped),
+            2,
+        );
     }
     if let Err(e) = writer.finish(&summary)
         && e.kind() != std::io::ErrorKind::BrokenPipe
@@ -205,12 +229,19 @@ fn failed(r: signprep_core::Record) -> Record {
 }
 
 /// Why a run with no input fails.
-fn nothing_to_check(paths: &[PathBuf], skipped: usize) -> String {
-    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let mut s = format!(
-        "nothing to check: no PDF, request body or manifest in {}",
-        shown.join(", ")
-    );
+fn nothing_to_check(paths: &[PathBuf], files_from: Option<&Path>, skipped: usize) -> String {
+    let mut parts = Vec::new();
+    if !paths.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        parts.push(format!(
+            "no PDF, request body or manifest in {}",
+            shown.join(", ")
+        ));
+    }
+    if let Some(list) = files_from {
+        parts.push(format!("--files-from {} lists no file", list.display()));
+    }
+    let mut s = format!("nothing to check: {}", parts.join(", and "));
     if skipped > 0 {
         s.push_str(&format!(
             " ({} of unknown kind skipped)",
@@ -234,11 +265,12 @@ struct Tally {
 impl Tally {
     fn add(&mut self, r: &Record) {
         let has = |s: Severity| r.findings.iter().any(|f| f.finding.severity == s);
-        let internal = r.error.as_ref().is_some_and(|e| e.code == "internal_error");
-        self.with_errors += usize::from(has(Severity::Error) || internal);
-        self.with_either += usize::from(has(Severity::Error) || has(Severity::Warning) || internal);
+        let error_level = r.error.as_ref().is_some_and(Failure::is_error_level);
+        self.with_errors += usize::from(has(Severity::Error) || error_level);
+        self.with_either +=
+            usize::from(has(Severity::Error) || has(Severity::Warning) || error_level);
         if let Some(e) = &r.error
-            && !internal
+            && !error_level
             && self.first_failure.is_none()
         {
             self.first_failure = Some(match e.message.strip_prefix("cannot read: ") {
@@ -317,7 +349,7 @@ fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Option<
         },
     };
     let shown = path.display().to_string();
-    signprep_core::batch::test_panic_hook(&shown);
+    signprep_core::batch::test_hook(&shown);
     let checked = checker.check_bytes(&bytes, Path::new(&path), kind);
     if checked.kind.is_none() && checked.findings.is_empty() {
         return named.then(|| {

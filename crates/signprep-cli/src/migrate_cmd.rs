@@ -65,7 +65,8 @@ fn dialect_list(s: &str) -> Result<Dialects, String> {
 }
 
 /// Exit status: 0 every PDF migrated, 1 a PDF with an error-level finding
-/// (nothing written for it), 2 usage or I/O.
+/// or one whose migration panicked (`internal_error`; nothing written for
+/// it), 2 usage or I/O.
 pub fn run(args: &MigrateArgs) -> u8 {
     let migrator = match migrator(args) {
         Ok(m) => m,
@@ -97,6 +98,8 @@ pub fn run(args: &MigrateArgs) -> u8 {
     let mut names = BTreeSet::new();
     let mut total = MigrateSummary::default();
     let mut io_errors = Vec::new();
+    // Inputs whose migration panicked (a bug): error-level, as in `scan`.
+    let mut internal = Vec::new();
     let migrator = Arc::new(migrator);
     // Work on the batch engine (its one panic boundary); results come back in
     // input order, so the output does not depend on --jobs.
@@ -117,7 +120,7 @@ pub fn run(args: &MigrateArgs) -> u8 {
                     let e = signprep_core::batch::panicked_record(shown.clone(), &m).error;
                     let message = e.map(|e| e.message).unwrap_or_default();
                     eprintln!("{shown}: {message}");
-                    io_errors.push(format!("{shown}: {message}"));
+                    internal.push(format!("{shown}: {message}"));
                     return Ok(());
                 }
                 Outcome::Abandoned(after) => {
@@ -161,12 +164,15 @@ pub fn run(args: &MigrateArgs) -> u8 {
         Ok(Flow::Interrupted) => return crate::fail("interrupted", 130),
         Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
     }
-    total.files += io_errors.len();
+    total.files += io_errors.len() + internal.len();
     if count > 1 {
-        eprintln!("{}", total_line(&total, io_errors.len()));
+        eprintln!("{}", total_line(&total, io_errors.len() + internal.len()));
     }
     if let Some(first) = io_errors.first() {
         return crate::fail(first, 2);
+    }
+    if let Some(first) = internal.first() {
+        return crate::fail(first, 1);
     }
     if total.failed > 0 {
         return crate::fail(
@@ -230,7 +236,7 @@ fn migrate_one(m: &Migrator, input: &Input) -> Result<Migrated, String> {
         Input::Missing(_, e) => return Err(e.to_string()),
     };
     let bytes = crate::inputs::read_input(path).map_err(|e| e.to_string())?;
-    signprep_core::batch::test_panic_hook(&path.display().to_string());
+    signprep_core::batch::test_hook(&path.display().to_string());
     let stdin = path.as_os_str() == "-";
     let name = if stdin {
         "document".to_string()

@@ -32,7 +32,8 @@ pub struct PackArgs {
     pub compact: bool,
 }
 
-/// Exit status: 0 written, 1 error-level findings (nothing written), 2 usage or I/O.
+/// Exit status: 0 written, 1 error-level findings or a panic (`internal_error`;
+/// nothing written), 2 usage or I/O.
 ///
 /// The manifest is checked by the function `signprep check` calls
 /// ([`Checker::check_manifest`]): the same findings, located in the manifest,
@@ -48,7 +49,7 @@ pub fn run(args: &PackArgs) -> u8 {
 
 fn pack(args: &PackArgs) -> u8 {
     let shown = args.manifest.display().to_string();
-    signprep_core::batch::test_panic_hook(&shown);
+    signprep_core::batch::test_hook(&shown);
     let bytes = match crate::inputs::read_input(&args.manifest) {
         Ok(b) => b,
         Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), 2),

@@ -201,7 +201,7 @@ fn one(id: usize, input: &Input, scanner: &Scanner, style: &Style, max_pages: us
         ),
     };
     let path_s = path.display().to_string();
-    signprep_core::batch::test_panic_hook(&path_s);
+    signprep_core::batch::test_hook(&path_s);
     let loaded = match loaded {
         Ok(l) => l,
         Err(e) => {

@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -328,4 +330,62 @@ fn summary_record_timing_and_limits() {
     let lines = record_lines(&without.stdout);
     assert_eq!(lines.len(), 28);
     assert!(lines.iter().all(|l| !l.contains("/d01/")));
+}
+
+#[test]
+fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
+    // SIGNPREP_TEST_HANG (debug builds only) makes the input whose name ends
+    // with it block for good; the watchdog gives up on it after twice
+    // --timeout-per-file plus 5 s, and the run goes on.
+    let tmp = tempfile::tempdir().unwrap();
+    let pdf = &signprep_testgen::fixtures()[0].pdf;
+    for i in 1..=5 {
+        std::fs::write(tmp.path().join(format!("{i}.pdf")), pdf).unwrap();
+    }
+    let out = bin()
+        .args(["scan", "--format", "ndjson", "--jobs", "2"])
+        .args(["--timeout-per-file", "100ms", "."])
+        .current_dir(tmp.path())
+        .env("SIGNPREP_TEST_HANG", "3.pdf")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: 1 file could not be scanned (pdf_limit_exceeded 1)\n"
+    );
+    let records: Vec<serde_json::Value> = record_lines(&out.stdout)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let paths: Vec<&str> = records
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        ["./1.pdf", "./2.pdf", "./3.pdf", "./4.pdf", "./5.pdf"]
+    );
+    for r in &records {
+        if r["path"] == "./3.pdf" {
+            assert_eq!(r["status"], "error");
+            assert_eq!(r["error"]["code"], "pdf_limit_exceeded");
+            let after = common::abandoned_after(r["error"]["message"].as_str().unwrap());
+            assert!(
+                after >= 5.2,
+                "given up after {after} s, before 2 x 0.1 s + 5 s"
+            );
+        } else {
+            assert_eq!(r["status"], "ok", "{r}");
+        }
+    }
+    let summary = summary(&out.stdout);
+    assert_eq!(summary["files"], 5);
+    assert_eq!(summary["errors"], 1);
+    assert_eq!(summary["failures"], 1);
+    assert_eq!(
+        summary["errors_by_code"],
+        serde_json::json!({"pdf_limit_exceeded": 1})
+    );
 }

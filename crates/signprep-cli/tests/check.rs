@@ -8,6 +8,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use serde_json::{Value, json};
 use signprep_pack::PackCode;
 use std::collections::BTreeSet;
@@ -750,4 +752,175 @@ fn ctrl_c_stops_check_with_whole_records_and_a_summary() {
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted, "input order");
+}
+
+/// The lines of a child's stdout, read on a thread so the test can wait for
+/// each with a timeout: a generous one, only there to fail instead of hanging
+/// if the child never writes.
+fn line_reader(stdout: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The next line, or `None` at the end of the output.
+fn next_line(lines: &std::sync::mpsc::Receiver<String>) -> Option<String> {
+    use std::sync::mpsc::RecvTimeoutError;
+    match lines.recv_timeout(std::time::Duration::from_secs(300)) {
+        Ok(line) => Some(line),
+        Err(RecvTimeoutError::Disconnected) => None,
+        Err(RecvTimeoutError::Timeout) => panic!("no output for 5 minutes"),
+    }
+}
+
+#[test]
+fn the_first_record_comes_before_the_last_input_is_read() {
+    // A folder of 1,000 inputs, named on standard input (`--files-from -`):
+    // the first record must arrive while the list is still open.
+    let dir = tempfile::tempdir().unwrap();
+    many_pdfs(dir.path(), 1000);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["check", "--format", "ndjson", "--jobs", "2"])
+        .args(["--files-from", "-"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut list = child.stdin.take().unwrap();
+    let lines = line_reader(child.stdout.take().unwrap());
+    for name in &names[..3] {
+        writeln!(list, "{name}").unwrap();
+    }
+    list.flush().unwrap();
+    // The list is still open: this blocks until check has answered.
+    let first: Value = serde_json::from_str(&next_line(&lines).expect("a record")).unwrap();
+    assert_eq!(first["path"], names[0].as_str());
+    assert_eq!(first["status"], "ok");
+    for name in &names[3..] {
+        writeln!(list, "{name}").unwrap();
+    }
+    drop(list);
+    let mut paths = vec![names[0].clone()];
+    while let Some(line) = next_line(&lines) {
+        let r: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(r["status"], "ok", "{line}");
+        paths.push(r["path"].as_str().unwrap().to_string());
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(paths.len(), 1000);
+    assert!(paths == names, "one record per listed input, in list order");
+}
+
+#[test]
+fn files_from_a_file_and_its_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    many_pdfs(dir.path(), 2);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let list = format!(
+        "{}\n\n{{\"path\": \"{}\"}}\nno_such.pdf\n",
+        names[1], names[0]
+    );
+    std::fs::write(dir.path().join("list.txt"), list).unwrap();
+    let check = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_signprep"))
+            .args(["check", "--format", "ndjson"])
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    // The list's order, a missing file's io_error record, exit 2 for it.
+    let out = check(&["--files-from", "list.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let records: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let paths: Vec<&str> = records
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, [names[1].as_str(), names[0].as_str(), "no_such.pdf"]);
+    assert_eq!(records[2]["error"]["code"], "io_error");
+    // Standard input cannot be both the list and an input.
+    let out = check(&["--files-from", "-", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: standard input cannot be both the --files-from list and an input (`-`)\n"
+    );
+    // An empty list is nothing to check (no `.` is added for it).
+    std::fs::write(dir.path().join("empty.txt"), "").unwrap();
+    let out = check(&["--files-from", "empty.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: nothing to check: --files-from empty.txt lists no file; pass --allow-empty if that is fine\n"
+    );
+}
+
+#[test]
+fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
+    // SIGNPREP_TEST_HANG (debug builds only) makes the input whose name ends
+    // with it block for good; the watchdog gives up on it after twice
+    // --timeout-per-file plus 5 s, and the run goes on.
+    let dir = tempfile::tempdir().unwrap();
+    many_pdfs(dir.path(), 6);
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["check", "--format", "json", "--jobs", "2"])
+        .args(["--timeout-per-file", "100ms"])
+        .arg(dir.path())
+        .env("SIGNPREP_TEST_HANG", "-00002.pdf")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr, "error: 1 error-level finding in 1 file\n");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one whole JSON document");
+    let files = v["files"].as_array().unwrap();
+    let paths: Vec<&str> = files.iter().map(|r| r["path"].as_str().unwrap()).collect();
+    let mut sorted = paths.clone();
+    sorted.sort_unstable();
+    assert_eq!(paths, sorted, "input order");
+    assert_eq!(files.len(), 6, "every input has its record");
+    for (i, r) in files.iter().enumerate() {
+        if i == 2 {
+            assert!(paths[i].ends_with("-00002.pdf"));
+            assert_eq!(r["status"], "error");
+            assert_eq!(r["error"]["code"], "pdf_limit_exceeded");
+            let after = common::abandoned_after(r["error"]["message"].as_str().unwrap());
+            assert!(
+                after >= 5.2,
+                "given up after {after} s, before 2 x 0.1 s + 5 s"
+            );
+        } else {
+            assert_eq!(r["status"], "ok", "{r}");
+        }
+    }
+    assert_eq!(
+        v["summary"],
+        json!({"files": 6, "findings": {"error": 1}, "failed": 0, "skipped": 0})
+    );
 }

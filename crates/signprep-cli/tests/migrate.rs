@@ -248,3 +248,38 @@ fn preview_draws_the_migrated_fields_over_their_tags() {
         .collect();
     insta::assert_snapshot!("preview_dialect_boxes", rows.join("\n"));
 }
+
+#[test]
+fn a_panic_is_one_pdf_not_migrated_with_exit_1() {
+    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input:
+    // it is that PDF's internal error (exit status 1, as in `scan`, `check`
+    // and `pack`), and the other PDF is migrated.
+    let out = scratch("migrate", "panic");
+    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args([
+            "migrate",
+            "adobe_contract.pdf",
+            "dropbox_contract.pdf",
+            "-q",
+        ])
+        .args(SIGNERS)
+        .arg("-o")
+        .arg(&*out)
+        .env("SIGNPREP_TEST_PANIC", "dropbox_contract.pdf")
+        .current_dir(testdata("migrate"))
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let internal = "dropbox_contract.pdf: internal error (please report it with the file): signprep stopped on an unexpected state";
+    assert!(err.contains(&format!("{internal}\n")), "{err}");
+    assert!(
+        err.ends_with(&format!("error: {internal}\n")),
+        "the last line says why: {err}"
+    );
+    let written: Vec<String> = std::fs::read_dir(&*out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(written, ["adobe_contract.json"]);
+}

@@ -45,8 +45,9 @@ pub use summary::{Summary, Tally};
 pub use walk::Input;
 
 /// Runs the work of a one-input command (`pack`) on the batch engine, so a
-/// panic in it (a bug) ends as `scan`'s and `check`'s do, with one `error:`
-/// line in the same words and exit status 2, not an abort.
+/// panic in it (a bug) ends as `scan`'s and `check`'s do: one `error:` line
+/// in the same words and exit status 1 (the input's `internal_error`, an
+/// error-level result like a finding; 2 stays for usage and I/O), not an abort.
 pub fn guarded(what: &str, work: impl FnOnce() -> u8 + Send + 'static) -> u8 {
     let stream = match Stream::new(0) {
         Ok(s) => s,
@@ -64,7 +65,7 @@ pub fn guarded(what: &str, work: impl FnOnce() -> u8 + Send + 'static) -> u8 {
                 Outcome::Panicked(m) => {
                     let e = signprep_core::batch::panicked_record(what.to_string(), &m).error;
                     let message = e.map(|e| e.message).unwrap_or_default();
-                    Some(crate::fail(&format!("{what}: {message}"), 2))
+                    Some(crate::fail(&format!("{what}: {message}"), 1))
                 }
                 Outcome::Abandoned(_) => None,
             };

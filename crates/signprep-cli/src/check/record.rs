@@ -28,6 +28,17 @@ pub struct Failure {
     pub message: String,
 }
 
+impl Failure {
+    /// True for a failure of the input itself, counted as an error-level
+    /// finding (exit status 1, as `scan` counts its error records): a panic
+    /// (`internal_error`) or the watchdog giving up (`pdf_limit_exceeded`).
+    /// The others (`io_error`, `kind_unknown`: the input could not be read
+    /// or told) are failures of the run (exit status 2).
+    pub fn is_error_level(&self) -> bool {
+        matches!(self.code.as_str(), "internal_error" | "pdf_limit_exceeded")
+    }
+}
+
 /// One input's record.
 #[derive(Debug, Serialize)]
 pub struct Record {
@@ -139,10 +150,9 @@ impl Summary {
     pub fn add(&mut self, r: &Record) {
         self.files += 1;
         match &r.error {
-            // A bug on one input: reported like an error-level finding.
-            Some(e) if e.code == "internal_error" => {
-                *self.findings.entry("error").or_default() += 1
-            }
+            // A bug on one input, or its time run out: reported like an
+            // error-level finding.
+            Some(e) if e.is_error_level() => *self.findings.entry("error").or_default() += 1,
             Some(_) => self.failed += 1,
             None => {}
         }

@@ -43,3 +43,15 @@ pub fn scratch(prefix: &str, name: &str) -> Scratch {
     std::fs::create_dir_all(&dir).unwrap();
     Scratch(dir)
 }
+
+/// The seconds in a watchdog's `pdf_limit_exceeded` message, which must
+/// otherwise read as `batch::abandoned_record` words it for a 0.1 s budget.
+pub fn abandoned_after(message: &str) -> f64 {
+    let seconds = message
+        .strip_prefix("no result after ")
+        .and_then(|m| {
+            m.strip_suffix(" s (time budget 0.1 s): the file was given up on and the batch went on")
+        })
+        .unwrap_or_else(|| panic!("not the watchdog's message: {message}"));
+    seconds.parse().unwrap()
+}

@@ -43,18 +43,30 @@ pub use scan::{
 };
 pub use stream::{Flow, Outcome, Stream, catch_panic, panic_message};
 
-/// A test hook: in debug builds, a job whose name ends with the value of the
-/// environment variable `SIGNPREP_TEST_PANIC` panics, so tests of the panic
-/// boundary (here, in the CLI, in the Python package) have a panic to catch.
-/// Compiled out of release builds. Not a stable API.
+/// Test hooks, compiled into debug builds only (release builds ignore the
+/// variables): a job whose name ends with the value of the environment
+/// variable `SIGNPREP_TEST_PANIC` panics, so tests of the panic boundary (here,
+/// in the CLI, in the Python package) have a panic to catch; one whose name
+/// ends with the value of `SIGNPREP_TEST_HANG` never returns (its thread
+/// blocks for good), so tests of the watchdog have a file that hangs. Called
+/// by every job at its start. Not a stable API.
 #[doc(hidden)]
-pub fn test_panic_hook(name: &str) {
+pub fn test_hook(name: &str) {
     #[cfg(debug_assertions)]
-    if let Some(suffix) = std::env::var_os("SIGNPREP_TEST_PANIC")
-        && !suffix.is_empty()
-        && name.ends_with(&*suffix.to_string_lossy())
     {
-        panic!("forced by SIGNPREP_TEST_PANIC for {name}");
+        let named = |var: &str| {
+            std::env::var_os(var).is_some_and(|suffix| {
+                !suffix.is_empty() && name.ends_with(&*suffix.to_string_lossy())
+            })
+        };
+        if named("SIGNPREP_TEST_PANIC") {
+            panic!("forced by SIGNPREP_TEST_PANIC for {name}");
+        }
+        if named("SIGNPREP_TEST_HANG") {
+            loop {
+                std::thread::park();
+            }
+        }
     }
     #[cfg(not(debug_assertions))]
     let _ = name;
