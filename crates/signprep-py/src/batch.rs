@@ -39,6 +39,8 @@ pub struct Batch {
     failed: Arc<Mutex<Option<String>>>,
     stop: Arc<AtomicBool>,
     window: Option<usize>,
+    /// What the records are converted with (`data_fields`).
+    options: Options,
 }
 
 /// The sources, read from Python by the engine's feeder thread.
@@ -129,6 +131,7 @@ impl Batch {
             failed,
             stop,
             window,
+            options: options.clone(),
         })
     }
 
@@ -148,7 +151,7 @@ impl Batch {
         };
         let next = py.detach(|| rx.lock().ok().and_then(|rx| rx.recv().ok()));
         if let Some(r) = next {
-            return to_python(py, &r).map(Some);
+            return to_python(py, &r, &self.options).map(Some);
         }
         // The run is over: every record was handed over.
         self.records = None;

@@ -9,6 +9,7 @@
 
 mod batch;
 mod check;
+mod migrate;
 mod scan;
 
 use pyo3::prelude::*;
@@ -18,12 +19,14 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scan::Options>()?;
     m.add_class::<batch::Batch>()?;
+    m.add_class::<migrate::MigrateOptions>()?;
     m.add_function(wrap_pyfunction!(scan::scan_path, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_timed, m)?)?;
     m.add_function(wrap_pyfunction!(check::check_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(check::pack_manifest, m)?)?;
     m.add_function(wrap_pyfunction!(check::explain, m)?)?;
+    m.add_function(wrap_pyfunction!(migrate::migrate_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(check::codes, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

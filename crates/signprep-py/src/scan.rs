@@ -4,6 +4,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use signprep_core::batch::{PdfSource, catch_panic, panicked_record, scan_source};
 use signprep_core::{Dialects, LoadOptions, Record, Scanner};
+use signprep_pack::{ScanRecord, TypeMap};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -14,15 +15,20 @@ use std::time::Duration;
 pub struct Options {
     pub scanner: Scanner,
     pub load: LoadOptions,
+    /// With `data_fields`: the type map (`scan --data-fields --type-map`).
+    pub data_fields: Option<TypeMap>,
 }
 
 #[pymethods]
 impl Options {
     /// `dpi`, `page_width`, `fields`, `apply_user_unit` and `dialects` are
     /// `scan`'s; `timeout` (seconds, 0 for none) and `max_file_size` (bytes)
-    /// are the per-file limits of `scan --timeout-per-file/--max-file-size`.
+    /// are the per-file limits of `scan --timeout-per-file/--max-file-size`;
+    /// `data_fields`, when given, the `NAME_OR_GLOB=TYPE` rules of
+    /// `scan --data-fields --type-map` (an empty list: the default types).
     #[new]
-    #[pyo3(signature = (*, dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size))]
+    #[pyo3(signature = (*, dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields=None))]
+    #[allow(clippy::too_many_arguments)] // keyword-only, as the Python side passes them
     fn new(
         dpi: f64,
         page_width: Option<f64>,
@@ -31,26 +37,17 @@ impl Options {
         dialects: &str,
         timeout: Option<f64>,
         max_file_size: Option<u64>,
+        data_fields: Option<Vec<String>>,
     ) -> PyResult<Self> {
-        if !(dpi.is_finite() && dpi > 0.0) {
-            return Err(PyValueError::new_err(format!(
-                "dpi must be a positive number, not {dpi}"
-            )));
-        }
         let dialects =
             Dialects::parse(dialects).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let mut scanner = Scanner::new()
-            .dpi(dpi)
+            .dpi(positive("dpi", dpi)?)
             .apply_user_unit(apply_user_unit)
             .fields(fields)
             .dialects(dialects);
         if let Some(w) = page_width {
-            if !(w.is_finite() && w > 0.0) {
-                return Err(PyValueError::new_err(format!(
-                    "page_width must be a positive number, not {w}"
-                )));
-            }
-            scanner = scanner.page_width(w);
+            scanner = scanner.page_width(positive("page_width", w)?);
         }
         let mut load = LoadOptions::default();
         if let Some(t) = timeout {
@@ -62,7 +59,33 @@ impl Options {
         if let Some(bytes) = max_file_size {
             load.max_file_bytes = bytes;
         }
-        Ok(Options { scanner, load })
+        let data_fields = match data_fields {
+            None => None,
+            Some(rules) => {
+                let mut map = TypeMap::new();
+                for rule in &rules {
+                    map.add(rule)
+                        .map_err(|e| PyValueError::new_err(format!("type_map: {e}")))?;
+                }
+                Some(map)
+            }
+        };
+        Ok(Options {
+            scanner,
+            load,
+            data_fields,
+        })
+    }
+}
+
+/// `value`, or a `ValueError` naming `what` when it is not a positive number.
+pub fn positive(what: &str, value: f64) -> PyResult<f64> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{what} must be a positive number, not {value}"
+        )))
     }
 }
 
@@ -82,9 +105,24 @@ fn record_of_path(path: PathBuf, shown: String, options: &Options) -> Record {
     r
 }
 
-/// A record as a Python dict.
-pub fn to_python<'py>(py: Python<'py>, r: &Record) -> PyResult<Bound<'py, PyAny>> {
-    Ok(pythonize::pythonize(py, r)?)
+/// A record as a Python dict: the content of its `scan --format ndjson` line
+/// (with its `data_fields` when the options ask for them). Converted value by
+/// value (pythonize) with the GIL held: measured 1.7-3x faster than
+/// serialising to JSON on the worker and parsing it with `json.loads`.
+pub fn to_python<'py>(
+    py: Python<'py>,
+    r: &Record,
+    options: &Options,
+) -> PyResult<Bound<'py, PyAny>> {
+    let data_fields = options
+        .data_fields
+        .as_ref()
+        .map(|m| signprep_pack::data_fields(&r.scan, m));
+    let record = ScanRecord {
+        record: r,
+        data_fields: data_fields.as_deref(),
+    };
+    Ok(pythonize::pythonize(py, &record)?)
 }
 
 /// `scan_path(path, shown, options)`: the record of one file (an error record
@@ -97,7 +135,7 @@ pub fn scan_path<'py>(
     options: &Options,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = py.detach(|| record_of_path(path, shown, options));
-    to_python(py, &r)
+    to_python(py, &r, options)
 }
 
 /// `scan_bytes(data, shown, options)`: the record of a PDF in memory.
@@ -109,7 +147,7 @@ pub fn scan_bytes<'py>(
     options: &Options,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = py.detach(|| record_of(&PdfSource::bytes(shown, data), options));
-    to_python(py, &r)
+    to_python(py, &r, options)
 }
 
 /// `_scan_timed(path, shown, options)`: `(start, end, record)`, the wall-clock
@@ -133,5 +171,5 @@ pub fn scan_timed<'py>(
         let r = record_of_path(path, shown, options);
         (start, r, now())
     });
-    Ok((start, end, to_python(py, &r)?))
+    Ok((start, end, to_python(py, &r, options)?))
 }

@@ -98,3 +98,32 @@ def test_dialects_as_a_list_or_a_string() -> None:
     [expected] = cli_records("scan", pdf, "--dialect", "adobe,dropbox")
     assert signprep.scan(pdf, dialects=["adobe", "dropbox"]) == expected
     assert signprep.scan(pdf, dialects="adobe,dropbox") == expected
+
+
+def test_data_fields_and_type_map_are_the_clis() -> None:
+    pdf = rel(FIXTURES / "form_geometry.pdf")
+    [plain] = cli_records("scan", pdf, "--data-fields")
+    assert plain["data_fields"], "the fixture has fields: data_fields is not empty"
+    assert signprep.scan(pdf, data_fields=True) == plain
+    assert "data_fields" not in signprep.scan(pdf)
+    # A type_map implies data_fields; a mapping or NAME=TYPE strings, None leaves out.
+    first = plain["data_fields"][0]["custom_id"]
+    [mapped] = cli_records(
+        "scan", pdf, "--data-fields", "--type-map", f"{first}=initials", "--type-map", "*[[]*=none"
+    )
+    assert mapped != plain
+    assert signprep.scan(pdf, type_map={first: "initials", "*[[]*": None}) == mapped
+    assert signprep.scan(pdf, type_map=[f"{first}=initials", "*[[]*=none"]) == mapped
+    [left_out] = cli_records("scan", pdf, "--data-fields", "--type-map", "*=none")
+    assert left_out["data_fields"] == []
+    assert signprep.scan(pdf, type_map={"*": None})["data_fields"] == []
+
+
+def test_bad_type_maps_are_refused() -> None:
+    pdf = FIXTURES / "form_geometry.pdf"
+    with pytest.raises(ValueError, match="type_map"):
+        signprep.scan(pdf, type_map={"SIG_*": "Signature!"})
+    with pytest.raises(ValueError, match="type_map"):
+        signprep.scan(pdf, type_map=["no equals sign"])
+    with pytest.raises(TypeError, match="not a str"):
+        signprep.scan(pdf, type_map="SIG_*=signature")  # type: ignore[arg-type]

@@ -117,3 +117,12 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="window"):
         signprep.scan_many([], window=0)
     assert list(signprep.scan_many([])) == []
+
+
+def test_data_fields_in_batch_equal_the_clis() -> None:
+    paths = [str(p.relative_to(ROOT)) for p in pdfs(FIXTURES)]
+    expected = cli_records("scan", *paths, "--data-fields", "--type-map", "*SIG*=signature")
+    got = list(signprep.scan_many(paths, jobs=2, type_map={"*SIG*": "signature"}))
+    assert [r["path"] for r in got] == paths
+    for e, g in zip(expected, got):
+        assert g == e, e["path"]

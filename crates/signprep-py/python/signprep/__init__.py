@@ -19,7 +19,20 @@ from __future__ import annotations
 
 import json
 import os
-from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, Union
+from typing import (
+    IO,
+    Any,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    Union,
+)
 
 from . import _native
 
@@ -36,9 +49,11 @@ __all__ = [
     "PdfUnreadable",
     "Record",
     "Source",
+    "TypeMap",
     "check",
     "codes",
     "explain",
+    "migrate",
     "pack",
     "scan",
     "scan_many",
@@ -50,6 +65,13 @@ Record = Dict[str, Any]
 #: What a PDF (or, for :func:`check`, any input) can be given as: a path
 #: (``str`` or ``os.PathLike``), its bytes, or a binary file object.
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
+
+#: Service types for data fields, as ``scan --type-map``: a mapping of a field
+#: name or tag id, or a glob (``SIG_*``, ``amount_[0-9]``; ``[[]`` for a literal
+#: ``[``), to a service type (``"signature"``, ``"text"``...) or ``None`` to leave
+#: the matching ones out; or ``NAME_OR_GLOB=TYPE`` strings. The last matching
+#: rule wins.
+TypeMap = Union[Mapping[str, Optional[str]], Sequence[str]]
 
 
 class Error(Exception):
@@ -129,9 +151,14 @@ def _options(
     dialects: Union[str, Sequence[str]],
     timeout: Optional[float],
     max_file_size: Optional[int],
+    data_fields: bool = False,
+    type_map: Optional[TypeMap] = None,
 ) -> _native.Options:
     if not isinstance(dialects, str):
         dialects = ",".join(dialects)
+    rules: Optional[List[str]] = None
+    if data_fields or type_map is not None:
+        rules = _type_rules(type_map)
     return _native.Options(
         dpi=float(dpi),
         page_width=None if page_width is None else float(page_width),
@@ -140,7 +167,19 @@ def _options(
         dialects=dialects,
         timeout=timeout,
         max_file_size=max_file_size,
+        data_fields=rules,
     )
+
+
+def _type_rules(type_map: Optional[TypeMap]) -> List[str]:
+    """``NAME_OR_GLOB=TYPE`` rules, as ``scan --type-map`` takes them."""
+    if type_map is None:
+        return []
+    if isinstance(type_map, str):
+        raise TypeError("type_map is a mapping or a list of NAME_OR_GLOB=TYPE strings, not a str")
+    if isinstance(type_map, Mapping):
+        return [f"{name}={'none' if kind is None else kind}" for name, kind in type_map.items()]
+    return [str(rule) for rule in type_map]
 
 
 def _resolve(source: Source, name: Optional[str]) -> Tuple[Optional[str], Optional[bytes], str]:
@@ -176,6 +215,8 @@ def scan(
     dialects: Union[str, Sequence[str]] = (),
     timeout: Optional[float] = 60,
     max_file_size: Optional[int] = None,
+    data_fields: bool = False,
+    type_map: Optional[TypeMap] = None,
     name: Optional[str] = None,
 ) -> Record:
     """Scans one PDF: its record, as one ``signprep scan --format ndjson`` line.
@@ -185,14 +226,19 @@ def scan(
     ``apply_user_unit`` (False: ``--ignore-user-unit``) and ``dialects``
     (``"adobe,dropbox"``, ``["signnow"]`` or ``"all"``) are the CLI's options;
     ``timeout`` (seconds, 0 for none) and ``max_file_size`` (bytes) are its
-    per-file limits. ``name`` is the record's ``path`` (default: the path, the
-    file object's ``name``, or ``-`` for bytes).
+    per-file limits. ``data_fields=True`` adds ``data_fields``, the tags and
+    fields as the service's Data field objects (``--data-fields``);
+    ``type_map`` (which implies it) overrides their service types
+    (``--type-map``, see :data:`TypeMap`). ``name`` is the record's ``path``
+    (default: the path, the file object's ``name``, or ``-`` for bytes).
 
     Raises a :class:`signprep.Error` subclass (``PdfUnreadable``,
     ``PdfEncrypted``, ``LimitExceeded``, ``IoError``, ``InternalError``) when
     the file cannot be scanned. The GIL is released while the PDF is read.
     """
-    options = _options(dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size)
+    options = _options(
+        dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map
+    )
     path, data, shown = _resolve(source, name)
     if path is not None:
         record: Record = _native.scan_path(path, shown, options)
@@ -213,6 +259,8 @@ def scan_many(
     dialects: Union[str, Sequence[str]] = (),
     timeout: Optional[float] = 60,
     max_file_size: Optional[int] = None,
+    data_fields: bool = False,
+    type_map: Optional[TypeMap] = None,
     window: Optional[int] = None,
 ) -> Iterator[Record]:
     """Scans many PDFs in parallel: an iterator of records, in input order.
@@ -228,7 +276,9 @@ def scan_many(
     itself is raised after the records of the sources before it. Options as
     :func:`scan`.
     """
-    options = _options(dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size)
+    options = _options(
+        dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map
+    )
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     if window is not None and window < 1:
@@ -269,11 +319,7 @@ def check(
     else:
         file_path, raw, path = _resolve(source, name)
         if file_path is not None:
-            try:
-                with open(file_path, "rb") as f:
-                    raw = f.read()
-            except OSError as e:
-                raise IoError("io_error", f"cannot read: {e.strerror or e}", path) from e
+            raw = _read(file_path)
         assert raw is not None
         data = raw
         if file_path is not None:
@@ -309,11 +355,7 @@ def pack(
         path = os.path.join(folder, "manifest.json")
     else:
         path = os.fsdecode(os.fspath(manifest))
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise IoError("io_error", f"cannot read: {e.strerror or e}", path) from e
+        data = _read(path)
     body, findings = _native.pack_manifest(data, path, seed)
     if body is None:
         errors = [f for f in findings if f.get("severity") == "error"]
@@ -326,6 +368,82 @@ def pack(
         )
     result: Record = body
     return result
+
+
+def migrate(
+    source: Source,
+    *,
+    signers: Optional[Mapping[str, str]] = None,
+    signers_file: Union[str, "os.PathLike[str]", None] = None,
+    dialects: Union[str, Sequence[str]] = "all",
+    map_type: Optional[Mapping[str, Optional[str]]] = None,
+    template: bool = False,
+    dpi: float = 72,
+    page_width: Optional[float] = None,
+    apply_user_unit: bool = True,
+    name: Optional[str] = None,
+) -> Record:
+    """Migrates a PDF tagged for another vendor, as ``signprep migrate``.
+
+    Reads the text tags of ``dialects`` (``"all"``, or ``"adobe,dropbox"``,
+    ``["signnow"]``...) and returns ``{"request", "findings", "summary"}``:
+    ``request`` is the v0 request (``POST /v0/documents`` with ``data_fields``
+    at explicit ``x``/``y``/``width``/``height``, and the PDF to upload),
+    ``findings`` what the migration reports (unmapped types, defaulted signers,
+    visible vendor tags...), ``summary`` the counts (``tags``, ``placed``,
+    ``left_out``, ``signers``, ``signers_without_email``).
+
+    ``signers`` maps a vendor signer or role to who signs for them
+    (``{"signer1": "client@example.com", "Witness": "Wendy Ward
+    <wendy@example.com>"}``); ``signers_file`` is a pack manifest whose
+    ``[[signers]]`` have a ``handle``. ``map_type`` maps a vendor kind to a
+    service type (``{"initials": "initials"}``) or leaves it out (``None``).
+
+    Raises :class:`PackError` (with every finding) when an error-level
+    finding stops the file (an unreadable PDF: ``document_unreadable``),
+    :class:`IoError` when ``source`` or ``signers_file`` cannot be read.
+    """
+    if not isinstance(dialects, str):
+        dialects = ",".join(dialects)
+    signers_data: Optional[Tuple[str, bytes]] = None
+    if signers_file is not None:
+        file_name = os.fsdecode(os.fspath(signers_file))
+        signers_data = (file_name, _read(file_name))
+    options = _native.MigrateOptions(
+        signers=[f"{k}={v}" for k, v in (signers or {}).items()],
+        signers_file=signers_data,
+        dialects=dialects,
+        map_type=[(k, v) for k, v in (map_type or {}).items()],
+        template=bool(template),
+        dpi=float(dpi),
+        page_width=None if page_width is None else float(page_width),
+        apply_user_unit=bool(apply_user_unit),
+    )
+    path, data, shown = _resolve(source, name)
+    if path is not None:
+        data = _read(path)
+    assert data is not None
+    stem = os.path.splitext(os.path.basename(shown))[0] if shown != "-" else ""
+    result: Record = _native.migrate_bytes(data, path, stem or "document", options)
+    if result["request"] is None:
+        errors = [f for f in result["findings"] if f.get("severity") == "error"]
+        first = errors[0] if errors else {"code": "migrate_failed", "message": "nothing built"}
+        raise PackError(
+            str(first["code"]),
+            f"{len(errors)} error-level finding(s); the first: {first['message']}",
+            result["findings"],
+            shown,
+        )
+    return result
+
+
+def _read(path: str) -> bytes:
+    """The bytes of ``path``, or :class:`IoError` naming it."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise IoError("io_error", f"cannot read: {e.strerror or e}", path) from e
 
 
 def explain(code: str) -> Record:

@@ -14,6 +14,21 @@ class Options:
         dialects: str,
         timeout: Optional[float],
         max_file_size: Optional[int],
+        data_fields: Optional[List[str]] = None,
+    ) -> None: ...
+
+class MigrateOptions:
+    def __init__(
+        self,
+        *,
+        signers: List[str],
+        signers_file: Optional[Tuple[str, bytes]],
+        dialects: str,
+        map_type: List[Tuple[str, Optional[str]]],
+        template: bool,
+        dpi: float,
+        page_width: Optional[float],
+        apply_user_unit: bool,
     ) -> None: ...
 
 class Batch(Iterator[Dict[str, Any]]):
@@ -37,6 +52,9 @@ def check_bytes(
 def pack_manifest(
     data: bytes, path: str, seed: Optional[int]
 ) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]]]: ...
+def migrate_bytes(
+    data: bytes, upload: Optional[str], name: str, options: MigrateOptions
+) -> Dict[str, Any]: ...
 def explain(code: str) -> Optional[Dict[str, Any]]: ...
 def codes() -> List[str]: ...
 def _scan_timed(path: str, shown: str, options: Options) -> Tuple[int, int, Dict[str, Any]]: ...

@@ -1,0 +1,88 @@
+"""signprep.migrate: other vendors' tags to this service's v0 request, as `signprep migrate`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any, Dict
+
+import pytest
+
+import signprep
+from conftest import FIXTURES, ROOT, cli_binary
+
+MIGRATE = ROOT / "testdata" / "migrate"
+SIGNERS = {"signer1": "client@example.com", "signer2": "Wendy Ward <wendy@example.com>"}
+
+
+def cli_request(pdf: str) -> Dict[str, Any]:
+    out = subprocess.run(
+        [cli_binary(), "migrate", pdf, "--quiet"]
+        + [a for k, v in SIGNERS.items() for a in ("--signer", f"{k}={v}")],
+        cwd=MIGRATE,
+        capture_output=True,
+        check=True,
+    )
+    request: Dict[str, Any] = json.loads(out.stdout)
+    return request
+
+
+@pytest.mark.parametrize("pdf", ["adobe_contract.pdf", "dropbox_contract.pdf"])
+def test_request_equals_the_clis_and_checks_clean(pdf: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(MIGRATE)
+    result = signprep.migrate(pdf, signers=SIGNERS)
+    assert result["request"] == cli_request(pdf)
+    summary = result["summary"]
+    assert summary["placed"] > 0 and summary["signers"] == 2
+    assert summary["tags"] == summary["placed"] + summary["left_out"]
+    assert all(f["severity"] != "error" for f in result["findings"])
+    # The same rules as any other body: clean.
+    checked = signprep.check(json.dumps(result["request"]).encode(), kind="requests")
+    assert [f for f in checked["findings"] if f["severity"] == "error"] == []
+
+
+def test_bytes_and_options() -> None:
+    data = (MIGRATE / "adobe_contract.pdf").read_bytes()
+    by_bytes = signprep.migrate(data, signers=SIGNERS, name="contract.pdf")
+    by_path = signprep.migrate(MIGRATE / "adobe_contract.pdf", signers=SIGNERS)
+    assert by_bytes["summary"] == by_path["summary"]
+    doubled = signprep.migrate(data, signers=SIGNERS, dpi=144)
+
+    def first(r: Dict[str, Any]) -> Dict[str, Any]:
+        field: Dict[str, Any] = r["request"]["requests"][0]["body"]["data_fields"][0]
+        return field
+
+    assert first(doubled)["x"] == pytest.approx(2 * first(by_bytes)["x"], abs=0.02)  # rounded to 0.01
+    # Only the Dropbox dialect: the Adobe contract has no tag of it, so nothing to migrate.
+    with pytest.raises(signprep.PackError) as caught:
+        signprep.migrate(data, signers=SIGNERS, dialects=["dropbox"])
+    assert caught.value.code == "migrate_no_fields"
+
+
+def test_unmapped_signer_is_defaulted_with_a_finding() -> None:
+    result = signprep.migrate(MIGRATE / "adobe_contract.pdf", signers={"signer1": "a@example.com"})
+    unmapped = [f for f in result["findings"] if f["code"] == "migrate_signer_unmapped"]
+    assert len(unmapped) == 1 and unmapped[0]["severity"] == "warning", result["findings"]
+    assert result["summary"]["signers_without_email"] == 1
+
+
+def test_unreadable_and_missing_inputs() -> None:
+    with pytest.raises(signprep.PackError) as caught:
+        signprep.migrate(b"%PDF-1.7 not really", signers=SIGNERS)
+    assert caught.value.code == "document_unreadable"
+    assert caught.value.findings and caught.value.findings[0]["code"] == "document_unreadable"
+    with pytest.raises(signprep.IoError):
+        signprep.migrate("no/such.pdf", signers=SIGNERS)
+    with pytest.raises(signprep.IoError):
+        signprep.migrate(MIGRATE / "adobe_contract.pdf", signers_file="no/such.toml")
+    with pytest.raises(ValueError, match="signers"):
+        signprep.migrate(MIGRATE / "adobe_contract.pdf", signers={"signer1": ""})
+    with pytest.raises(ValueError, match="map_type"):
+        signprep.migrate(MIGRATE / "adobe_contract.pdf", signers=SIGNERS, map_type={"date": "Date!"})
+
+
+def test_a_pdf_without_vendor_tags_has_nothing_to_migrate() -> None:
+    with pytest.raises(signprep.PackError) as caught:
+        signprep.migrate(FIXTURES / "base14_courier.pdf", signers=SIGNERS)
+    assert [f["code"] for f in caught.value.findings] == ["migrate_no_fields"]
+    assert caught.value.code == "migrate_no_fields"
