@@ -3,10 +3,9 @@
 //! ([`crate::stream_cache`]). One [`Resources`] lives as long as one scan of a
 //! document; the document itself only reads objects.
 
-use crate::document::{Document, Obj, StreamError, StreamObj};
+use crate::document::{Document, Obj, ObjectId, StreamError, StreamObj};
 use crate::fonts::Font;
 use crate::stream_cache::{Decoded, Reuse, StreamCache};
-use lopdf::ObjectId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 

@@ -21,8 +21,7 @@
 //!
 //! [`LoadOptions::max_stream_cache_bytes`]: crate::LoadOptions::max_stream_cache_bytes
 
-use crate::document::{Document, StreamError, StreamObj};
-use lopdf::ObjectId;
+use crate::document::{Document, ObjectId, StreamError, StreamObj};
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, OnceLock};

@@ -301,3 +301,48 @@ impl<'a> StreamObj<'a> {
         Dict(&self.0.dict)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    #[test]
+    fn a_view_is_its_reference() {
+        // One pointer each (two for an array's slice), and `None` costs nothing.
+        assert_eq!(size_of::<Obj<'_>>(), size_of::<&Object>());
+        assert_eq!(size_of::<Option<Obj<'_>>>(), size_of::<&Object>());
+        assert_eq!(size_of::<Dict<'_>>(), size_of::<&Dictionary>());
+        assert_eq!(size_of::<StreamObj<'_>>(), size_of::<&Stream>());
+        assert_eq!(size_of::<Option<Array<'_>>>(), size_of::<&[Object]>());
+    }
+
+    #[test]
+    fn accessors_read_what_is_written() {
+        let items = [
+            Object::Integer(7),
+            Object::Real(1.5),
+            Object::Real(f32::INFINITY),
+            Object::Name(b"Fl".to_vec()),
+            Object::Reference((3, 0)),
+        ];
+        let arr = Array(&items);
+        let nums: Vec<Option<f64>> = arr.iter().map(Obj::as_number).collect();
+        assert_eq!(nums, [Some(7.0), Some(1.5), None, None, None]);
+        assert_eq!(arr.get(2).and_then(Obj::as_real), Some(f32::INFINITY));
+        assert_eq!(arr.get(3).and_then(Obj::as_name), Some(&b"Fl"[..]));
+        assert_eq!(arr.get(4).and_then(Obj::as_reference), Some((3, 0)));
+        assert_eq!(arr.iter().rev().count(), 5);
+        assert!(arr.get(5).is_none());
+        let mut d = Dictionary::new();
+        d.set("Type", Object::Name(b"Page".to_vec()));
+        let dict = Dict(&d);
+        assert!(dict.has(b"Type") && !dict.has(b"Kids"));
+        assert_eq!(dict.get(b"Type").and_then(Obj::as_name), Some(&b"Page"[..]));
+        let s = Object::Stream(Stream::new(d.clone(), Vec::new()));
+        let s = Obj(&s);
+        assert!(s.as_dict().is_none());
+        assert!(s.as_dict_or_stream_dict().is_some_and(|d| d.has(b"Type")));
+        assert!(s.as_stream().is_some_and(|st| st.dict().has(b"Type")));
+    }
+}
