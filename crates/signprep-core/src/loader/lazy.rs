@@ -112,14 +112,15 @@ impl Lazy {
         rebuild: bool,
     ) -> Result<Box<Lazy>, Refused> {
         match index::read(&bytes, options, rebuild) {
-            Ok(Index {
-                base,
-                nums,
-                entries,
-                trailer,
-                crypt,
-                repaired,
-            }) => {
+            Ok(index) => {
+                let Index {
+                    base,
+                    nums,
+                    entries,
+                    trailer,
+                    crypt,
+                    repaired,
+                } = index;
                 let dense = dense_index(&nums);
                 let mut containers: Vec<u32> = entries
                     .iter()
