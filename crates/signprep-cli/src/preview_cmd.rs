@@ -235,6 +235,16 @@ pub fn run(args: &PreviewArgs) -> u8 {
         }
     };
     let count = loaded.doc.page_count();
+    if count == 0 {
+        // Nothing would be drawn, and an empty input never passes.
+        return crate::fail(
+            &format!(
+                "{}: the document has no page: nothing to draw [document_no_pages]",
+                file.display()
+            ),
+            1,
+        );
+    }
     let pages = match chosen_pages(&args.pages, count) {
         Ok(p) => p,
         Err(e) => return crate::fail(&e, 2),

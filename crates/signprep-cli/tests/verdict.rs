@@ -299,6 +299,26 @@ fn every_failure_says_why_in_its_last_line() {
             1,
         ),
         (
+            "preview_no_page",
+            vec![
+                "preview".into(),
+                f(&root().join("testdata/hostile/pagetree_declared_empty.pdf")),
+                "-o".into(),
+                "png".into(),
+            ],
+            1,
+        ),
+        (
+            "scan_no_page",
+            vec![
+                "scan".into(),
+                "--format".into(),
+                "ndjson".into(),
+                f(&root().join("testdata/hostile/pagetree_declared_empty.pdf")),
+            ],
+            1,
+        ),
+        (
             "explain_unknown_code",
             vec!["explain".into(), "tag_id_lowercase".into()],
             2,

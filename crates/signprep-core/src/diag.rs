@@ -119,8 +119,8 @@ codes! {
         /// Glyphs on a tag's line have no Unicode mapping (no ToUnicode, unknown glyph
         /// names), so a tag there may be misread or missed.
         TextUnmappable => "text_unmappable", Warning;
-        /// A content stream of a page could not be read (corrupt data); text in it is
-        /// missing from the scan.
+        /// A content stream of a page could not be read (corrupt data, or an object
+        /// lost to damage, as in a truncated file); text in it is missing from the scan.
         ContentUnreadable => "content_unreadable", Warning;
         /// A font could not be fully read (missing widths, broken CMap); glyph positions
         /// on the page may be approximate.
@@ -142,8 +142,9 @@ codes! {
         PageTreeRepaired => "page_tree_repaired", Warning;
         /// The document has no page: its page tree is empty and no object of the
         /// file is a page. There is nothing to place a tag or a field on, and
-        /// the service cannot show the document to a signer.
-        DocumentNoPages => "document_no_pages", Warning;
+        /// the service cannot show the document to a signer: an error, as an empty
+        /// input never passes.
+        DocumentNoPages => "document_no_pages", Error;
         /// A Widget annotation on a page is not reachable from `/AcroForm /Fields`
         /// (neither the widget nor any `/Parent` of it). It is still reported, but
         /// the service and many viewers only see fields listed in the form, so it

@@ -374,6 +374,25 @@ impl Document {
             None => Vec::new(),
         }
     }
+
+    /// The objects page `page`'s `/Contents` names that hold no stream: a
+    /// reference to an object lost to damage (a truncated file), or to
+    /// something else. [`Document::content_streams`] skips them; the page's
+    /// text they held is missing, which a scan must say.
+    pub(crate) fn lost_content_streams(&self, page: &PageRef) -> Vec<ObjectId> {
+        let Some(contents) = self.page_dict(page).and_then(|d| d.get(b"Contents")) else {
+            return Vec::new();
+        };
+        let entries: Vec<Obj<'_>> = match self.resolve(contents).and_then(Obj::as_array) {
+            Some(arr) => arr.iter().collect(),
+            None => vec![contents],
+        };
+        entries
+            .into_iter()
+            .filter(|o| self.resolve_stream(*o).is_none())
+            .filter_map(Obj::as_reference)
+            .collect()
+    }
 }
 
 /// `dict[key]`, cheaper than `Dictionary::get`: a missing key costs lopdf an

@@ -262,10 +262,10 @@ fn truncated_half() -> Entry {
         "truncated_half",
         cut,
         HostileExpect::ok(
-            "an intact one-page file cut in half, inside its content stream: catalog, page tree and page survive; the content (no endstream), font, xref and trailer are lost, so the page is recovered empty",
+            "an intact one-page file cut in half, inside its content stream: catalog, page tree and page survive; the content (no endstream), font, xref and trailer are lost, so the page is recovered empty, and the lost content stream said in a finding",
             1,
             &[],
-            &["pdf_repaired"],
+            &["content_unreadable", "pdf_repaired"],
         ),
     )
 }

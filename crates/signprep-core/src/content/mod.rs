@@ -174,6 +174,18 @@ fn page_content(
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Decoded, Error> {
     let streams = res.doc().content_streams(page_ref);
+    for (number, generation) in res.doc().lost_content_streams(page_ref) {
+        diags.push(
+            Diagnostic::new(
+                Code::ContentUnreadable,
+                format!(
+                    "page {}: its content stream (object {number} {generation}) is missing or damaged; its text is missing",
+                    page + 1
+                ),
+            )
+            .page(page),
+        );
+    }
     let mut out = Vec::new();
     let one = streams.len() == 1;
     for (id, s) in streams {
