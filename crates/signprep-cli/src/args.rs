@@ -129,7 +129,7 @@ pub fn positive_f64(s: &str) -> Result<f64, String> {
 }
 
 #[cfg(feature = "render")]
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct PreviewArgs {
     /// The PDF to draw (`-`: standard input).
     #[arg(required_unless_present_any = ["pack", "manifest"], value_name = "FILE.pdf")]

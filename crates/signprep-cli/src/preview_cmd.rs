@@ -35,6 +35,7 @@ impl LoadError {
 
 /// Reads a file once; scans it and parses it for drawing from the same bytes.
 pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
+    signprep_core::batch::test_hook(&path.display().to_string());
     if path.as_os_str() == "-" {
         let bytes = crate::inputs::read_input(path)
             .map_err(|e| LoadError::Io(format!("cannot read standard input: {e}")))?;
@@ -201,7 +202,19 @@ pub fn png_name(stem: &str, page: usize, count: usize) -> String {
     format!("{stem}-p{:0digits$}.png", page + 1)
 }
 
+/// Runs on the batch engine as one item ([`crate::batch::guarded`], as
+/// `pack` does): a panic while reading or drawing the file (a bug) is one
+/// `error:` line and exit status 1, not an abort.
 pub fn run(args: &PreviewArgs) -> u8 {
+    let shown = match (&args.pack, &args.manifest, &args.file) {
+        (Some(p), _, _) | (None, Some(p), _) | (None, None, Some(p)) => p.display().to_string(),
+        (None, None, None) => "-".into(),
+    };
+    let args = args.clone();
+    crate::batch::guarded(&format!("cannot preview {shown}"), move || preview(&args))
+}
+
+fn preview(args: &PreviewArgs) -> u8 {
     let style = match style(
         &args.signer,
         &args.type_map,

@@ -140,6 +140,29 @@ fn preview_exit_codes() {
 }
 
 #[test]
+fn preview_of_a_file_that_panics_exits_1_not_an_abort() {
+    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input:
+    // one error line and exit status 1, as every subcommand gives.
+    let dir = scratch("panic-one");
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["preview", "base14_courier.pdf", "-o"])
+        .arg(&*dir)
+        .env("SIGNPREP_TEST_PANIC", "base14_courier.pdf")
+        .current_dir(fixtures())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: cannot preview base14_courier.pdf: internal error (please report it with the file): signprep stopped on an unexpected state\n"
+        ),
+        "{stderr}"
+    );
+    assert!(listing(&dir).is_empty(), "nothing drawn");
+}
+
+#[test]
 fn report_is_one_self_contained_deterministic_file() {
     let dir = scratch("report");
     let one = dir.join("one.html");

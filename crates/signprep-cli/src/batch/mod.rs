@@ -1,5 +1,5 @@
 //! Batch runs over many inputs: the pipeline of `scan` and `check` (and of
-//! `pack`, one input, through [`guarded`]).
+//! `pack` and `preview`, one input each, through [`guarded`]).
 //!
 //! ```text
 //! PATH args ─ walk (parallel, ignore files, globs) ─ sort ┐
@@ -44,7 +44,7 @@ pub use source::Source;
 pub use summary::{Summary, Tally};
 pub use walk::Input;
 
-/// Runs the work of a one-input command (`pack`) on the batch engine, so a
+/// Runs the work of a one-input command (`pack`, `preview`) on the batch engine, so a
 /// panic in it (a bug) ends as `scan`'s and `check`'s do: one `error:` line
 /// in the same words and exit status 1 (the input's `internal_error`, an
 /// error-level result like a finding; 2 stays for usage and I/O), not an abort.
