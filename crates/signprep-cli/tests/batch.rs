@@ -336,14 +336,15 @@ fn summary_record_timing_and_limits() {
 fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
     // SIGNPREP_TEST_HANG (debug builds only) makes the input whose name ends
     // with it block for good; the watchdog gives up on it after twice
-    // --timeout-per-file plus 5 s, and the run goes on.
+    // --timeout-per-file plus 5 s, and the run goes on: with one worker
+    // thread, on a spare one.
     let tmp = tempfile::tempdir().unwrap();
     let pdf = &signprep_testgen::fixtures()[0].pdf;
     for i in 1..=5 {
         std::fs::write(tmp.path().join(format!("{i}.pdf")), pdf).unwrap();
     }
     let out = bin()
-        .args(["scan", "--format", "ndjson", "--jobs", "2"])
+        .args(["scan", "--format", "ndjson", "--jobs", "1"])
         .args(["--timeout-per-file", "100ms", "."])
         .current_dir(tmp.path())
         .env("SIGNPREP_TEST_HANG", "3.pdf")

@@ -8,7 +8,8 @@
 //! job (pool):     pop the heaviest waiting item j ─▶ note (j, start) in `running`
 //!                 ─▶ work(item) ─▶ Done(j, item, outcome)
 //! caller thread:  reorder buffer; while slot `next` is done: sink(item, outcome),
-//!                 give the credit back, next += 1
+//!                 give the credit back, next += 1; slot `next` overdue: Abandoned,
+//!                 and a spare worker thread runs jobs until the input is done
 //! ```
 //!
 //! Largest first: each spawned job takes the *heaviest* item waiting (its weight is
@@ -31,8 +32,10 @@
 //! record behind it. With [`Stream::watchdog`] set, the oldest unwritten item
 //! is given up once it has run that long: the sink gets [`Outcome::Abandoned`],
 //! writing goes on, and a late result is dropped. A thread cannot be killed, so
-//! the stuck one keeps its pool slot until it returns; the run goes on with one
-//! worker less (isolate hostile inputs in processes, e.g. per shard, to bound that).
+//! the stuck one keeps its pool slot until it returns; a spare worker (a thread
+//! of its own) takes its place until the input is done, so even a one-thread
+//! run goes on (each stuck item costs a thread; isolate hostile inputs in
+//! processes, e.g. per shard, to bound that).
 //!
 //! Panics: this is the one place a panic is caught (libraries do not catch).
 //! A job that panics gives [`Outcome::Panicked`] with the panic's text (see
@@ -43,7 +46,7 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// What became of one item.
@@ -106,7 +109,7 @@ enum Event<I, T> {
 }
 
 /// Items started and not yet done: their index, the item and when it started.
-type Running<I> = Arc<Mutex<HashMap<usize, (Arc<I>, Instant)>>>;
+type Running<I> = HashMap<usize, (Arc<I>, Instant)>;
 
 impl Stream {
     /// `jobs` worker threads (0: one per core); a window of 32 items per worker,
@@ -197,15 +200,19 @@ impl Stream {
         // Raised when this function returns: the feeder stops, queued jobs skip.
         let closed = Arc::new(AtomicBool::new(false));
         let _close_on_return = CloseOnDrop(Arc::clone(&closed));
-        let running: Running<I> = Arc::new(Mutex::new(HashMap::new()));
+        let workers = Arc::new(Workers {
+            work,
+            waiting: Mutex::new(BinaryHeap::new()),
+            admitted: Condvar::new(),
+            fed: AtomicBool::new(false),
+            running: Mutex::new(HashMap::new()),
+            tx,
+            closed: Arc::clone(&closed),
+        });
         let feeder = Feeder {
             pool: Arc::clone(&self.pool),
-            work: Arc::new(work),
-            waiting: Arc::new(Mutex::new(BinaryHeap::new())),
-            running: Arc::clone(&running),
-            tx,
+            workers: Arc::clone(&workers),
             credits: credit_rx,
-            closed: Arc::clone(&closed),
         };
         std::thread::Builder::new()
             .name("signprep-feeder".into())
@@ -223,8 +230,15 @@ impl Stream {
                 }
                 let (item, outcome) = match done.remove(&next) {
                     Some(ready) => ready,
-                    None => match self.overdue(&running, next) {
-                        Some(given_up) => given_up,
+                    None => match self.overdue(&workers.running, next) {
+                        Some(given_up) => {
+                            // Its thread is stuck: a spare one takes its place.
+                            let spare = Arc::clone(&workers);
+                            let _ = std::thread::Builder::new()
+                                .name("signprep-spare-worker".into())
+                                .spawn(move || spare.spare());
+                            given_up
+                        }
                         None => break,
                     },
                 };
@@ -260,7 +274,7 @@ impl Stream {
     }
 
     /// Item `i` with [`Outcome::Abandoned`] when it has run past the watchdog's limit.
-    fn overdue<I, T>(&self, running: &Running<I>, i: usize) -> Option<(Arc<I>, Outcome<T>)> {
+    fn overdue<I, T>(&self, running: &Mutex<Running<I>>, i: usize) -> Option<(Arc<I>, Outcome<T>)> {
         let limit = self.watchdog?;
         let running = running.lock().ok()?;
         let (item, started) = running.get(&i)?;
@@ -283,12 +297,21 @@ impl Drop for CloseOnDrop {
 
 struct Feeder<W, I, T> {
     pool: Arc<rayon::ThreadPool>,
-    work: Arc<W>,
-    /// Items admitted but not started, heaviest on top.
-    waiting: Arc<Mutex<BinaryHeap<Waiting<I>>>>,
-    running: Running<I>,
-    tx: mpsc::Sender<Event<I, T>>,
+    workers: Arc<Workers<W, I, T>>,
     credits: mpsc::Receiver<()>,
+}
+
+/// What the workers share: the work, the items admitted and not started
+/// (heaviest on top), the items running, and the way back to the caller.
+struct Workers<W, I, T> {
+    work: W,
+    waiting: Mutex<BinaryHeap<Waiting<I>>>,
+    /// Signalled when an item is admitted and when the input ends.
+    admitted: Condvar,
+    /// The feeder has admitted its last item.
+    fed: AtomicBool,
+    running: Mutex<Running<I>>,
+    tx: mpsc::Sender<Event<I, T>>,
     closed: Arc<AtomicBool>,
 }
 
@@ -333,9 +356,10 @@ where
     W: Fn(&I, usize) -> T + Send + Sync + 'static,
 {
     fn feed(self, items: impl Iterator<Item = I>, weight: impl Fn(&I) -> u64) {
+        let workers = &self.workers;
         let mut count = 0usize;
         for item in items {
-            if self.credits.recv().is_err() || self.closed.load(Ordering::SeqCst) {
+            if self.credits.recv().is_err() || workers.closed.load(Ordering::SeqCst) {
                 return;
             }
             let item = Arc::new(item);
@@ -344,45 +368,81 @@ where
                 index: count,
                 item,
             };
-            match self.waiting.lock() {
-                Ok(mut heap) => heap.push(waiting),
-                // A job panicked while holding the lock (it cannot: it only pops).
-                Err(_) => return,
-            }
+            // A poisoned lock (a job panicked holding it: it cannot, it only
+            // pops) still holds a sound heap.
+            workers
+                .waiting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(waiting);
+            workers.admitted.notify_all();
             // One job per admitted item; each takes whichever waiting item is heaviest.
-            let (tx, work, closed, waiting, running) = (
-                self.tx.clone(),
-                Arc::clone(&self.work),
-                Arc::clone(&self.closed),
-                Arc::clone(&self.waiting),
-                Arc::clone(&self.running),
-            );
+            let job = Arc::clone(workers);
             self.pool.spawn(move || {
-                if closed.load(Ordering::SeqCst) {
-                    return;
-                }
-                let next = waiting
-                    .lock()
-                    .ok()
-                    .and_then(|mut heap| heap.pop().map(|next| (next, heap.len())));
-                let Some((Waiting { index: i, item, .. }, still_waiting)) = next else {
-                    return;
-                };
-                if let Ok(mut running) = running.lock() {
-                    running.insert(i, (Arc::clone(&item), Instant::now()));
-                }
-                let outcome = match catch_panic(|| work(&item, still_waiting)) {
-                    Ok(t) => Outcome::Done(t),
-                    Err(message) => Outcome::Panicked(message),
-                };
-                if let Ok(mut running) = running.lock() {
-                    running.remove(&i);
-                }
-                let _ = tx.send(Event::Done(i, item, outcome));
+                job.run_one();
             });
             count += 1;
         }
-        let _ = self.tx.send(Event::End(count));
+        workers.fed.store(true, Ordering::SeqCst);
+        workers.admitted.notify_all();
+        let _ = workers.tx.send(Event::End(count));
+    }
+}
+
+impl<W, I, T> Workers<W, I, T>
+where
+    I: Send + Sync + 'static,
+    T: Send + 'static,
+    W: Fn(&I, usize) -> T + Send + Sync + 'static,
+{
+    /// Runs the heaviest waiting item; false when none waits (or the run is over).
+    fn run_one(&self) -> bool {
+        if self.closed.load(Ordering::SeqCst) {
+            return false;
+        }
+        let next = self
+            .waiting
+            .lock()
+            .ok()
+            .and_then(|mut heap| heap.pop().map(|next| (next, heap.len())));
+        let Some((Waiting { index: i, item, .. }, still_waiting)) = next else {
+            return false;
+        };
+        if let Ok(mut running) = self.running.lock() {
+            running.insert(i, (Arc::clone(&item), Instant::now()));
+        }
+        let outcome = match catch_panic(|| (self.work)(&item, still_waiting)) {
+            Ok(t) => Outcome::Done(t),
+            Err(message) => Outcome::Panicked(message),
+        };
+        if let Ok(mut running) = self.running.lock() {
+            running.remove(&i);
+        }
+        let _ = self.tx.send(Event::Done(i, item, outcome));
+        true
+    }
+
+    /// A spare worker, in place of one the watchdog gave up on: runs waiting
+    /// items until the input is all admitted and none waits, or the run ends.
+    fn spare(&self) {
+        loop {
+            if self.run_one() {
+                continue;
+            }
+            if self.closed.load(Ordering::SeqCst) {
+                return;
+            }
+            let Ok(heap) = self.waiting.lock() else {
+                return;
+            };
+            if heap.is_empty() {
+                if self.fed.load(Ordering::SeqCst) {
+                    return;
+                }
+                // Woken by the next admission; the timeout notices the end of the run.
+                let _ = self.admitted.wait_timeout(heap, Duration::from_millis(50));
+            }
+        }
     }
 }
 
@@ -487,6 +547,34 @@ mod tests {
         assert_eq!(flow, Flow::Completed);
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
         assert_eq!(out, ["0:0", "1:abandoned", "2:2", "3:3", "4:4"]);
+    }
+
+    #[test]
+    fn a_one_thread_run_goes_on_past_an_item_that_never_returns() {
+        // The only worker blocks for good on item 1: a spare worker takes
+        // over once the watchdog gives up on it. Run on a thread of its own,
+        // so that a stall fails the test instead of hanging it.
+        let (done_tx, done_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let work: fn(&usize) -> usize = |&i| {
+                if i == 1 {
+                    loop {
+                        std::thread::park();
+                    }
+                }
+                i
+            };
+            let stream = Stream::new(1)
+                .unwrap()
+                .watchdog(Some(Duration::from_millis(100)))
+                .tick(Duration::from_millis(10));
+            let _ = done_tx.send(collect(&stream, 6, work));
+        });
+        let (flow, out) = done_rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the run ended");
+        assert_eq!(flow, Flow::Completed);
+        assert_eq!(out, ["0:0", "1:abandoned", "2:2", "3:3", "4:4", "5:5"]);
     }
 
     #[test]
