@@ -78,7 +78,7 @@ fn read(source: Source<'_>) -> Result<Request, String> {
                 }
                 None => {
                     let why = match serde_json::from_str::<serde_json::Value>(text) {
-                        Err(e) => format!("not JSON: {e}"),
+                        Err(e) => format!("not JSON: {}", signprep_pack::parse_error::json(&e)),
                         Ok(_) => "not a v1 pack body (no `documents`)".to_string(),
                     };
                     return Err(format!("{shown}: {why}"));

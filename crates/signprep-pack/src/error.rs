@@ -20,11 +20,11 @@ pub enum Error {
     ManifestToml {
         /// The manifest.
         path: PathBuf,
-        /// The parser's message, with line and column.
+        /// What is wrong, with line and column, in signprep's words.
         message: String,
     },
     /// The manifest is not valid JSON for a manifest.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", .path.display(), crate::parse_error::json(.source))]
     ManifestJson {
         /// The manifest.
         path: PathBuf,
@@ -32,7 +32,7 @@ pub enum Error {
         source: serde_json::Error,
     },
     /// A body is not valid JSON for its type.
-    #[error("not a valid body: {0}")]
+    #[error("not a valid body: {}", crate::parse_error::json(.0))]
     Body(#[from] serde_json::Error),
 }
 

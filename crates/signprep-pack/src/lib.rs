@@ -76,6 +76,7 @@ mod manifest;
 pub mod migrate;
 mod model;
 mod nullable;
+pub mod parse_error;
 mod read;
 mod rules;
 mod schema;

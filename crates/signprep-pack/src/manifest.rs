@@ -249,7 +249,7 @@ impl Manifest {
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Manifest, Error> {
         let text = std::str::from_utf8(bytes).map_err(|e| Error::ManifestToml {
             path: path.to_path_buf(),
-            message: format!("not UTF-8 text: {e}"),
+            message: crate::parse_error::utf8(&e),
         })?;
         let json = path
             .extension()
@@ -263,7 +263,7 @@ impl Manifest {
         } else {
             Manifest::from_toml(text).map_err(|e| Error::ManifestToml {
                 path: path.to_path_buf(),
-                message: e.to_string(),
+                message: crate::parse_error::toml(&e, text),
             })
         }
     }

@@ -157,7 +157,7 @@ pub(super) fn dispatch(
         Err(e) => {
             ctx.push(Finding::new(
                 PackCode::BodyInvalid,
-                format!("not UTF-8 text: {e}"),
+                crate::parse_error::utf8(&e),
             ));
             return (kind, None);
         }
@@ -171,8 +171,11 @@ pub(super) fn dispatch(
         Err(e) => {
             if kind.is_some() || has_ext(path, "json") {
                 ctx.push(
-                    Finding::new(PackCode::BodyInvalid, format!("not valid JSON: {e}"))
-                        .hint("check for a missing comma or quote at the line and column given"),
+                    Finding::new(
+                        PackCode::BodyInvalid,
+                        format!("not valid JSON: {}", crate::parse_error::json(&e)),
+                    )
+                    .hint("check for a missing comma or quote at the line and column given"),
                 );
             }
             return (kind, None);
@@ -232,9 +235,10 @@ pub(super) fn typed<T: for<'de> Deserialize<'de>>(
     match T::deserialize(value) {
         Ok(v) => Some(v),
         Err(e) => {
-            let msg = serde_json::from_str::<T>(text)
-                .err()
-                .map_or_else(|| e.to_string(), |e| e.to_string());
+            let msg = serde_json::from_str::<T>(text).err().map_or_else(
+                || crate::parse_error::json(&e),
+                |e| crate::parse_error::json(&e),
+            );
             ctx.push(
                 Finding::new(PackCode::BodyInvalid, format!("not {what}: {msg}"))
                     .hint("the specification types this value differently; see `signprep schema`"),

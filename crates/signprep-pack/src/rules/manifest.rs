@@ -29,7 +29,7 @@ pub(super) fn check(
         Err(e) => {
             ctx.push(Finding::new(
                 PackCode::ManifestInvalid,
-                format!("not UTF-8 text: {e}"),
+                crate::parse_error::utf8(&e),
             ));
             return (None, None);
         }
@@ -38,12 +38,12 @@ pub(super) fn check(
     let (source, parsed) = if json {
         (
             serde_json::from_str::<Value>(text).ok(),
-            Manifest::from_json(text).map_err(|e| e.to_string()),
+            Manifest::from_json(text).map_err(|e| crate::parse_error::json(&e)),
         )
     } else {
         (
             toml::from_str::<Value>(text).ok(),
-            Manifest::from_toml(text).map_err(|e| e.to_string()),
+            Manifest::from_toml(text).map_err(|e| crate::parse_error::toml(&e, text)),
         )
     };
     let manifest = match parsed {
@@ -52,7 +52,7 @@ pub(super) fn check(
             ctx.push(
                 Finding::new(
                     PackCode::ManifestInvalid,
-                    format!("not a valid manifest: {}", e.trim_end()),
+                    format!("not a valid manifest: {e}"),
                 )
                 .hint("see `signprep schema manifest` for the keys a manifest takes"),
             );

@@ -351,7 +351,13 @@ fn typed_at<T: for<'de> serde::Deserialize<'de>>(
     match T::deserialize(v) {
         Ok(t) => Some(t),
         Err(e) => {
-            ctx.push(Finding::new(PackCode::BodyInvalid, format!("not a v0 document: {e}")).at(at));
+            ctx.push(
+                Finding::new(
+                    PackCode::BodyInvalid,
+                    format!("not a v0 document: {}", crate::parse_error::json(&e)),
+                )
+                .at(at),
+            );
             None
         }
     }
