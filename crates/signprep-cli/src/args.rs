@@ -89,7 +89,7 @@ pub struct ScanArgs {
     pub data_fields: bool,
     /// Also read other vendors' text tags into each record's `vendor_tags`: adobe, dropbox,
     /// boldsign, docuseal, signnow, pandadoc (comma-separated), or `all`. Default: native `<# #>` only.
-    #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "")]
+    #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "", hide_default_value = true)]
     pub dialect: signprep_core::Dialects,
     /// Override the service type of the data fields whose name or tag id matches: the whole
     /// name as written, or a glob (`*`, `?`, `[0-9]`; write a literal `[` as `[[]`). The last
@@ -170,7 +170,8 @@ pub struct PreviewArgs {
     pub no_legend: bool,
     /// Also draw other vendors' tags (adobe, dropbox, ..., or `all`) as `signprep migrate`
     /// places them: each placed field with its type and signer, each tag left out with why.
-    #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "", conflicts_with_all = ["pack", "manifest"])]
+    /// Default: none.
+    #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "", hide_default_value = true, conflicts_with_all = ["pack", "manifest"])]
     pub dialect: signprep_core::Dialects,
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]

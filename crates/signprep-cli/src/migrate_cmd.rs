@@ -74,7 +74,11 @@ pub fn run(args: &MigrateArgs) -> u8 {
     };
     let inputs = expand(&args.paths);
     if inputs.is_empty() {
-        return crate::fail("the paths hold no PDF", 2);
+        let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return crate::fail(
+            &format!("nothing to migrate: no PDF in {}", shown.join(", ")),
+            2,
+        );
     }
     if args.out.is_none() && inputs.len() > 1 {
         return crate::fail(

@@ -250,3 +250,17 @@ fn user_unit_is_applied_unless_ignored() {
     ]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn help_shows_no_empty_default() {
+    // A `[default: ""]` after "Default: none" reads as a bug; each
+    // subcommand's help says its defaults in words.
+    for sub in [
+        "scan", "check", "pack", "migrate", "preview", "report", "schema", "explain",
+    ] {
+        let out = run(&[sub, "--help"]);
+        assert!(out.status.success(), "{sub}");
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(!help.contains("[default: \"\"]"), "{sub} --help:\n{help}");
+    }
+}

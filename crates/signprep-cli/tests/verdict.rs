@@ -197,6 +197,7 @@ fn nothing_to_scan_or_check_is_an_error() {
         ),
         ("check_folder_of_other_files", &["check", "notes"]),
         ("report_empty_folder", &["report", "empty", "-o", "r.html"]),
+        ("migrate_empty_folder", &["migrate", "empty"]),
     ];
     for (name, args) in cases {
         let out = run_in(&dir, args, b"");
