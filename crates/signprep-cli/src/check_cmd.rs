@@ -1,7 +1,7 @@
 //! `signprep check [PATH]...`: every pre-flight rule over PDFs, request bodies
 //! and manifests.
 
-use crate::batch::{Flow, Outcome, Progress, Stream, interrupt};
+use crate::batch::{Outcome, Progress, Stream, interrupt};
 use crate::check::inputs::{Inputs, Item};
 use crate::check::record::{Failure, Record, Summary};
 use crate::check::write::{CheckFormat, Writer};
@@ -181,12 +181,10 @@ pub fn run(args: &CheckArgs) -> u8 {
         progress.around_output(|| writer.record(&r))
     });
     progress.finish();
-    match flow {
-        Ok(Flow::BrokenPipe) => return 0,
-        Ok(Flow::Interrupted) => summary.interrupted = true,
-        Ok(Flow::Completed) => {}
-        Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
-    }
+    summary.interrupted = match crate::batch::ended(flow) {
+        Ok(interrupted) => interrupted,
+        Err(status) => return status,
+    };
     if summary.files == 0 && !summary.interrupted && !args.allow_empty {
         return crate::fail(
             &nothing_to_check(&paths, args.files_from.as_deref(), summary.skipped),

@@ -1,7 +1,7 @@
 //! `signprep scan`: the batch pipeline (see [`crate::batch`]) with a scan per file.
 
 use crate::args::{Format, ScanArgs};
-use crate::batch::{Flow, Input, Outcome, Progress, Source, Stream, Summary, Tally, interrupt};
+use crate::batch::{Input, Outcome, Progress, Source, Stream, Summary, Tally, interrupt};
 use crate::output::{Render, Writer};
 use signprep_core::batch::{
     PdfSource, abandoned_record, panicked_record, scan_source, watchdog_for,
@@ -108,12 +108,10 @@ pub fn run(args: &ScanArgs) -> u8 {
         progress.around_output(|| writer.write(&bytes))
     });
     progress.finish();
-    match flow {
-        Ok(Flow::BrokenPipe) => return 0,
-        Ok(Flow::Interrupted) => summary.interrupted = true,
-        Ok(Flow::Completed) => {}
-        Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
-    }
+    summary.interrupted = match crate::batch::ended(flow) {
+        Ok(interrupted) => interrupted,
+        Err(status) => return status,
+    };
     if found.load(std::sync::atomic::Ordering::Relaxed) == 0 && !args.batch.allow_empty {
         return crate::fail(
             &crate::batch::source::nothing_found(&args.paths, &args.batch),

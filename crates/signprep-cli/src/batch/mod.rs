@@ -44,6 +44,19 @@ pub use source::Source;
 pub use summary::{Summary, Tally};
 pub use walk::Input;
 
+/// How a run on the engine ended, for `scan` and `check`, which write a
+/// summary after it: `Ok(interrupted)` to go on (the summary says whether
+/// Ctrl-C stopped it), `Err(status)` to exit now: 0 after a closed pipe (the
+/// reader went away: `| head`), 2 when the output could not be written.
+pub fn ended(flow: std::io::Result<Flow>) -> Result<bool, u8> {
+    match flow {
+        Ok(Flow::Completed) => Ok(false),
+        Ok(Flow::Interrupted) => Ok(true),
+        Ok(Flow::BrokenPipe) => Err(0),
+        Err(e) => Err(crate::fail(&format!("cannot write output: {e}"), 2)),
+    }
+}
+
 /// Runs the work of a one-input command (`pack`, `preview`) on the batch engine, so a
 /// panic in it (a bug) ends as `scan`'s and `check`'s do: one `error:` line
 /// in the same words and exit status 1 (the input's `internal_error`, an
