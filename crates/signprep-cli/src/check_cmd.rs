@@ -350,13 +350,13 @@ fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Option<
     signprep_core::batch::test_hook(&shown);
     let checked = checker.check_bytes(&bytes, Path::new(&path), kind);
     if checked.kind.is_none() && checked.findings.is_empty() {
-        return named.then(|| {
-            Record::failed(
-                shown,
-                "kind_unknown",
-                "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or subscription body, or a manifest); name it with --kind".into(),
-            )
-        });
+        let why = if bytes.trim_ascii().is_empty() {
+            // An empty input never passes, and "name it with --kind" would not help.
+            "it is empty: nothing to check"
+        } else {
+            "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or subscription body, or a manifest); name it with --kind"
+        };
+        return named.then(|| Record::failed(shown, "kind_unknown", why.into()));
     }
     Some(Record::checked(shown, checked))
 }
