@@ -93,10 +93,24 @@ fn usage_error(e: &clap::Error) -> u8 {
     }
     let text = e.render().to_string();
     let mut lines: Vec<&str> = text.lines().collect();
-    let first = lines
-        .iter()
-        .position(|l| l.starts_with("error:"))
-        .map(|i| lines.remove(i));
+    let first = lines.iter().position(|l| l.starts_with("error:")).map(|i| {
+        let mut line = lines.remove(i).to_string();
+        // `the following required arguments were not provided:` lists
+        // them on the lines below: the last line names them itself.
+        if line.ends_with(':') {
+            let mut named = Vec::new();
+            while lines
+                .get(i)
+                .is_some_and(|l| l.starts_with("  ") && !l.trim().is_empty())
+            {
+                named.push(lines.remove(i).trim().to_string());
+            }
+            if !named.is_empty() {
+                line = format!("{line} {}", named.join(", "));
+            }
+        }
+        line
+    });
     // clap's closing pointer to --help, then the usage and tips, then the error.
     lines.retain(|l| !l.starts_with("For more information"));
     while lines.first().is_some_and(|l| l.trim().is_empty()) {

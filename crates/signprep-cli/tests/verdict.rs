@@ -320,6 +320,7 @@ fn every_failure_says_why_in_its_last_line() {
             1,
         ),
         ("check_empty_stdin", vec!["check".into(), "-".into()], 2),
+        ("pack_no_manifest", vec!["pack".into()], 2),
         (
             "preview_manifest_is_a_folder",
             vec!["preview".into(), "--manifest".into(), f(&check)],
