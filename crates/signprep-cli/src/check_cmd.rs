@@ -258,15 +258,26 @@ struct Tally {
     with_either: usize,
     /// The first input that could not be checked, and why.
     first_failure: Option<String>,
+    /// The first input with an error-level finding, and with a warning:
+    /// named in the last line when it is the only one.
+    first_with_errors: Option<String>,
+    first_with_either: Option<String>,
 }
 
 impl Tally {
     fn add(&mut self, r: &Record) {
         let has = |s: Severity| r.findings.iter().any(|f| f.finding.severity == s);
         let error_level = r.error.as_ref().is_some_and(Failure::is_error_level);
-        self.with_errors += usize::from(has(Severity::Error) || error_level);
-        self.with_either +=
-            usize::from(has(Severity::Error) || has(Severity::Warning) || error_level);
+        let errors = has(Severity::Error) || error_level;
+        let either = errors || has(Severity::Warning);
+        self.with_errors += usize::from(errors);
+        self.with_either += usize::from(either);
+        if errors && self.first_with_errors.is_none() {
+            self.first_with_errors = Some(r.path.clone());
+        }
+        if either && self.first_with_either.is_none() {
+            self.first_with_either = Some(r.path.clone());
+        }
         if let Some(e) = &r.error
             && !error_level
             && self.first_failure.is_none()
@@ -303,14 +314,22 @@ impl Tally {
             } else {
                 format!("{} (--deny warnings)", crate::plural(warnings, "warning"))
             };
-            format!("{what} in {}", crate::plural(files, "file"))
+            format!("{what} in {}", files_named(files, &self.first_with_either))
         } else {
             format!(
                 "{} in {}",
                 crate::plural(errors, "error-level finding"),
-                crate::plural(self.with_errors, "file")
+                files_named(self.with_errors, &self.first_with_errors)
             )
         }
+    }
+}
+
+/// `3 files`, or the file's name when there is one.
+fn files_named(n: usize, first: &Option<String>) -> String {
+    match (n, first) {
+        (1, Some(name)) => name.clone(),
+        _ => crate::plural(n, "file"),
     }
 }
 

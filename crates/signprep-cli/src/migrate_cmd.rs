@@ -104,6 +104,8 @@ pub fn run(args: &MigrateArgs) -> u8 {
     let mut io_errors = Vec::new();
     // Inputs whose migration panicked (a bug): error-level, as in `scan`.
     let mut internal = Vec::new();
+    // The first PDF not migrated, named in the last line when it is the only one.
+    let mut first_failed = None;
     let migrator = Arc::new(migrator);
     // Work on the batch engine (its one panic boundary); results come back in
     // input order, so the output does not depend on --jobs.
@@ -135,6 +137,9 @@ pub fn run(args: &MigrateArgs) -> u8 {
             };
             if !args.quiet {
                 crate::pack_cmd::report(&migrated.findings);
+            }
+            if migrated.summary.failed > 0 && first_failed.is_none() {
+                first_failed = Some(shown.clone());
             }
             total += migrated.summary;
             let target = args
@@ -182,7 +187,10 @@ pub fn run(args: &MigrateArgs) -> u8 {
         return crate::fail(
             &format!(
                 "{} not migrated (error-level findings); nothing written for {}",
-                crate::plural(total.failed, "PDF"),
+                match (total.failed, &first_failed) {
+                    (1, Some(shown)) => shown.clone(),
+                    (n, _) => crate::plural(n, "PDF"),
+                },
                 if total.failed == 1 { "it" } else { "them" }
             ),
             1,

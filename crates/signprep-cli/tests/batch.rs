@@ -354,7 +354,7 @@ fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(
         stderr,
-        "error: 1 file could not be scanned (pdf_limit_exceeded 1)\n"
+        "error: ./3.pdf could not be scanned (pdf_limit_exceeded)\n"
     );
     let records: Vec<serde_json::Value> = record_lines(&out.stdout)
         .iter()

@@ -132,7 +132,7 @@ fn a_pdf_without_vendor_tags_is_an_error_and_nothing_is_written() {
             .lines()
             .last()
             .unwrap()
-            .starts_with("error: 1 PDF not migrated")
+            .starts_with("error: base14_courier.pdf not migrated")
     );
     assert_eq!(std::fs::read_dir(&*out).unwrap().count(), 0);
 }

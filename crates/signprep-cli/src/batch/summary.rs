@@ -38,6 +38,12 @@ pub struct Summary {
     /// Wall time, seconds, for the human line.
     #[serde(skip)]
     pub elapsed: f64,
+    /// The first file with error-level findings, and the first that could
+    /// not be scanned: named in the last line when it is the only one.
+    #[serde(skip)]
+    pub first_with_findings: Option<String>,
+    #[serde(skip)]
+    pub first_unscanned: Option<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -48,6 +54,9 @@ fn is_zero(n: &usize) -> bool {
 /// so the record itself need not travel to the writer's thread.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// The record's path, kept only for a failure (named in the last line
+    /// when it is the only one).
+    failed_path: Option<String>,
     ok: bool,
     error_code: Option<String>,
     failure: bool,
@@ -65,6 +74,7 @@ impl Tally {
             *findings.entry(d.severity.as_str()).or_default() += 1;
         }
         Tally {
+            failed_path: r.is_failure().then(|| r.path.clone()),
             ok: r.status == Status::Ok,
             error_code: r.error.as_ref().map(|e| e.code.clone()),
             failure: r.is_failure(),
@@ -94,6 +104,14 @@ impl Summary {
         }
         if t.failure {
             self.failures += 1;
+            let first = if t.ok {
+                &mut self.first_with_findings
+            } else {
+                &mut self.first_unscanned
+            };
+            if first.is_none() {
+                first.clone_from(&t.failed_path);
+            }
         }
         self.pages += t.pages;
         self.tags += t.tags;
@@ -124,21 +142,33 @@ impl Summary {
         let mut parts = Vec::new();
         if with_findings > 0 {
             let n = self.findings.get("error").copied().unwrap_or(0);
+            let files = match (with_findings, &self.first_with_findings) {
+                (1, Some(path)) => path.clone(),
+                (k, _) => crate::plural(k, "file"),
+            };
             parts.push(format!(
-                "{} in {}",
-                crate::plural(n, "error-level finding"),
-                crate::plural(with_findings, "file")
+                "{} in {files}",
+                crate::plural(n, "error-level finding")
             ));
         }
         if self.errors > 0 {
             let codes: Vec<String> = self
                 .errors_by_code
                 .iter()
-                .map(|(code, n)| format!("{code} {n}"))
+                .map(|(code, n)| {
+                    if self.errors == 1 {
+                        code.clone()
+                    } else {
+                        format!("{code} {n}")
+                    }
+                })
                 .collect();
+            let files = match (self.errors, &self.first_unscanned) {
+                (1, Some(path)) => path.clone(),
+                (k, _) => crate::plural(k, "file"),
+            };
             parts.push(format!(
-                "{} could not be scanned ({})",
-                crate::plural(self.errors, "file"),
+                "{files} could not be scanned ({})",
                 codes.join(", ")
             ));
         }
