@@ -3,10 +3,14 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-/// Prepare PDFs for the e-signature service: find tags and form fields, with the
-/// service's page-stacked coordinates.
+/// Prepare PDFs for the e-signature service before upload
+///
+/// Finds every `<# TAG #>` text tag and form field with the service's page-stacked
+/// coordinates (scan), checks PDFs, request bodies and manifests against the service's
+/// rules (check), builds request bodies from a manifest (pack), converts other vendors'
+/// templates (migrate) and draws what the service will place (preview, report).
 #[derive(Debug, Parser)]
-#[command(name = "signprep", version, about)]
+#[command(name = "signprep", version)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

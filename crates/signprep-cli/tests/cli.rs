@@ -252,6 +252,17 @@ fn user_unit_is_applied_unless_ignored() {
 }
 
 #[test]
+fn help_says_what_signprep_does() {
+    // Not the crate's one-line description ("The signprep command-line tool").
+    let out = run(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.starts_with("Prepare PDFs for the e-signature service"),
+        "{help}"
+    );
+}
+
+#[test]
 fn help_shows_no_empty_default() {
     // A `[default: ""]` after "Default: none" reads as a bug; each
     // subcommand's help says its defaults in words.
