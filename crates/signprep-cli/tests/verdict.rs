@@ -224,6 +224,12 @@ fn nothing_to_scan_or_check_is_an_error() {
 #[test]
 fn every_failure_says_why_in_its_last_line() {
     let dir = common::scratch("verdict", "why");
+    // A flat JSON object of strings that is no request: never "no problems found".
+    std::fs::write(
+        dir.join("package.json"),
+        r#"{"name": "pkg", "version": "1.0.0"}"#,
+    )
+    .unwrap();
     let fixtures = root().join("testdata/fixtures");
     let check = root().join("testdata/check");
     let f = |p: &Path| p.to_str().unwrap().to_string();
@@ -320,6 +326,11 @@ fn every_failure_says_why_in_its_last_line() {
             1,
         ),
         ("check_empty_stdin", vec!["check".into(), "-".into()], 2),
+        (
+            "check_package_json",
+            vec!["check".into(), "package.json".into()],
+            2,
+        ),
         ("pack_no_manifest", vec!["pack".into()], 2),
         (
             "preview_manifest_is_a_folder",

@@ -126,7 +126,16 @@ fn classify(v: &Value) -> Option<InputKind> {
     if V0_KEYS.iter().any(|k| has(k)) || only_v0_keys {
         return Some(InputKind::V0);
     }
-    if !obj.is_empty() && obj.values().all(Value::is_string) {
+    // A flat object of strings is a populate body only with a signer or cc
+    // key: `package.json` and other such files are not, and must not pass as
+    // one that was checked clean (`--kind populate` says so for the rest).
+    let party = obj.keys().any(|k| {
+        !matches!(
+            crate::model::populate::PopulateKey::parse(k),
+            crate::model::populate::PopulateKey::Field(_)
+        )
+    });
+    if party && obj.values().all(Value::is_string) {
         return Some(InputKind::Populate);
     }
     None
@@ -291,7 +300,13 @@ mod tests {
             ),
             None
         );
-        assert_eq!(kind(r#"{"FEE": "100"}"#), Some(InputKind::Populate));
+        assert_eq!(
+            kind(r#"{"FEE": "100", "signer_1_email": "a@example.com"}"#),
+            Some(InputKind::Populate)
+        );
+        // Strings alone (package.json) are no populate body: not checked clean.
+        assert_eq!(kind(r#"{"FEE": "100"}"#), None);
+        assert_eq!(kind(r#"{"name": "pkg", "version": "1.0.0"}"#), None);
         assert_eq!(kind(r#"{"FEE": 100}"#), None);
         assert_eq!(kind("{}"), None);
         assert_eq!(kind("not json"), None);
