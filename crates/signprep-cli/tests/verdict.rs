@@ -230,6 +230,14 @@ fn every_failure_says_why_in_its_last_line() {
         r#"{"name": "pkg", "version": "1.0.0"}"#,
     )
     .unwrap();
+    // Nothing to send: an empty request plan, and a manifest whose only child
+    // is a template (nothing for --v0).
+    std::fs::write(dir.join("plan.json"), r#"{"requests": []}"#).unwrap();
+    std::fs::write(
+        dir.join("template.toml"),
+        "name = \"x\"\n[[signers]]\nhandle = \"a\"\nemail = \"a@example.com\"\nrole = \"Client\"\n[[documents]]\ntemplate = \"TPL\"\n",
+    )
+    .unwrap();
     let fixtures = root().join("testdata/fixtures");
     let check = root().join("testdata/check");
     let f = |p: &Path| p.to_str().unwrap().to_string();
@@ -327,6 +335,22 @@ fn every_failure_says_why_in_its_last_line() {
         ),
         ("check_empty_stdin", vec!["check".into(), "-".into()], 2),
         (
+            "check_empty_request_plan",
+            vec!["check".into(), "plan.json".into()],
+            1,
+        ),
+        (
+            "pack_v0_nothing_to_send",
+            vec![
+                "pack".into(),
+                "template.toml".into(),
+                "--v0".into(),
+                "-o".into(),
+                "v0.json".into(),
+            ],
+            1,
+        ),
+        (
             "check_package_json",
             vec!["check".into(), "package.json".into()],
             2,
@@ -367,4 +391,8 @@ fn every_failure_says_why_in_its_last_line() {
         let shown = shown(&out).replace(&f(&root()), "ROOT");
         insta::assert_snapshot!(name, shown);
     }
+    assert!(
+        !dir.join("v0.json").exists(),
+        "an empty v0 plan is not written"
+    );
 }

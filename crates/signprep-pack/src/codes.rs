@@ -41,7 +41,8 @@ signprep_core::codes! {
         ChannelUnknown => "channel_unknown", Error;
         /// The pack has no `document_pack_name`; notifications and lists show it.
         PackNameMissing => "pack_name_missing", Error;
-        /// The pack has no child document: there is nothing to sign.
+        /// The pack has no child document (a request plan, no request): there is
+        /// nothing to sign.
         DocumentsMissing => "documents_missing", Error;
         /// The pack has no signatory. Nobody receives a signature request.
         SignersMissing => "signers_missing", Warning;

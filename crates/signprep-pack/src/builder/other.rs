@@ -122,6 +122,16 @@ impl PackBuilder {
             });
         }
         self.report_unused(&used, &mut out);
+        if requests.is_empty() && !out.iter().any(Finding::is_error) {
+            // An empty plan is not written: `check` refuses it, and nothing would be sent.
+            out.push(
+                Finding::new(
+                    PackCode::DocumentsMissing,
+                    "no document can go through the v0 tag-extraction flow (no PDF child with a valid tag): the v0 output would have no request",
+                )
+                .at("/requests"),
+            );
+        }
         finish(Requests { requests }, out)
     }
 

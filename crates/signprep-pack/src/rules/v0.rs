@@ -279,6 +279,16 @@ pub(super) fn check_plan(ctx: &mut Ctx<'_>, text: &str, value: &Value) {
     let Some(plan) = typed::<Requests<Value>>(ctx, text, value, "a request plan") else {
         return;
     };
+    if plan.requests.is_empty() {
+        // An empty input never passes: nothing would be sent.
+        ctx.push(
+            Finding::new(
+                PackCode::DocumentsMissing,
+                "the request plan has no request: no document would be created",
+            )
+            .at("/requests"),
+        );
+    }
     for (i, r) in plan.requests.iter().enumerate() {
         let at = format!("/requests/{i}");
         let body_at = pointer(&at, "body");
