@@ -117,6 +117,10 @@ struct Verdict {
     not_scanned: usize,
     with_errors: usize,
     errors: usize,
+    /// The first file not scanned, and with error-level findings (with the
+    /// code it could not be scanned for): named when it is the only one.
+    first_not_scanned: Option<(String, String)>,
+    first_with_errors: Option<String>,
 }
 
 impl Verdict {
@@ -126,9 +130,13 @@ impl Verdict {
             self.unreadable.get_or_insert_with(|| d.message.clone());
         } else if d.row.status != "ok" {
             self.not_scanned += 1;
+            self.first_not_scanned
+                .get_or_insert_with(|| (d.row.path.clone(), d.row.status.clone()));
         } else if d.failure {
             self.with_errors += 1;
             self.errors += d.row.errors;
+            self.first_with_errors
+                .get_or_insert_with(|| d.row.path.clone());
         }
     }
 
@@ -153,17 +161,20 @@ impl Verdict {
                 format!(
                     "{} in {}",
                     crate::plural(self.errors, "error-level finding"),
-                    crate::plural(self.with_errors, "file")
+                    match (self.with_errors, &self.first_with_errors) {
+                        (1, Some(path)) => path.clone(),
+                        (n, _) => crate::plural(n, "file"),
+                    }
                 ),
             );
         }
         if self.not_scanned > 0 {
             v.add(
                 1,
-                format!(
-                    "{} could not be scanned",
-                    crate::plural(self.not_scanned, "file")
-                ),
+                match (self.not_scanned, &self.first_not_scanned) {
+                    (1, Some((path, code))) => format!("{path} could not be scanned ({code})"),
+                    (n, _) => format!("{} could not be scanned", crate::plural(n, "file")),
+                },
             );
         }
         if v.status != 0 {

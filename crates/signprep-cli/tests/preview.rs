@@ -282,7 +282,7 @@ fn report_goes_on_after_a_panic_with_the_file_as_internal_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("error: 1 file could not be scanned; see "),
+        stderr.contains("error: base14_courier.pdf could not be scanned (internal_error); see "),
         "{stderr}"
     );
     let html = std::fs::read_to_string(&out_path).unwrap();
