@@ -269,6 +269,9 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
     let labels = signer_labels(pack);
     let docs = pack.documents.as_deref().unwrap_or_default();
     let scanner = Scanner::new().dpi(args.dpi);
+    // Pages drawn (or tried) over all children, and the longest child.
+    let mut chosen = 0;
+    let mut longest = 0;
     for (i, d) in docs.iter().enumerate() {
         let name = d
             .document_name
@@ -315,6 +318,8 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
         }
         let count = loaded.doc.page_count();
         let pages = preview_cmd::pages_within(&args.pages, count);
+        chosen += pages.len();
+        longest = longest.max(count);
         let stem = child_stem(i, docs.len(), &name);
         preview_cmd::write_pages(
             &pool,
@@ -327,6 +332,23 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
             &what,
             &mut verdict,
         );
+    }
+    // Nothing drawn is no preview: it never passes.
+    if chosen == 0 && verdict.status == 0 {
+        if args.pages.is_empty() {
+            verdict.add(
+                1,
+                format!("nothing to draw: no child document of {shown} carries its PDF"),
+            );
+        } else {
+            verdict.add(
+                2,
+                format!(
+                    "--pages: no child document has these pages (the longest has {})",
+                    crate::plural(longest, "page")
+                ),
+            );
+        }
     }
     verdict.finish()
 }

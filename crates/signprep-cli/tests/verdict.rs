@@ -351,6 +351,30 @@ fn every_failure_says_why_in_its_last_line() {
             1,
         ),
         (
+            "preview_manifest_nothing_to_draw",
+            vec![
+                "preview".into(),
+                "--manifest".into(),
+                "template.toml".into(),
+                "-o".into(),
+                "png".into(),
+            ],
+            1,
+        ),
+        (
+            "preview_pages_past_every_child",
+            vec![
+                "preview".into(),
+                "--manifest".into(),
+                f(&root().join("testdata/example/pack.toml")),
+                "--pages".into(),
+                "5".into(),
+                "-o".into(),
+                "png".into(),
+            ],
+            2,
+        ),
+        (
             "check_package_json",
             vec!["check".into(), "package.json".into()],
             2,
