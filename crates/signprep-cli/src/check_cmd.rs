@@ -6,7 +6,7 @@ use crate::check::inputs::{Inputs, Item};
 use crate::check::record::{Failure, Record, Summary};
 use crate::check::write::{CheckFormat, Writer};
 use clap::{Args, ValueEnum};
-use signprep_core::batch::{abandoned_record, panicked_record, watchdog_for};
+use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
 use signprep_core::{LoadOptions, Severity};
 use signprep_pack::{Checker, InputKind, read_template};
 use std::io::{IsTerminal, Read};
@@ -173,7 +173,8 @@ pub fn run(args: &CheckArgs) -> u8 {
                 return Ok(());
             }
             Outcome::Panicked(m) => failed(panicked_record(shown, &m)),
-            Outcome::Abandoned(after) => failed(abandoned_record(shown, after, budget)),
+            Outcome::Abandoned(limit) => failed(abandoned_record(shown, limit, budget)),
+            Outcome::NotStarted(n) => failed(not_started_record(shown, n)),
         };
         summary.add(&r);
         tally.add(&r);

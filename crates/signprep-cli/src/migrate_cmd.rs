@@ -129,9 +129,19 @@ pub fn run(args: &MigrateArgs) -> u8 {
                     internal.push(format!("{shown}: {message}"));
                     return Ok(());
                 }
-                Outcome::Abandoned(after) => {
-                    eprintln!("{shown}: gave up after {} s", after.as_secs());
-                    io_errors.push(format!("{shown}: gave up after {} s", after.as_secs()));
+                // Not reached: no watchdog here. In the engine's words if it were.
+                Outcome::Abandoned(limit) => {
+                    let e = signprep_core::batch::abandoned_record(shown.clone(), limit, None);
+                    let message = e.error.map(|e| e.message).unwrap_or_default();
+                    eprintln!("{shown}: {message}");
+                    io_errors.push(format!("{shown}: {message}"));
+                    return Ok(());
+                }
+                Outcome::NotStarted(n) => {
+                    let e = signprep_core::batch::not_started_record(shown.clone(), n);
+                    let message = e.error.map(|e| e.message).unwrap_or_default();
+                    eprintln!("{shown}: {message}");
+                    io_errors.push(format!("{shown}: {message}"));
                     return Ok(());
                 }
             };

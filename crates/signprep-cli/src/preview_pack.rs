@@ -237,6 +237,7 @@ fn child_stem(i: usize, count: usize, name: &str) -> String {
 /// Draws every child; returns the exit status.
 pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
     let shown = source.path().display().to_string();
+    signprep_core::batch::test_hook(&shown);
     let request = match read(source) {
         Ok(r) => r,
         Err(e) => return crate::fail(&e, 2),

@@ -14,7 +14,7 @@ use crate::inputs::{Input, expand};
 use crate::preview_cmd::{LoadError, Loaded, load, render_pngs, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
-use signprep_core::batch::{abandoned_record, panicked_record};
+use signprep_core::batch::{abandoned_record, not_started_record, panicked_record};
 use signprep_core::{Overlay, Scanner, Severity, Style};
 use std::collections::BTreeSet;
 use std::fs::File;
@@ -78,9 +78,10 @@ pub fn run(args: &ReportArgs) -> u8 {
                 let d = match outcome {
                     Outcome::Done(d) => d,
                     Outcome::Panicked(m) => failed_record(*id, panicked_record(path, &m)),
-                    Outcome::Abandoned(after) => {
-                        failed_record(*id, abandoned_record(path, after, None))
+                    Outcome::Abandoned(limit) => {
+                        failed_record(*id, abandoned_record(path, limit, None))
                     }
+                    Outcome::NotStarted(n) => failed_record(*id, not_started_record(path, n)),
                 };
                 sections.write_all(d.html.as_bytes())?;
                 verdict.file(&d);

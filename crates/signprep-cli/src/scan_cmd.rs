@@ -4,7 +4,7 @@ use crate::args::{Format, ScanArgs};
 use crate::batch::{Input, Outcome, Progress, Source, Stream, Summary, Tally, interrupt};
 use crate::output::{Render, Writer};
 use signprep_core::batch::{
-    PdfSource, abandoned_record, panicked_record, scan_source, watchdog_for,
+    PdfSource, abandoned_record, not_started_record, panicked_record, scan_source, watchdog_for,
 };
 use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status};
 use signprep_pack::TypeMap;
@@ -95,7 +95,8 @@ pub fn run(args: &ScanArgs) -> u8 {
         let done = match outcome {
             Outcome::Done(done) => done,
             Outcome::Panicked(m) => failed(panicked_record(input_name(path), &m)),
-            Outcome::Abandoned(after) => failed(abandoned_record(input_name(path), after, budget)),
+            Outcome::Abandoned(limit) => failed(abandoned_record(input_name(path), limit, budget)),
+            Outcome::NotStarted(n) => failed(not_started_record(input_name(path), n)),
         };
         if let Input::Missing(p, e) = input {
             io_failure = true;

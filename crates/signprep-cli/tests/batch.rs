@@ -332,30 +332,39 @@ fn summary_record_timing_and_limits() {
     assert!(lines.iter().all(|l| !l.contains("/d01/")));
 }
 
-#[test]
-fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
-    // SIGNPREP_TEST_HANG (debug builds only) makes the input whose name ends
-    // with it block for good; the watchdog gives up on it after twice
-    // --timeout-per-file plus 5 s, and the run goes on: with one worker
-    // thread, on a spare one.
+/// `scan --format ndjson --jobs JOBS --timeout-per-file 100ms .` over a
+/// folder of `names` (copies of one fixture), with SIGNPREP_TEST_HANG (debug
+/// builds only) set to `hang`: each input whose name ends with it blocks for
+/// good. The watchdog gives up on each after twice --timeout-per-file plus
+/// 5 s, replaces its thread, and the run goes on: every record, in input
+/// order, the hanging ones `pdf_limit_exceeded` with the same message in
+/// every run, exit status 1.
+fn assert_hanging_files_are_abandoned(jobs: &str, names: &[&str], hang: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let pdf = &signprep_testgen::fixtures()[0].pdf;
-    for i in 1..=5 {
-        std::fs::write(tmp.path().join(format!("{i}.pdf")), pdf).unwrap();
+    for name in names {
+        std::fs::write(tmp.path().join(name), pdf).unwrap();
     }
     let out = bin()
-        .args(["scan", "--format", "ndjson", "--jobs", "1"])
+        .args(["scan", "--format", "ndjson", "--jobs", jobs])
         .args(["--timeout-per-file", "100ms", "."])
         .current_dir(tmp.path())
-        .env("SIGNPREP_TEST_HANG", "3.pdf")
+        .env("SIGNPREP_TEST_HANG", hang)
         .output()
         .unwrap();
+    let hanging = names.iter().filter(|n| n.ends_with(hang)).count();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert_eq!(
-        stderr,
-        "error: ./3.pdf could not be scanned (pdf_limit_exceeded)\n"
-    );
+    let expected = match names.iter().find(|n| n.ends_with(hang)) {
+        // One file: the last line names it.
+        Some(name) if hanging == 1 => {
+            format!("error: ./{name} could not be scanned (pdf_limit_exceeded)\n")
+        }
+        _ => {
+            format!("error: {hanging} files could not be scanned (pdf_limit_exceeded {hanging})\n")
+        }
+    };
+    assert_eq!(stderr, expected);
     let records: Vec<serde_json::Value> = record_lines(&out.stdout)
         .iter()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -364,23 +373,41 @@ fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
         .iter()
         .map(|r| r["path"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        paths,
-        ["./1.pdf", "./2.pdf", "./3.pdf", "./4.pdf", "./5.pdf"]
-    );
+    let expected: Vec<String> = names.iter().map(|n| format!("./{n}")).collect();
+    assert_eq!(paths, expected, "every record, in input order");
     for r in &records {
-        if r["path"] == "./3.pdf" {
+        if r["path"].as_str().unwrap().ends_with(hang) {
             common::assert_abandoned(r);
         } else {
             assert_eq!(r["status"], "ok", "{r}");
         }
     }
     let summary = summary(&out.stdout);
-    assert_eq!(summary["files"], 5);
-    assert_eq!(summary["errors"], 1);
-    assert_eq!(summary["failures"], 1);
+    assert_eq!(summary["files"], names.len());
+    assert_eq!(summary["errors"], hanging);
+    assert_eq!(summary["failures"], hanging);
     assert_eq!(
         summary["errors_by_code"],
-        serde_json::json!({"pdf_limit_exceeded": 1})
+        serde_json::json!({"pdf_limit_exceeded": hanging})
     );
+}
+
+#[test]
+fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
+    let names = ["1.pdf", "2.pdf", "3.pdf", "4.pdf", "5.pdf"];
+    assert_hanging_files_are_abandoned("2", &names, "3.pdf");
+}
+
+#[test]
+fn a_file_that_hangs_with_one_worker_is_abandoned_and_the_run_ends() {
+    // The one worker is stuck for good: a replacement scans the files after it.
+    let names = ["1.pdf", "2.pdf", "3.pdf", "4.pdf", "5.pdf"];
+    assert_hanging_files_are_abandoned("1", &names, "3.pdf");
+}
+
+#[test]
+fn two_files_that_hang_with_one_worker_are_abandoned_and_the_run_ends() {
+    // The replacement gets stuck too, and is replaced in turn.
+    let names = ["1.pdf", "2-x.pdf", "3.pdf", "4-x.pdf", "5.pdf"];
+    assert_hanging_files_are_abandoned("1", &names, "-x.pdf");
 }

@@ -883,26 +883,45 @@ fn files_from_a_file_and_its_usage_errors() {
     );
 }
 
-#[test]
-fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
-    // SIGNPREP_TEST_HANG (debug builds only) makes the input whose name ends
-    // with it block for good; the watchdog gives up on it after twice
-    // --timeout-per-file plus 5 s, and the run goes on.
+/// `check --format json --jobs JOBS --timeout-per-file 100ms` over six PDFs,
+/// those at `hanging` named `...-NNNNN-x.pdf`, with SIGNPREP_TEST_HANG (debug
+/// builds only) set to `-x.pdf`: each of them blocks for good. The watchdog
+/// gives up on each after twice --timeout-per-file plus 5 s, replaces its
+/// thread, and the run goes on: every record in input order, exit status 1.
+fn assert_hanging_files_are_abandoned(jobs: &str, hanging: &[usize]) {
     let dir = tempfile::tempdir().unwrap();
     many_pdfs(dir.path(), 6);
+    for &i in hanging {
+        let name = |suffix: &str| {
+            dir.path().join(format!(
+                "contract-for-a-customer-with-a-rather-long-name-{i:05}{suffix}"
+            ))
+        };
+        std::fs::rename(name(".pdf"), name("-x.pdf")).unwrap();
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
-        .args(["check", "--format", "json", "--jobs", "2"])
+        .args(["check", "--format", "json", "--jobs", jobs])
         .args(["--timeout-per-file", "100ms"])
         .arg(dir.path())
-        .env("SIGNPREP_TEST_HANG", "-00002.pdf")
+        .env("SIGNPREP_TEST_HANG", "-x.pdf")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.starts_with("error: 1 error-level finding in ") && stderr.ends_with("-00002.pdf\n"),
-        "{stderr}"
-    );
+    let n = hanging.len();
+    if let [i] = hanging {
+        // One file: the last line names it.
+        assert!(
+            stderr.starts_with("error: 1 error-level finding in ")
+                && stderr.ends_with(&format!("{i:05}-x.pdf\n")),
+            "{stderr}"
+        );
+    } else {
+        assert_eq!(
+            stderr,
+            format!("error: {n} error-level findings in {n} files\n")
+        );
+    }
     let v: Value = serde_json::from_slice(&out.stdout).expect("one whole JSON document");
     let files = v["files"].as_array().unwrap();
     let paths: Vec<&str> = files.iter().map(|r| r["path"].as_str().unwrap()).collect();
@@ -911,8 +930,8 @@ fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
     assert_eq!(paths, sorted, "input order");
     assert_eq!(files.len(), 6, "every input has its record");
     for (i, r) in files.iter().enumerate() {
-        if i == 2 {
-            assert!(paths[i].ends_with("-00002.pdf"));
+        if hanging.contains(&i) {
+            assert!(paths[i].ends_with(&format!("{i:05}-x.pdf")), "{}", paths[i]);
             common::assert_abandoned(r);
         } else {
             assert_eq!(r["status"], "ok", "{r}");
@@ -920,6 +939,23 @@ fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
     }
     assert_eq!(
         v["summary"],
-        json!({"files": 6, "findings": {"error": 1}, "failed": 0, "skipped": 0})
+        json!({"files": 6, "findings": {"error": n}, "failed": 0, "skipped": 0})
     );
+}
+
+#[test]
+fn a_file_that_hangs_is_abandoned_by_the_watchdog() {
+    assert_hanging_files_are_abandoned("2", &[2]);
+}
+
+#[test]
+fn a_file_that_hangs_with_one_worker_is_abandoned_and_the_run_ends() {
+    // The one worker is stuck for good: a replacement checks the files after it.
+    assert_hanging_files_are_abandoned("1", &[2]);
+}
+
+#[test]
+fn two_files_that_hang_with_one_worker_are_abandoned_and_the_run_ends() {
+    // The replacement gets stuck too, and is replaced in turn.
+    assert_hanging_files_are_abandoned("1", &[1, 4]);
 }

@@ -293,3 +293,28 @@ fn report_goes_on_after_a_panic_with_the_file_as_internal_error() {
         "the other file is in the report"
     );
 }
+
+#[test]
+fn preview_of_a_manifest_that_panics_exits_1_not_an_abort() {
+    // As `preview FILE`: `--manifest` (and `--pack`) run inside the same one
+    // panic boundary. SIGNPREP_TEST_PANIC (debug builds only) forces a panic
+    // for this input.
+    let dir = scratch("panic-manifest");
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["preview", "--manifest", "../example/pack.toml", "-o"])
+        .arg(&*dir)
+        .env("SIGNPREP_TEST_PANIC", "example/pack.toml")
+        .current_dir(fixtures())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: cannot preview ../example/pack.toml: internal error (please report it with the file): signprep stopped on an unexpected state\n"
+        ),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing written");
+    assert!(listing(&dir).is_empty(), "nothing drawn");
+}

@@ -526,7 +526,7 @@ impl FileErrorCode {
         },
         FileErrorCode {
             name: "pdf_limit_exceeded",
-            doc: "A resource limit was hit: a stream inflating past its limit (a decompression\nbomb), absurd nesting, too many pages or operators, or the time budget. The file\nis refused rather than scanned partly.",
+            doc: "A resource limit was hit: a stream inflating past its limit (a decompression\nbomb), absurd nesting, too many pages or operators, or the time budget. The file\nis refused rather than scanned partly. In a batch, a file still running at twice its\ntime budget plus 5 s (code that never checks the budget) is given up on by the\nwatchdog and the batch goes on; after more than 8 such files the batch stops\nstarting files, and each file after the last one given up on gets this code too.",
         },
         FileErrorCode {
             name: "io_error",

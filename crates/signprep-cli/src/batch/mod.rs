@@ -80,7 +80,8 @@ pub fn guarded(what: &str, work: impl FnOnce() -> u8 + Send + 'static) -> u8 {
                     let message = e.map(|e| e.message).unwrap_or_default();
                     Some(crate::fail(&format!("{what}: {message}"), 1))
                 }
-                Outcome::Abandoned(_) => None,
+                // Not reached: no watchdog here.
+                Outcome::Abandoned(_) | Outcome::NotStarted(_) => None,
             };
             Ok(())
         },

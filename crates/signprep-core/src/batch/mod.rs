@@ -4,7 +4,8 @@
 //! - [`Stream`]: a generic, ordered, bounded, cancellable pool. Work runs on
 //!   rayon threads, largest item first; results come back on the caller's
 //!   thread in input order; a watchdog gives up on an item stuck past its
-//!   limit; a stop flag ([`Stream::stop_flag`]) ends the run between two
+//!   limit and replaces its thread (up to [`MAX_STUCK`] items a run; past
+//!   that the run halts: the items after are not started); a stop flag ([`Stream::stop_flag`]) ends the run between two
 //!   results. It holds the one panic boundary of signprep: a job that panics
 //!   is an [`Outcome::Panicked`], reported with [`panic_message`], and the run
 //!   goes on. Nothing here draws progress or installs signal handlers: the
@@ -14,7 +15,8 @@
 //!   [`Record`](crate::Record)s on a [`Stream`], in input order, one record
 //!   per source: a file that cannot be read, that panics or that the
 //!   watchdog gives up on gets an error record (`io_error`, `internal_error`,
-//!   `pdf_limit_exceeded`) and the batch goes on.
+//!   `pdf_limit_exceeded`) and the batch goes on (one that a halted run did
+//!   not start, `pdf_limit_exceeded` too, [`not_started_record`]).
 //!
 //! ```
 //! use signprep_core::batch::{BatchScan, PdfSource};
@@ -39,9 +41,10 @@ mod scan;
 mod stream;
 
 pub use scan::{
-    BatchScan, PdfSource, abandoned_record, panicked_record, scan_source, watchdog_for,
+    BatchScan, PdfSource, abandoned_record, not_started_record, panicked_record, scan_source,
+    watchdog_for,
 };
-pub use stream::{Flow, Outcome, Stream, catch_panic, panic_message};
+pub use stream::{Flow, MAX_STUCK, Outcome, Stream, catch_panic, panic_message};
 
 /// Test hooks, compiled into debug builds only (release builds ignore the
 /// variables): a job whose name ends with the value of the environment

@@ -102,21 +102,41 @@ pub fn panicked_record(name: String, panic: &str) -> Record {
     Record::from_result(name, Err(Error::internal(panic)))
 }
 
-/// The record of an input the watchdog gave up on after `after`
-/// (`pdf_limit_exceeded`, naming the time budget when there is one).
-pub fn abandoned_record(name: String, after: Duration, budget: Option<Duration>) -> Record {
+/// The record of an input the watchdog gave up on (`pdf_limit_exceeded`),
+/// naming the watchdog's `limit` and the time budget when there is one: the
+/// configured values, never a measured time, so two runs write the same record.
+pub fn abandoned_record(name: String, limit: Duration, budget: Option<Duration>) -> Record {
     let budget = budget.map_or(String::new(), |b| {
         format!(" (time budget {:.1} s)", b.as_secs_f64())
     });
+    limit_record(
+        name,
+        format!(
+            "no result within the {:.1} s watchdog{budget}: the file was given up on and the batch went on",
+            limit.as_secs_f64()
+        ),
+    )
+}
+
+/// The record of an input a halted run did not start (`pdf_limit_exceeded`):
+/// the watchdog had given up on `abandoned` inputs before it, more than the
+/// run replaces ([`Stream::max_stuck`]).
+pub fn not_started_record(name: String, abandoned: usize) -> Record {
+    limit_record(
+        name,
+        format!(
+            "not scanned: the batch stopped starting files after the watchdog gave up on {abandoned} (each one holds a thread for good); scan it in a run of its own"
+        ),
+    )
+}
+
+fn limit_record(name: String, message: String) -> Record {
     Record {
         path: name,
         status: Status::Error,
         error: Some(ErrorInfo {
             code: "pdf_limit_exceeded".into(),
-            message: format!(
-                "no result after {:.1} s{budget}: the file was given up on and the batch went on",
-                after.as_secs_f64()
-            ),
+            message,
         }),
         scan: Scan::default(),
     }
@@ -206,7 +226,8 @@ impl BatchScan {
                 sink(match outcome {
                     Outcome::Done(record) => record,
                     Outcome::Panicked(m) => panicked_record(source.name(), &m),
-                    Outcome::Abandoned(after) => abandoned_record(source.name(), after, budget),
+                    Outcome::Abandoned(limit) => abandoned_record(source.name(), limit, budget),
+                    Outcome::NotStarted(n) => not_started_record(source.name(), n),
                 })
             },
         )
@@ -282,12 +303,18 @@ mod tests {
         );
         let r = abandoned_record(
             "y.pdf".into(),
-            Duration::from_millis(12_340),
+            Duration::from_millis(11_000),
             Some(Duration::from_secs(3)),
         );
         assert_eq!(
             r.error.unwrap().message,
-            "no result after 12.3 s (time budget 3.0 s): the file was given up on and the batch went on"
+            "no result within the 11.0 s watchdog (time budget 3.0 s): the file was given up on and the batch went on"
+        );
+        let e = not_started_record("z.pdf".into(), 9).error.unwrap();
+        assert_eq!(e.code, "pdf_limit_exceeded");
+        assert_eq!(
+            e.message,
+            "not scanned: the batch stopped starting files after the watchdog gave up on 9 (each one holds a thread for good); scan it in a run of its own"
         );
     }
 }

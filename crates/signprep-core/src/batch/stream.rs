@@ -7,9 +7,9 @@
 //!                 ─▶ pool.spawn(job); at the end: End(count)
 //! job (pool):     pop the heaviest waiting item j ─▶ note (j, start) in `running`
 //!                 ─▶ work(item) ─▶ Done(j, item, outcome)
+//! replacement:    the same as a loop, on a thread of its own, until no item is left
 //! caller thread:  reorder buffer; while slot `next` is done: sink(item, outcome),
-//!                 give the credit back, next += 1; slot `next` overdue: Abandoned,
-//!                 and a spare worker thread runs jobs until the input is done
+//!                 give the credit back, next += 1
 //! ```
 //!
 //! Largest first: each spawned job takes the *heaviest* item waiting (its weight is
@@ -30,12 +30,25 @@
 //! Watchdog: the per-file time budget is cooperative (checked between content
 //! operators), so a file stuck in code that never checks it would hold up every
 //! record behind it. With [`Stream::watchdog`] set, the oldest unwritten item
-//! is given up once it has run that long: the sink gets [`Outcome::Abandoned`],
-//! writing goes on, and a late result is dropped. A thread cannot be killed, so
-//! the stuck one keeps its pool slot until it returns; a spare worker (a thread
-//! of its own) takes its place until the input is done, so even a one-thread
-//! run goes on (each stuck item costs a thread; isolate hostile inputs in
-//! processes, e.g. per shard, to bound that).
+//! is given up once it has run that long: the sink gets [`Outcome::Abandoned`]
+//! with the configured limit (never the time measured: output is the same run
+//! to run), writing goes on, and a late result is dropped.
+//!
+//! A thread cannot be killed, so the abandoned item's thread is lost to the run
+//! (parked or looping for good). Each one is replaced: a worker thread of its
+//! own (a one-thread pool, so its work never spreads over other threads) takes
+//! waiting items until none is left, so the run keeps as many live workers as
+//! it started with and ends even with `jobs(1)` and a hanging item. The
+//! replacements are bounded: after [`Stream::max_stuck`] abandoned items
+//! (8 by default) the next one given up on halts the run: every item after it
+//! is handed over as [`Outcome::NotStarted`] (those still waiting are never
+//! started; a result that came anyway is dropped), so a batch of hostile
+//! inputs cannot pile up stuck threads without bound, and still ends. The
+//! bound counts items, in input order, never threads or time: which items are
+//! given up on, and so the whole output, is the same whatever the thread count.
+//! A thread still stuck when a run ends is replaced again at the start of the
+//! next run of the same [`Stream`]. (Isolate hostile inputs in processes, e.g.
+//! per shard, to get the threads back.)
 //!
 //! Panics: this is the one place a panic is caught (libraries do not catch).
 //! A job that panics gives [`Outcome::Panicked`] with the panic's text (see
@@ -44,10 +57,13 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// The default of [`Stream::max_stuck`].
+pub const MAX_STUCK: usize = 8;
 
 /// What became of one item.
 #[derive(Debug)]
@@ -56,8 +72,13 @@ pub enum Outcome<T> {
     Done(T),
     /// The work panicked (the message).
     Panicked(String),
-    /// The watchdog gave up after this long.
+    /// The watchdog gave up on it: the limit it had ([`Stream::watchdog`],
+    /// the configured value, never a measured time).
     Abandoned(Duration),
+    /// Not run, or its result dropped: the run had given up on this many
+    /// items before it, more than [`Stream::max_stuck`], and stopped starting
+    /// items.
+    NotStarted(usize),
 }
 
 /// How a run ended.
@@ -101,15 +122,19 @@ pub struct Stream {
     watchdog: Option<Duration>,
     stop: Option<Arc<AtomicBool>>,
     tick: Duration,
+    max_stuck: usize,
+    /// Threads still busy with an item nobody waits for (given up on, in
+    /// this run or an earlier one).
+    lost: Arc<AtomicUsize>,
 }
 
 enum Event<I, T> {
     Done(usize, Arc<I>, Outcome<T>),
     End(usize),
+    /// The feeder stopped before the end of the input (the items' iterator
+    /// or the weight panicked).
+    Failed,
 }
-
-/// Items started and not yet done: their index, the item and when it started.
-type Running<I> = HashMap<usize, (Arc<I>, Instant)>;
 
 impl Stream {
     /// `jobs` worker threads (0: one per core); a window of 32 items per worker,
@@ -131,6 +156,8 @@ impl Stream {
             watchdog: None,
             stop: None,
             tick: Duration::from_millis(50),
+            max_stuck: MAX_STUCK,
+            lost: Arc::new(AtomicUsize::new(0)),
         })
     }
 
@@ -146,6 +173,16 @@ impl Stream {
     #[must_use]
     pub fn watchdog(mut self, limit: Option<Duration>) -> Stream {
         self.watchdog = limit;
+        self
+    }
+
+    /// Most items one run gives up on and replaces the thread of (at least 1;
+    /// [`MAX_STUCK`] by default): the next one given up on halts the run,
+    /// every later item is [`Outcome::NotStarted`]. A count of items, never
+    /// of threads, so the output does not depend on the thread count.
+    #[must_use]
+    pub fn max_stuck(mut self, n: usize) -> Stream {
+        self.max_stuck = n.max(1);
         self
     }
 
@@ -171,7 +208,8 @@ impl Stream {
 
     /// Runs `work` over `items` on the pool and hands each item with its outcome
     /// to `sink`, in input order, on the calling thread. An error from the sink stops the run:
-    /// [`Flow::BrokenPipe`] for a broken pipe, `Err` otherwise.
+    /// [`Flow::BrokenPipe`] for a broken pipe, `Err` otherwise (or threads
+    /// that could not be started).
     ///
     /// The heaviest waiting item starts first (`weight` is called once per item,
     /// on the feeder thread: a file's size, say; a constant keeps input order).
@@ -197,21 +235,23 @@ impl Stream {
         for _ in 0..self.window {
             let _ = credit_tx.try_send(());
         }
-        // Raised when this function returns: the feeder stops, queued jobs skip.
-        let closed = Arc::new(AtomicBool::new(false));
-        let _close_on_return = CloseOnDrop(Arc::clone(&closed));
-        let workers = Arc::new(Workers {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
             work,
-            waiting: Mutex::new(BinaryHeap::new()),
-            admitted: Condvar::new(),
-            fed: AtomicBool::new(false),
-            running: Mutex::new(HashMap::new()),
             tx,
-            closed: Arc::clone(&closed),
+            lost: Arc::clone(&self.lost),
         });
+        // When this function returns: the feeder stops, queued jobs skip,
+        // replacements end.
+        let _close_on_return = CloseOnDrop(&shared);
+        // Threads an earlier run lost still hold their slots in the pool.
+        for _ in 0..self.lost.load(Ordering::SeqCst).min(self.max_stuck) {
+            replace(&shared)?;
+        }
         let feeder = Feeder {
             pool: Arc::clone(&self.pool),
-            workers: Arc::clone(&workers),
+            shared: Arc::clone(&shared),
             credits: credit_rx,
         };
         std::thread::Builder::new()
@@ -222,26 +262,34 @@ impl Stream {
         let mut done: BTreeMap<usize, (Arc<I>, Outcome<T>)> = BTreeMap::new();
         let mut next = 0usize;
         let mut end: Option<usize> = None;
+        // Items given up on so far, and the one that halted the run.
+        let mut abandoned = 0usize;
+        let mut halted_at: Option<usize> = None;
         loop {
             // Hand over everything that is ready, in order.
             loop {
                 if self.stopped() {
                     return Ok(Flow::Interrupted);
                 }
-                let (item, outcome) = match done.remove(&next) {
-                    Some(ready) => ready,
-                    None => match self.overdue(&workers.running, next) {
-                        Some(given_up) => {
-                            // Its thread is stuck: a spare one takes its place.
-                            let spare = Arc::clone(&workers);
-                            let _ = std::thread::Builder::new()
-                                .name("signprep-spare-worker".into())
-                                .spawn(move || spare.spare());
-                            given_up
-                        }
-                        None => break,
+                let ready = match halted_at {
+                    Some(k) if next > k => not_started(&shared, &mut done, next, abandoned),
+                    _ => match done.remove(&next) {
+                        Some(ready) => Some(ready),
+                        None => self.overdue(&shared, next),
                     },
                 };
+                let Some((item, outcome)) = ready else {
+                    break;
+                };
+                if matches!(outcome, Outcome::Abandoned(_)) {
+                    abandoned += 1;
+                    if abandoned > self.max_stuck {
+                        halted_at = Some(next);
+                        halt(&shared, &mut done, abandoned);
+                    } else {
+                        replace(&shared)?;
+                    }
+                }
                 match sink(&item, outcome) {
                     Ok(()) => {}
                     Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -264,7 +312,7 @@ impl Stream {
                 }
                 Ok(Event::End(n)) => end = Some(n),
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => {
+                Ok(Event::Failed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(io::Error::other(
                         "stream: the feeder stopped before the end of the input",
                     ));
@@ -273,13 +321,18 @@ impl Stream {
         }
     }
 
-    /// Item `i` with [`Outcome::Abandoned`] when it has run past the watchdog's limit.
-    fn overdue<I, T>(&self, running: &Mutex<Running<I>>, i: usize) -> Option<(Arc<I>, Outcome<T>)> {
+    /// Item `i` with [`Outcome::Abandoned`] when it has run past the
+    /// watchdog's limit; its thread is counted as lost.
+    fn overdue<I, T, W>(&self, shared: &Shared<I, T, W>, i: usize) -> Option<(Arc<I>, Outcome<T>)> {
         let limit = self.watchdog?;
-        let running = running.lock().ok()?;
-        let (item, started) = running.get(&i)?;
-        let elapsed = started.elapsed();
-        (elapsed >= limit).then(|| (Arc::clone(item), Outcome::Abandoned(elapsed)))
+        let mut state = shared.lock()?;
+        let running = state.running.get_mut(&i)?;
+        if running.started.elapsed() < limit {
+            return None;
+        }
+        running.given_up = true;
+        shared.lost.fetch_add(1, Ordering::SeqCst);
+        Some((Arc::clone(&running.item), Outcome::Abandoned(limit)))
     }
 
     fn stopped(&self) -> bool {
@@ -287,32 +340,212 @@ impl Stream {
     }
 }
 
-struct CloseOnDrop(Arc<AtomicBool>);
+/// Item `i` of a halted run, as soon as it is known (done, running or
+/// drained from the waiting heap), with [`Outcome::NotStarted`]: the same
+/// record whether or not it ran, whatever the timing.
+fn not_started<I, T, W>(
+    shared: &Shared<I, T, W>,
+    done: &mut BTreeMap<usize, (Arc<I>, Outcome<T>)>,
+    i: usize,
+    abandoned: usize,
+) -> Option<(Arc<I>, Outcome<T>)> {
+    if let Some((item, _)) = done.remove(&i) {
+        return Some((item, Outcome::NotStarted(abandoned)));
+    }
+    let mut state = shared.lock()?;
+    let running = state.running.get_mut(&i)?;
+    // Nobody waits for its result any more.
+    running.given_up = true;
+    shared.lost.fetch_add(1, Ordering::SeqCst);
+    Some((Arc::clone(&running.item), Outcome::NotStarted(abandoned)))
+}
 
-impl Drop for CloseOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
+/// Stops starting items: those waiting are handed over as not started, the
+/// feeder passes the rest straight through, the replacements end.
+fn halt<I, T, W>(
+    shared: &Shared<I, T, W>,
+    done: &mut BTreeMap<usize, (Arc<I>, Outcome<T>)>,
+    abandoned: usize,
+) {
+    if let Some(mut state) = shared.lock() {
+        state.halted = Some(abandoned);
+        for w in std::mem::take(&mut state.waiting) {
+            done.insert(w.index, (w.item, Outcome::NotStarted(abandoned)));
+        }
+    }
+    shared.wake.notify_all();
+}
+
+/// Starts a worker thread in place of one lost to an abandoned item: a
+/// one-thread pool (the work's own parallel parts stay on it) whose one job
+/// takes waiting items until none is left or the run ends.
+fn replace<I, T, W>(shared: &Arc<Shared<I, T, W>>) -> io::Result<()>
+where
+    I: Send + Sync + 'static,
+    T: Send + 'static,
+    W: Fn(&I, usize) -> T + Send + Sync + 'static,
+{
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .thread_name(|_| "signprep-worker-replacement".into())
+        .build()
+        .map_err(io::Error::other)?;
+    let shared = Arc::clone(shared);
+    // The pool lives until its spawned job returns (rayon keeps it), then ends.
+    pool.spawn(move || shared.replacement());
+    Ok(())
+}
+
+/// What the feeder, the jobs, the replacements and the caller's thread share
+/// during one run.
+struct Shared<I, T, W> {
+    state: Mutex<State<I>>,
+    /// Wakes the replacements: an item was admitted, or the run ended.
+    wake: Condvar,
+    work: W,
+    tx: mpsc::Sender<Event<I, T>>,
+    lost: Arc<AtomicUsize>,
+}
+
+struct State<I> {
+    /// Items admitted but not started, heaviest on top.
+    waiting: BinaryHeap<Waiting<I>>,
+    /// Items started and not yet done.
+    running: HashMap<usize, Running<I>>,
+    /// The feeder admitted its last item.
+    fed: bool,
+    /// The run returned.
+    closed: bool,
+    /// The run stopped starting items after giving up on this many.
+    halted: Option<usize>,
+}
+
+impl<I> Default for State<I> {
+    fn default() -> Self {
+        State {
+            waiting: BinaryHeap::new(),
+            running: HashMap::new(),
+            fed: false,
+            closed: false,
+            halted: None,
+        }
     }
 }
 
-struct Feeder<W, I, T> {
-    pool: Arc<rayon::ThreadPool>,
-    workers: Arc<Workers<W, I, T>>,
-    credits: mpsc::Receiver<()>,
+/// A started item.
+struct Running<I> {
+    item: Arc<I>,
+    started: Instant,
+    /// The caller no longer waits for it: its thread counts as lost until
+    /// the work returns.
+    given_up: bool,
 }
 
-/// What the workers share: the work, the items admitted and not started
-/// (heaviest on top), the items running, and the way back to the caller.
-struct Workers<W, I, T> {
-    work: W,
-    waiting: Mutex<BinaryHeap<Waiting<I>>>,
-    /// Signalled when an item is admitted and when the input ends.
-    admitted: Condvar,
-    /// The feeder has admitted its last item.
-    fed: AtomicBool,
-    running: Mutex<Running<I>>,
-    tx: mpsc::Sender<Event<I, T>>,
-    closed: Arc<AtomicBool>,
+impl<I, T, W> Shared<I, T, W> {
+    /// The state; None only if a thread panicked holding the lock (none
+    /// does: work and panics happen outside it).
+    fn lock(&self) -> Option<MutexGuard<'_, State<I>>> {
+        self.state.lock().ok()
+    }
+}
+
+impl<I, T, W> Shared<I, T, W>
+where
+    I: Send + Sync + 'static,
+    T: Send + 'static,
+    W: Fn(&I, usize) -> T + Send + Sync + 'static,
+{
+    /// Takes the heaviest waiting item and notes it as running: its index,
+    /// the item and how many still wait.
+    fn start(state: &mut State<I>) -> Option<(usize, Arc<I>, usize)> {
+        let Waiting { index, item, .. } = state.waiting.pop()?;
+        let running = Running {
+            item: Arc::clone(&item),
+            started: Instant::now(),
+            given_up: false,
+        };
+        state.running.insert(index, running);
+        Some((index, item, state.waiting.len()))
+    }
+
+    /// Works on a started item, inside the panic boundary, and sends its outcome.
+    fn finish(&self, (i, item, still_waiting): (usize, Arc<I>, usize)) {
+        let outcome = match catch_panic(|| (self.work)(&item, still_waiting)) {
+            Ok(t) => Outcome::Done(t),
+            Err(message) => Outcome::Panicked(message),
+        };
+        if let Some(mut state) = self.lock()
+            && state.running.remove(&i).is_some_and(|r| r.given_up)
+        {
+            // The thread is back.
+            self.lost.fetch_sub(1, Ordering::SeqCst);
+        }
+        let _ = self.tx.send(Event::Done(i, item, outcome));
+    }
+
+    /// A pool job: the heaviest waiting item, if any is left.
+    fn job(&self) {
+        let next = self.lock().and_then(|mut state| {
+            if state.closed {
+                None
+            } else {
+                Self::start(&mut state)
+            }
+        });
+        if let Some(next) = next {
+            self.finish(next);
+        }
+    }
+
+    /// A replacement's job: waiting items until none is left or the run ends.
+    fn replacement(&self) {
+        loop {
+            let Some(mut state) = self.lock() else {
+                return;
+            };
+            let next = loop {
+                if state.closed || state.halted.is_some() {
+                    return;
+                }
+                if let Some(next) = Self::start(&mut state) {
+                    break next;
+                }
+                if state.fed {
+                    return;
+                }
+                state = match self.wake.wait(state) {
+                    Ok(s) => s,
+                    Err(_) => return,
+                };
+            };
+            drop(state);
+            self.finish(next);
+        }
+    }
+}
+
+impl<I, T, W> Shared<I, T, W> {
+    /// Ends the run for everyone: queued jobs skip, replacements return.
+    fn close(&self) {
+        if let Some(mut state) = self.lock() {
+            state.closed = true;
+        }
+        self.wake.notify_all();
+    }
+}
+
+struct CloseOnDrop<'a, I, T, W>(&'a Shared<I, T, W>);
+
+impl<I, T, W> Drop for CloseOnDrop<'_, I, T, W> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+struct Feeder<I, T, W> {
+    pool: Arc<rayon::ThreadPool>,
+    shared: Arc<Shared<I, T, W>>,
+    credits: mpsc::Receiver<()>,
 }
 
 /// An admitted item waiting for a worker: ordered by weight, then by input
@@ -349,100 +582,64 @@ impl<I> Ord for Waiting<I> {
     }
 }
 
-impl<W, I, T> Feeder<W, I, T>
+/// Sends [`Event::Failed`] unless disarmed: the feeder's thread ended
+/// (a panic in the items' iterator or the weight) before `End`.
+struct FailOnDrop<I, T>(Option<mpsc::Sender<Event<I, T>>>);
+
+impl<I, T> Drop for FailOnDrop<I, T> {
+    fn drop(&mut self) {
+        if let Some(tx) = self.0.take() {
+            let _ = tx.send(Event::Failed);
+        }
+    }
+}
+
+impl<I, T, W> Feeder<I, T, W>
 where
     I: Send + Sync + 'static,
     T: Send + 'static,
     W: Fn(&I, usize) -> T + Send + Sync + 'static,
 {
     fn feed(self, items: impl Iterator<Item = I>, weight: impl Fn(&I) -> u64) {
-        let workers = &self.workers;
+        let mut unfinished = FailOnDrop(Some(self.shared.tx.clone()));
         let mut count = 0usize;
         for item in items {
-            if self.credits.recv().is_err() || workers.closed.load(Ordering::SeqCst) {
+            if self.credits.recv().is_err() {
                 return;
             }
+            let weight = weight(&item);
             let item = Arc::new(item);
-            let waiting = Waiting {
-                weight: weight(&item),
-                index: count,
-                item,
+            let Some(mut state) = self.shared.lock() else {
+                return;
             };
-            // A poisoned lock (a job panicked holding it: it cannot, it only
-            // pops) still holds a sound heap.
-            workers
-                .waiting
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(waiting);
-            workers.admitted.notify_all();
-            // One job per admitted item; each takes whichever waiting item is heaviest.
-            let job = Arc::clone(workers);
-            self.pool.spawn(move || {
-                job.run_one();
-            });
+            if state.closed {
+                return;
+            }
+            if let Some(abandoned) = state.halted {
+                // Not started: straight to the caller.
+                drop(state);
+                let outcome = Outcome::NotStarted(abandoned);
+                let _ = self.shared.tx.send(Event::Done(count, item, outcome));
+            } else {
+                state.waiting.push(Waiting {
+                    weight,
+                    index: count,
+                    item,
+                });
+                drop(state);
+                self.shared.wake.notify_one();
+                // One job per admitted item; each takes whichever waiting item is heaviest.
+                let shared = Arc::clone(&self.shared);
+                self.pool.spawn(move || shared.job());
+            }
             count += 1;
         }
-        workers.fed.store(true, Ordering::SeqCst);
-        workers.admitted.notify_all();
-        let _ = workers.tx.send(Event::End(count));
-    }
-}
-
-impl<W, I, T> Workers<W, I, T>
-where
-    I: Send + Sync + 'static,
-    T: Send + 'static,
-    W: Fn(&I, usize) -> T + Send + Sync + 'static,
-{
-    /// Runs the heaviest waiting item; false when none waits (or the run is over).
-    fn run_one(&self) -> bool {
-        if self.closed.load(Ordering::SeqCst) {
-            return false;
+        if let Some(mut state) = self.shared.lock() {
+            state.fed = true;
         }
-        let next = self
-            .waiting
-            .lock()
-            .ok()
-            .and_then(|mut heap| heap.pop().map(|next| (next, heap.len())));
-        let Some((Waiting { index: i, item, .. }, still_waiting)) = next else {
-            return false;
-        };
-        if let Ok(mut running) = self.running.lock() {
-            running.insert(i, (Arc::clone(&item), Instant::now()));
-        }
-        let outcome = match catch_panic(|| (self.work)(&item, still_waiting)) {
-            Ok(t) => Outcome::Done(t),
-            Err(message) => Outcome::Panicked(message),
-        };
-        if let Ok(mut running) = self.running.lock() {
-            running.remove(&i);
-        }
-        let _ = self.tx.send(Event::Done(i, item, outcome));
-        true
-    }
-
-    /// A spare worker, in place of one the watchdog gave up on: runs waiting
-    /// items until the input is all admitted and none waits, or the run ends.
-    fn spare(&self) {
-        loop {
-            if self.run_one() {
-                continue;
-            }
-            if self.closed.load(Ordering::SeqCst) {
-                return;
-            }
-            let Ok(heap) = self.waiting.lock() else {
-                return;
-            };
-            if heap.is_empty() {
-                if self.fed.load(Ordering::SeqCst) {
-                    return;
-                }
-                // Woken by the next admission; the timeout notices the end of the run.
-                let _ = self.admitted.wait_timeout(heap, Duration::from_millis(50));
-            }
-        }
+        self.shared.wake.notify_all();
+        unfinished.0 = None;
+        let _ = self.shared.tx.send(Event::End(count));
     }
 }
 
@@ -479,178 +676,4 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-    use super::*;
-
-    fn collect(stream: &Stream, n: usize, work: fn(&usize) -> usize) -> (Flow, Vec<String>) {
-        let mut out = Vec::new();
-        let flow = stream
-            .run(
-                0..n,
-                |_| 0,
-                move |i, _| work(i),
-                |i, o| {
-                    out.push(match o {
-                        Outcome::Done(v) => format!("{i}:{v}"),
-                        Outcome::Panicked(m) => format!("{i}:panic {m}"),
-                        Outcome::Abandoned(_) => format!("{i}:abandoned"),
-                    });
-                    Ok(())
-                },
-            )
-            .unwrap();
-        (flow, out)
-    }
-
-    #[test]
-    fn order_is_kept_whatever_the_timing() {
-        let work: fn(&usize) -> usize = |&i| {
-            // Later items finish first.
-            std::thread::sleep(Duration::from_micros(((50 - i % 50) * 20) as u64));
-            i * 2
-        };
-        let stream = Stream::new(4).unwrap().window(8);
-        let (flow, out) = collect(&stream, 300, work);
-        assert_eq!(flow, Flow::Completed);
-        let expected: Vec<String> = (0..300).map(|i| format!("{i}:{}", i * 2)).collect();
-        assert_eq!(out, expected);
-        let (flow, out) = collect(&stream, 0, work);
-        assert_eq!((flow, out.len()), (Flow::Completed, 0));
-    }
-
-    #[test]
-    fn a_panic_is_an_outcome_and_the_run_goes_on() {
-        let work: fn(&usize) -> usize = |&i| {
-            assert!(i != 3, "boom at 3");
-            i
-        };
-        let (_, out) = collect(&Stream::new(2).unwrap(), 6, work);
-        assert_eq!(out[3], "3:panic boom at 3");
-        assert_eq!(out[5], "5:5");
-    }
-
-    #[test]
-    fn the_watchdog_gives_up_on_a_stuck_item() {
-        let work: fn(&usize) -> usize = |&i| {
-            if i == 1 {
-                std::thread::sleep(Duration::from_secs(3));
-            }
-            i
-        };
-        let stream = Stream::new(2)
-            .unwrap()
-            .watchdog(Some(Duration::from_millis(200)))
-            .tick(Duration::from_millis(10));
-        let t = Instant::now();
-        let (flow, out) = collect(&stream, 5, work);
-        assert_eq!(flow, Flow::Completed);
-        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
-        assert_eq!(out, ["0:0", "1:abandoned", "2:2", "3:3", "4:4"]);
-    }
-
-    #[test]
-    fn a_one_thread_run_goes_on_past_an_item_that_never_returns() {
-        // The only worker blocks for good on item 1: a spare worker takes
-        // over once the watchdog gives up on it. Run on a thread of its own,
-        // so that a stall fails the test instead of hanging it.
-        let (done_tx, done_rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let work: fn(&usize) -> usize = |&i| {
-                if i == 1 {
-                    loop {
-                        std::thread::park();
-                    }
-                }
-                i
-            };
-            let stream = Stream::new(1)
-                .unwrap()
-                .watchdog(Some(Duration::from_millis(100)))
-                .tick(Duration::from_millis(10));
-            let _ = done_tx.send(collect(&stream, 6, work));
-        });
-        let (flow, out) = done_rx
-            .recv_timeout(Duration::from_secs(120))
-            .expect("the run ended");
-        assert_eq!(flow, Flow::Completed);
-        assert_eq!(out, ["0:0", "1:abandoned", "2:2", "3:3", "4:4", "5:5"]);
-    }
-
-    #[test]
-    fn stops_between_items_and_on_a_broken_pipe() {
-        let flag = Arc::new(AtomicBool::new(false));
-        let stream = Stream::new(2).unwrap().stop_flag(Arc::clone(&flag));
-        let mut seen = 0;
-        let flow = stream
-            .run(
-                0..10_000usize,
-                |_| 0,
-                |&i, _| i,
-                |_, _| {
-                    seen += 1;
-                    if seen == 10 {
-                        flag.store(true, Ordering::SeqCst);
-                    }
-                    Ok(())
-                },
-            )
-            .unwrap();
-        assert_eq!((flow, seen), (Flow::Interrupted, 10));
-
-        let stream = Stream::new(2).unwrap();
-        let flow = stream
-            .run(
-                0..10_000usize,
-                |_| 0,
-                |&i, _| i,
-                |i, _| {
-                    if *i == 5 {
-                        Err(io::Error::from(io::ErrorKind::BrokenPipe))
-                    } else {
-                        Ok(())
-                    }
-                },
-            )
-            .unwrap();
-        assert_eq!(flow, Flow::BrokenPipe);
-    }
-
-    #[test]
-    fn the_heaviest_waiting_item_starts_first_and_output_keeps_input_order() {
-        let weights = [3u64, 1, 5, 3, 9, 0, 2, 7];
-        let started = Arc::new(Mutex::new(Vec::new()));
-        let log = Arc::clone(&started);
-        let stream = Stream::new(1).unwrap().window(16);
-        let mut out = Vec::new();
-        let flow = stream
-            .run(
-                0..weights.len(),
-                move |&i| weights[i],
-                move |&i, waiting| {
-                    log.lock().unwrap().push((i, waiting));
-                    // The first job holds the only worker until every item is waiting.
-                    std::thread::sleep(Duration::from_millis(if i == 0 { 200 } else { 1 }));
-                    i
-                },
-                |&i, _| {
-                    out.push(i);
-                    Ok(())
-                },
-            )
-            .unwrap();
-        assert_eq!(flow, Flow::Completed);
-        assert_eq!(out, (0..weights.len()).collect::<Vec<_>>());
-        let (started, waiting): (Vec<usize>, Vec<usize>) =
-            started.lock().unwrap().iter().copied().unzip();
-        // Whichever item the first job found, the rest start heaviest first, ties in input order.
-        let rest = &started[1..];
-        let mut expected = rest.to_vec();
-        expected.sort_by_key(|&i| (Reverse(weights[i]), i));
-        assert_eq!(rest, expected.as_slice(), "start order {started:?}");
-        assert_eq!(started.len(), weights.len());
-        // Each job was told how many items still waited for a worker: all the
-        // others once the first job let go, none for the last.
-        assert_eq!(&waiting[1..], &[6, 5, 4, 3, 2, 1, 0], "waiting {waiting:?}");
-    }
-}
+mod tests;
