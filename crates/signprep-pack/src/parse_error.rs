@@ -11,15 +11,12 @@ pub fn json(e: &serde_json::Error) -> String {
     let full = e.to_string();
     let place = format!(" at line {} column {}", e.line(), e.column());
     let what = full.strip_suffix(&place).unwrap_or(&full);
+    // JSON has objects, not TOML's tables.
+    let what = words(what).replace(" (a table)", "");
     if e.line() == 0 {
-        return words(what);
+        return what;
     }
-    format!(
-        "line {}, column {}: {}",
-        e.line(),
-        e.column().max(1),
-        words(what)
-    )
+    format!("line {}, column {}: {what}", e.line(), e.column().max(1))
 }
 
 /// A TOML text that does not parse, or does not fit the type asked for;
@@ -135,7 +132,10 @@ fn words(msg: &str) -> String {
         .strip_prefix("invalid length ")
         .and_then(|rest| rest.split_once(", expected "))
     {
-        return format!("{n} items where {} should be", expected_words(expected));
+        return format!(
+            "a list of {n} items where {} should be",
+            expected_words(expected)
+        );
     }
     // The TOML parser's `unclosed array, expected `]``.
     if let Some((what, expected)) = msg.split_once(", expected ") {
@@ -199,6 +199,17 @@ mod tests {
         );
         let e = serde_json::from_str::<M>("{}").unwrap_err();
         assert_eq!(json(&e), "line 1, column 2: the key `name` is missing");
+        let e = serde_json::from_str::<M>("[]").unwrap_err();
+        assert_eq!(
+            json(&e),
+            "line 1, column 2: a list of 0 items where an object should be"
+        );
+        // JSON says object, not TOML's table.
+        let e = serde_json::from_str::<M>(r#"{"name": "a", "signers": {}}"#).unwrap_err();
+        assert_eq!(
+            json(&e),
+            "line 1, column 25: an object where a list should be"
+        );
     }
 
     #[test]
