@@ -46,8 +46,12 @@ def test_check_takes_a_dict_and_a_kind() -> None:
     assert [f["code"] for f in by_dict["findings"]] == [
         f["code"] for f in signprep.check(CHECK / "cases" / "email_invalid.json")["findings"]
     ]
-    with pytest.raises(signprep.KindUnknown):
+    with pytest.raises(signprep.KindUnknown, match="name it with kind="):
         signprep.check(b"hello")
+    # An empty input never passes, and says why.
+    with pytest.raises(signprep.KindUnknown, match="it is empty: nothing to check") as caught:
+        signprep.check(b" \n")
+    assert caught.value.code == "kind_unknown"
     with pytest.raises(ValueError, match="unknown kind"):
         signprep.check(body, kind="nonsense")
 

@@ -327,12 +327,14 @@ def check(
     texts = [t if isinstance(t, str) else json.dumps(t) for t in templates]
     record: Record = _native.check_bytes(data, path, kind, max_payload, texts)
     if record["kind"] is None and not record["findings"]:
-        raise KindUnknown(
-            "kind_unknown",
-            "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or "
-            "subscription body, or a manifest); name it with kind=",
-            path,
+        # An empty input never passes, and "name it with kind=" would not help.
+        why = (
+            "it is empty: nothing to check"
+            if not data.strip()
+            else "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or "
+            "subscription body, or a manifest); name it with kind="
         )
+        raise KindUnknown("kind_unknown", why, path)
     return record
 
 
