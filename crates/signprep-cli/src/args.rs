@@ -208,6 +208,11 @@ pub struct ReportArgs {
     /// Override the service type shown in labels, as `scan --type-map`. Repeatable.
     #[arg(long, value_name = "NAME_OR_GLOB=TYPE", value_parser = type_rule)]
     pub type_map: Vec<String>,
+    /// The time budget of one file's scan, as `scan`'s; a file not scanned and
+    /// drawn after twice the budget plus 5 s is given up on: an error row, and
+    /// the report goes on (seconds, or 500ms, 30s, 2m; 0: no limit) [default: 60s].
+    #[arg(long, value_name = "DURATION", value_parser = crate::batch::args::parse_duration)]
+    pub timeout_per_file: Option<std::time::Duration>,
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,

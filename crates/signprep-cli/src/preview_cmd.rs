@@ -35,13 +35,21 @@ impl LoadError {
 
 /// Reads a file once; scans it and parses it for drawing from the same bytes.
 pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
+    load_with(path, scanner, &LoadOptions::default())
+}
+
+/// [`load`] with these options (`report --timeout-per-file`).
+pub fn load_with(
+    path: &Path,
+    scanner: &Scanner,
+    options: &LoadOptions,
+) -> Result<Loaded, LoadError> {
     signprep_core::batch::test_hook(&path.display().to_string());
     if path.as_os_str() == "-" {
         let bytes = crate::inputs::read_input(path)
             .map_err(|e| LoadError::Io(format!("cannot read standard input: {e}")))?;
-        return load_bytes(bytes, "-", scanner);
+        return load_bytes_with(bytes, "-", scanner, options);
     }
-    let options = LoadOptions::default();
     let len = std::fs::metadata(path)
         .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?
         .len();
@@ -56,12 +64,21 @@ pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
     }
     let bytes = std::fs::read(path)
         .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
-    load_bytes(bytes, &path.display().to_string(), scanner)
+    load_bytes_with(bytes, &path.display().to_string(), scanner, options)
 }
 
 /// Scans a PDF's bytes and parses them for drawing; errors name `label`.
 pub fn load_bytes(bytes: Vec<u8>, label: &str, scanner: &Scanner) -> Result<Loaded, LoadError> {
-    let options = LoadOptions::default();
+    load_bytes_with(bytes, label, scanner, &LoadOptions::default())
+}
+
+/// [`load_bytes`] with these options.
+fn load_bytes_with(
+    bytes: Vec<u8>,
+    label: &str,
+    scanner: &Scanner,
+    options: &LoadOptions,
+) -> Result<Loaded, LoadError> {
     if bytes.len() as u64 > options.max_file_bytes {
         return Err(LoadError::Pdf {
             code: "pdf_limit_exceeded".into(),
@@ -72,7 +89,7 @@ pub fn load_bytes(bytes: Vec<u8>, label: &str, scanner: &Scanner) -> Result<Load
         code: code.to_string(),
         message: format!("{label}: {message}"),
     };
-    let doc = Document::from_bytes(&bytes, &options).map_err(|e| pdf_err(e.code(), e.message()))?;
+    let doc = Document::from_bytes(&bytes, options).map_err(|e| pdf_err(e.code(), e.message()))?;
     let scan = scanner
         .scan(&doc)
         .map_err(|e| pdf_err(e.code(), e.message()))?;

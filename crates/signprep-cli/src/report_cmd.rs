@@ -11,11 +11,11 @@
 use crate::args::ReportArgs;
 use crate::batch::{Outcome, Stream};
 use crate::inputs::{Input, expand};
-use crate::preview_cmd::{LoadError, Loaded, load, render_pngs, style};
+use crate::preview_cmd::{LoadError, Loaded, load_with, render_pngs, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
-use signprep_core::batch::{abandoned_record, not_started_record, panicked_record};
-use signprep_core::{Overlay, Scanner, Severity, Style};
+use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
+use signprep_core::{LoadOptions, Overlay, Scanner, Severity, Style};
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -39,8 +39,15 @@ pub fn run(args: &ReportArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return crate::fail(&e, 2),
     };
+    let mut options = LoadOptions::default();
+    if let Some(t) = args.timeout_per_file {
+        options.time_budget = (!t.is_zero()).then_some(t);
+    }
+    let budget = options.time_budget;
+    // The watchdog stands behind the time budget, as in `scan`: a file stuck
+    // in code that never checks it is given up on, and the report goes on.
     let stream = match Stream::new(args.jobs.unwrap_or(0)) {
-        Ok(s) => s.window(WINDOW),
+        Ok(s) => s.window(WINDOW).watchdog(watchdog_for(&options)),
         Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
     };
     let scanner = Scanner::new().dpi(args.dpi);
@@ -62,7 +69,7 @@ pub fn run(args: &ReportArgs) -> u8 {
         let mut rows = Vec::with_capacity(inputs.len());
         let max_pages = args.max_pages;
         let work = move |(id, input): &(usize, Input), _: usize| {
-            one(*id, input, &scanner, &style, max_pages)
+            one(*id, input, &scanner, &options, &style, max_pages)
         };
         // Largest files first (output order is kept).
         let weight = |(_, input): &(usize, Input)| match input {
@@ -79,7 +86,7 @@ pub fn run(args: &ReportArgs) -> u8 {
                     Outcome::Done(d) => d,
                     Outcome::Panicked(m) => failed_record(*id, panicked_record(path, &m)),
                     Outcome::Abandoned(limit) => {
-                        failed_record(*id, abandoned_record(path, limit, None))
+                        failed_record(*id, abandoned_record(path, limit, budget))
                     }
                     Outcome::NotStarted(n) => failed_record(*id, not_started_record(path, n)),
                 };
@@ -204,9 +211,16 @@ fn tmp_beside(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Scans and draws one file.
-fn one(id: usize, input: &Input, scanner: &Scanner, style: &Style, max_pages: usize) -> Done {
+fn one(
+    id: usize,
+    input: &Input,
+    scanner: &Scanner,
+    options: &LoadOptions,
+    style: &Style,
+    max_pages: usize,
+) -> Done {
     let (path, loaded) = match input {
-        Input::File(p) => (p, load(p, scanner)),
+        Input::File(p) => (p, load_with(p, scanner, options)),
         Input::Missing(p, e) => (
             p,
             Err(LoadError::Io(format!("cannot read {}: {e}", p.display()))),

@@ -295,6 +295,47 @@ fn report_goes_on_after_a_panic_with_the_file_as_internal_error() {
 }
 
 #[test]
+fn report_with_one_worker_gives_up_on_a_file_that_hangs_and_goes_on() {
+    // SIGNPREP_TEST_HANG (debug builds only) makes this input block for good;
+    // the watchdog gives up on it after twice --timeout-per-file plus 5 s,
+    // a replacement worker takes the other file, and the report is written.
+    let dir = scratch("hang");
+    let out_path = dir.join("r.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["report", "base14_courier.pdf", "cropbox_offset.pdf", "-o"])
+        .arg(&out_path)
+        .args([
+            "--max-pages",
+            "0",
+            "--jobs",
+            "1",
+            "--timeout-per-file",
+            "100ms",
+        ])
+        .env("SIGNPREP_TEST_HANG", "base14_courier.pdf")
+        .current_dir(fixtures())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr
+            .contains("error: base14_courier.pdf could not be scanned (pdf_limit_exceeded); see "),
+        "{stderr}"
+    );
+    let html = std::fs::read_to_string(&out_path).unwrap();
+    assert_eq!(html.matches("<section id=").count(), 2);
+    assert!(
+        html.contains("no result within the 5.2 s watchdog (time budget 0.1 s)"),
+        "the watchdog's words, with no measured time"
+    );
+    assert!(
+        html.contains("cropbox_offset.pdf"),
+        "the other file is in the report"
+    );
+}
+
+#[test]
 fn preview_of_a_manifest_that_panics_exits_1_not_an_abort() {
     // As `preview FILE`: `--manifest` (and `--pack`) run inside the same one
     // panic boundary. SIGNPREP_TEST_PANIC (debug builds only) forces a panic
