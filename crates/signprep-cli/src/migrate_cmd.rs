@@ -55,6 +55,11 @@ pub struct MigrateArgs {
     /// Only the summary lines and the last error line on stderr, no findings.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// The time budget of one PDF's scan, as `scan`'s; a PDF not migrated after
+    /// twice the budget plus 5 s is given up on (not migrated, exit status 1)
+    /// and the run goes on (seconds, or 500ms, 30s, 2m; 0: no limit) [default: 60s].
+    #[arg(long, value_name = "DURATION", value_parser = crate::batch::args::parse_duration)]
+    pub timeout_per_file: Option<std::time::Duration>,
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = crate::args::count)]
     pub jobs: Option<usize>,
@@ -64,9 +69,9 @@ fn dialect_list(s: &str) -> Result<Dialects, String> {
     Dialects::parse(s).map_err(|e| e.to_string())
 }
 
-/// Exit status: 0 every PDF migrated, 1 a PDF with an error-level finding
-/// or one whose migration panicked (`internal_error`; nothing written for
-/// it), 2 usage or I/O.
+/// Exit status: 0 every PDF migrated, 1 a PDF with an error-level finding,
+/// one whose migration panicked (`internal_error`) or one the watchdog gave
+/// up on (`pdf_limit_exceeded`; nothing written for them), 2 usage or I/O.
 pub fn run(args: &MigrateArgs) -> u8 {
     let migrator = match migrator(args) {
         Ok(m) => m,
@@ -94,15 +99,21 @@ pub fn run(args: &MigrateArgs) -> u8 {
     {
         return crate::fail(&format!("cannot create {}: {e}", dir.display()), 2);
     }
+    let options = load_options(args);
+    let budget = options.time_budget;
+    // The watchdog stands behind the time budget, as in `scan`.
     let stream = match Stream::new(args.jobs.unwrap_or(0)) {
-        Ok(s) => s.stop_flag(interrupt::flag()),
+        Ok(s) => s
+            .watchdog(signprep_core::batch::watchdog_for(&options))
+            .stop_flag(interrupt::flag()),
         Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
     };
     let count = inputs.len();
     let mut names = BTreeSet::new();
     let mut total = MigrateSummary::default();
     let mut io_errors = Vec::new();
-    // Inputs whose migration panicked (a bug): error-level, as in `scan`.
+    // Inputs whose migration panicked (a bug) or that the watchdog gave up
+    // on: error-level, as in `scan`.
     let mut internal = Vec::new();
     // The first PDF not migrated, named in the last line when it is the only one.
     let mut first_failed = None;
@@ -129,19 +140,18 @@ pub fn run(args: &MigrateArgs) -> u8 {
                     internal.push(format!("{shown}: {message}"));
                     return Ok(());
                 }
-                // Not reached: no watchdog here. In the engine's words if it were.
                 Outcome::Abandoned(limit) => {
-                    let e = signprep_core::batch::abandoned_record(shown.clone(), limit, None);
+                    let e = signprep_core::batch::abandoned_record(shown.clone(), limit, budget);
                     let message = e.error.map(|e| e.message).unwrap_or_default();
                     eprintln!("{shown}: {message}");
-                    io_errors.push(format!("{shown}: {message}"));
+                    internal.push(format!("{shown}: {message}"));
                     return Ok(());
                 }
                 Outcome::NotStarted(n) => {
                     let e = signprep_core::batch::not_started_record(shown.clone(), n);
                     let message = e.error.map(|e| e.message).unwrap_or_default();
                     eprintln!("{shown}: {message}");
-                    io_errors.push(format!("{shown}: {message}"));
+                    internal.push(format!("{shown}: {message}"));
                     return Ok(());
                 }
             };
@@ -209,6 +219,15 @@ pub fn run(args: &MigrateArgs) -> u8 {
     0
 }
 
+/// The default limits, with `--timeout-per-file` as the time budget (0: none).
+fn load_options(args: &MigrateArgs) -> LoadOptions {
+    let mut options = LoadOptions::default();
+    if let Some(t) = args.timeout_per_file {
+        options.time_budget = (!t.is_zero()).then_some(t);
+    }
+    options
+}
+
 fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
     let mut signers = SignerMap::new();
     if let Some(path) = &args.signers {
@@ -231,7 +250,7 @@ fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
     }
     let mut m = Migrator::new(signers)
         .scanner(scanner)
-        .load_options(LoadOptions::default())
+        .load_options(load_options(args))
         .template(args.template);
     for rule in &args.map_type {
         let (kind, ty) = rule

@@ -283,3 +283,39 @@ fn a_panic_is_one_pdf_not_migrated_with_exit_1() {
         .collect();
     assert_eq!(written, ["adobe_contract.json"]);
 }
+
+#[test]
+fn a_pdf_that_hangs_with_one_worker_is_given_up_on_with_exit_1() {
+    // SIGNPREP_TEST_HANG (debug builds only) makes this input block for good;
+    // the watchdog gives up on it after twice --timeout-per-file plus 5 s (its
+    // words name that limit, never a measured time), a replacement worker
+    // migrates the PDF after it, and the exit status is 1, as for a panic.
+    let out = scratch("migrate", "hang");
+    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args([
+            "migrate",
+            "dropbox_contract.pdf",
+            "adobe_contract.pdf",
+            "-q",
+        ])
+        .args(["--jobs", "1", "--timeout-per-file", "100ms"])
+        .args(SIGNERS)
+        .arg("-o")
+        .arg(&*out)
+        .env("SIGNPREP_TEST_HANG", "dropbox_contract.pdf")
+        .current_dir(testdata("migrate"))
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let given_up = "dropbox_contract.pdf: no result within the 5.2 s watchdog (time budget 0.1 s): the file was given up on and the batch went on";
+    assert!(
+        err.ends_with(&format!("error: {given_up}\n")),
+        "the last line says why: {err}"
+    );
+    let written: Vec<String> = std::fs::read_dir(&*out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(written, ["adobe_contract.json"]);
+}
