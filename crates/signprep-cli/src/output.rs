@@ -10,7 +10,7 @@ use std::io::{self, BufWriter, Write};
 /// none would read like a file without fields).
 pub fn fields_count(n: usize, read: bool) -> String {
     if read {
-        format!("{n} fields")
+        crate::plural(n, "field")
     } else {
         "fields not read".to_string()
     }
@@ -75,10 +75,10 @@ impl Render {
             )?,
             None => writeln!(
                 o,
-                "{}: {} pages, {} tags, {}",
+                "{}: {}, {}, {}",
                 clean(&r.path),
-                r.scan.pages.len(),
-                r.scan.tags.len(),
+                crate::plural(r.scan.pages.len(), "page"),
+                crate::plural(r.scan.tags.len(), "tag"),
                 fields_count(r.scan.fields.len(), self.fields_read)
             )?,
         }

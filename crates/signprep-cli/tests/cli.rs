@@ -212,7 +212,7 @@ fn no_fields_finds_tags_only() {
     ]);
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(
-        text.contains("form_choices.pdf: 1 pages, 0 tags, fields not read"),
+        text.contains("form_choices.pdf: 1 page, 0 tags, fields not read"),
         "{text}"
     );
 }

@@ -179,13 +179,13 @@ impl Summary {
     pub fn line(&self) -> String {
         let fields = crate::output::fields_count(self.fields, !self.fields_skipped);
         let mut s = format!(
-            "{} files ({} ok, {} errors), {} pages, {} tags, {fields}, {} findings",
-            self.files,
+            "{} ({} ok, {}), {}, {}, {fields}, {}",
+            crate::plural(self.files, "file"),
             self.ok,
-            self.errors,
-            self.pages,
-            self.tags,
-            self.findings.values().sum::<usize>(),
+            crate::plural(self.errors, "error"),
+            crate::plural(self.pages, "page"),
+            crate::plural(self.tags, "tag"),
+            crate::plural(self.findings.values().sum::<usize>(), "finding"),
         );
         if !self.errors_by_code.is_empty() {
             let codes: Vec<String> = self
