@@ -191,6 +191,12 @@ signprep_core::codes! {
         /// (`signer_0_...` and `signer_2_...` without `signer_1_...`). Indices are
         /// zero-based positions in the template, so a gap usually means a typo.
         PopulateIndexGap => "populate_index_gap", Warning;
+        /// A populate-syntax body has no key at all (`pack --populate` of a
+        /// manifest with no signers writes one): the copy is the template as it
+        /// is, with no signer set and no field filled. The service accepts it
+        /// (an empty body copies as-is), so this is a warning rather than an error,
+        /// but never silence.
+        PopulateBodyEmpty => "populate_body_empty", Warning;
         /// A v0 data field's `tag_id` names no tag of the PDF uploaded with it: in
         /// the tag-extraction flow the tag is the field's only position, so the
         /// field is not placed.

@@ -474,6 +474,7 @@ impl Group {
             }
             C::PopulateKeyUnknown
             | C::PopulateIndexGap
+            | C::PopulateBodyEmpty
             | C::V0TagNotInPdf
             | C::RequestSignaturesWithoutEmail
             | C::UpdateFieldOutsideSetup

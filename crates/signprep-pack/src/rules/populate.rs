@@ -29,6 +29,17 @@ pub(super) fn check(
         );
         return;
     };
+    if obj.is_empty() {
+        ctx.push(
+            Finding::new(
+                PackCode::PopulateBodyEmpty,
+                "the populate body is empty: the copy is the template as it is, with no signer set and no field filled",
+            )
+            .at(at)
+            .hint("add `signer_0_email`/`signer_0_name` (and the fields' values), or copy without `use_populate_syntax`"),
+        );
+        return;
+    }
     let template = ctx.checker.template_for(template_key);
     let template_fields: Option<BTreeMap<&str, bool>> = template.map(|t| {
         t.data_fields

@@ -473,6 +473,10 @@ pub fn all(p: &Pdfs) -> Result<Vec<(String, Vec<u8>)>, Error> {
             with(&populate(), |v| set(v, "/discont", json!("5%")))?,
         ),
         (
+            "populate_body_empty.requests.json",
+            with(&requests(), |v| set(v, "/requests/1/body", json!({})))?,
+        ),
+        (
             "populate_index_gap.json",
             with(&populate(), |v| {
                 remove(v, "/cc_0_email")?;
