@@ -253,19 +253,9 @@ fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
         .load_options(load_options(args))
         .template(args.template);
     for rule in &args.map_type {
-        let (kind, ty) = rule
-            .split_once('=')
-            .map(|(k, t)| (k.trim(), t.trim()))
-            .filter(|(k, t)| {
-                !k.is_empty()
-                    && !t.is_empty()
-                    && t.bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            })
-            .ok_or_else(|| {
-                format!("--map-type: `{rule}` is not KIND=TYPE (a lower-case type, or `none`)")
-            })?;
-        m = m.map_type(kind, (ty != "none").then_some(ty));
+        m = m
+            .map_type_rule(rule)
+            .map_err(|e| format!("--map-type: {e}"))?;
     }
     Ok(m)
 }

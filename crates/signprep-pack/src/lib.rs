@@ -89,7 +89,7 @@ pub use ids::{IdGenerator, RandomIds, SeededIds};
 pub use manifest::{
     Manifest, ManifestCc, ManifestDocument, ManifestField, ManifestSigner, TagTypes,
 };
-pub use migrate::{MigrateSummary, Migrated, Migrator, SignerMap};
+pub use migrate::{MapTypeError, MigrateSummary, Migrated, Migrator, SignerMap};
 pub use model::pack::{
     Channel, ChildDocument, DocumentPack, LenientPack, MailSettings, PackCcRecipient,
     PackDataField, PackSignatory, SigningSettings,

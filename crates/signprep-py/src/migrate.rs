@@ -20,8 +20,8 @@ pub struct MigrateOptions {
 #[pymethods]
 impl MigrateOptions {
     /// `signers` are `KEY=EMAIL` entries (`--signer`), `signers_file` a
-    /// manifest's path and bytes (`--signers`), `map_type` `(kind, type or
-    /// None)` pairs (`--map-type`); the rest as `scan`.
+    /// manifest's path and bytes (`--signers`), `map_type` `KIND=TYPE` rules
+    /// (`--map-type`; `none` leaves the kind out); the rest as `scan`.
     #[new]
     #[pyo3(signature = (*, signers, signers_file, dialects, map_type, template, dpi, page_width, apply_user_unit))]
     #[allow(clippy::too_many_arguments)] // keyword-only, as the Python side passes them
@@ -29,7 +29,7 @@ impl MigrateOptions {
         signers: Vec<String>,
         signers_file: Option<(PathBuf, Vec<u8>)>,
         dialects: &str,
-        map_type: Vec<(String, Option<String>)>,
+        map_type: Vec<String>,
         template: bool,
         dpi: f64,
         page_width: Option<f64>,
@@ -58,18 +58,10 @@ impl MigrateOptions {
             .scanner(scanner)
             .load_options(LoadOptions::default())
             .template(template);
-        for (kind, ty) in &map_type {
-            let valid = |t: &str| {
-                t.starts_with(|c: char| c.is_ascii_lowercase())
-                    && t.bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            };
-            if kind.trim().is_empty() || ty.as_deref().is_some_and(|t| !valid(t)) {
-                return Err(PyValueError::new_err(format!(
-                    "map_type: `{kind}` -> {ty:?} is not a vendor kind and a lower-case type (or None)"
-                )));
-            }
-            migrator = migrator.map_type(kind.trim(), ty.as_deref().filter(|t| *t != "none"));
+        for rule in &map_type {
+            migrator = migrator
+                .map_type_rule(rule)
+                .map_err(|e| PyValueError::new_err(format!("map_type: {e}")))?;
         }
         Ok(MigrateOptions { migrator })
     }

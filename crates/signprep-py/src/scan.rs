@@ -59,17 +59,10 @@ impl Options {
         if let Some(bytes) = max_file_size {
             load.max_file_bytes = bytes;
         }
-        let data_fields = match data_fields {
-            None => None,
-            Some(rules) => {
-                let mut map = TypeMap::new();
-                for rule in &rules {
-                    map.add(rule)
-                        .map_err(|e| PyValueError::new_err(format!("type_map: {e}")))?;
-                }
-                Some(map)
-            }
-        };
+        let data_fields = data_fields
+            .map(|rules| rules.iter().try_fold(TypeMap::new(), |map, r| map.rule(r)))
+            .transpose()
+            .map_err(|e| PyValueError::new_err(format!("type_map: {e}")))?;
         Ok(Options {
             scanner,
             load,

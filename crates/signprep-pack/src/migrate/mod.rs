@@ -61,6 +61,14 @@ pub struct Migrated {
     pub summary: MigrateSummary,
 }
 
+/// A `KIND=TYPE` rule that is not one ([`Migrator::map_type_rule`]).
+#[derive(Debug, thiserror::Error)]
+#[error("`{rule}` is not KIND=TYPE (a lower-case type, or `none`)")]
+pub struct MapTypeError {
+    /// The rule as given.
+    pub rule: String,
+}
+
 /// Counts of one file, or of a run (`+=`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MigrateSummary {
@@ -141,6 +149,23 @@ impl Migrator {
         self.overrides
             .insert(kind.to_ascii_lowercase(), service.map(str::to_string));
         self
+    }
+
+    /// [`Migrator::map_type`] from a `KIND=TYPE` rule (`migrate --map-type`):
+    /// TYPE is lower-case ASCII letters, digits and `_`, or `none` to leave
+    /// the kind out.
+    pub fn map_type_rule(self, rule: &str) -> Result<Self, MapTypeError> {
+        let (kind, ty) = rule
+            .split_once('=')
+            .map(|(k, t)| (k.trim(), t.trim()))
+            .filter(|(k, t)| {
+                !k.is_empty()
+                    && !t.is_empty()
+                    && t.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            })
+            .ok_or_else(|| MapTypeError { rule: rule.into() })?;
+        Ok(self.map_type(kind, (ty != "none").then_some(ty)))
     }
 
     /// Scans `pdf` and migrates it. `upload` is the path written as the PDF

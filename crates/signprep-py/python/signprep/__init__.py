@@ -415,7 +415,7 @@ def migrate(
         signers=[f"{k}={v}" for k, v in (signers or {}).items()],
         signers_file=signers_data,
         dialects=dialects,
-        map_type=[(k, v) for k, v in (map_type or {}).items()],
+        map_type=[f"{k}={'none' if v is None else v}" for k, v in (map_type or {}).items()],
         template=bool(template),
         dpi=float(dpi),
         page_width=None if page_width is None else float(page_width),

@@ -24,7 +24,7 @@ class MigrateOptions:
         signers: List[str],
         signers_file: Optional[Tuple[str, bytes]],
         dialects: str,
-        map_type: List[Tuple[str, Optional[str]]],
+        map_type: List[str],
         template: bool,
         dpi: float,
         page_width: Optional[float],
