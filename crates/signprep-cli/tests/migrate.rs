@@ -249,38 +249,51 @@ fn preview_draws_the_migrated_fields_over_their_tags() {
     insta::assert_snapshot!("preview_dialect_boxes", rows.join("\n"));
 }
 
+/// `migrate PDFS... -q SIGNERS -o DIR` with a debug-only test hook (`SIGNPREP_TEST_PANIC`
+/// or `SIGNPREP_TEST_HANG`) set to `dropbox_contract.pdf`: its stderr and exit status,
+/// and the files written.
+fn migrate_with_hook(
+    hook: &str,
+    pdfs: [&str; 2],
+    extra: &[&str],
+) -> (Option<i32>, String, Vec<String>) {
+    let out = scratch("migrate", hook);
+    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .arg("migrate")
+        .args(pdfs)
+        .arg("-q")
+        .args(extra)
+        .args(SIGNERS)
+        .arg("-o")
+        .arg(&*out)
+        .env(hook, "dropbox_contract.pdf")
+        .current_dir(testdata("migrate"))
+        .output()
+        .unwrap();
+    let written: Vec<String> = std::fs::read_dir(&*out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    (o.status.code(), text(&o.stderr), written)
+}
+
 #[test]
 fn a_panic_is_one_pdf_not_migrated_with_exit_1() {
     // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input:
     // it is that PDF's internal error (exit status 1, as in `scan`, `check`
     // and `pack`), and the other PDF is migrated.
-    let out = scratch("migrate", "panic");
-    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
-        .args([
-            "migrate",
-            "adobe_contract.pdf",
-            "dropbox_contract.pdf",
-            "-q",
-        ])
-        .args(SIGNERS)
-        .arg("-o")
-        .arg(&*out)
-        .env("SIGNPREP_TEST_PANIC", "dropbox_contract.pdf")
-        .current_dir(testdata("migrate"))
-        .output()
-        .unwrap();
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    let (status, err, written) = migrate_with_hook(
+        "SIGNPREP_TEST_PANIC",
+        ["adobe_contract.pdf", "dropbox_contract.pdf"],
+        &[],
+    );
+    assert_eq!(status, Some(1), "{err}");
     let internal = "dropbox_contract.pdf: internal error (please report it with the file): signprep stopped on an unexpected state";
     assert!(err.contains(&format!("{internal}\n")), "{err}");
     assert!(
         err.ends_with(&format!("error: {internal}\n")),
         "the last line says why: {err}"
     );
-    let written: Vec<String> = std::fs::read_dir(&*out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
     assert_eq!(written, ["adobe_contract.json"]);
 }
 
@@ -290,32 +303,16 @@ fn a_pdf_that_hangs_with_one_worker_is_given_up_on_with_exit_1() {
     // the watchdog gives up on it after twice --timeout-per-file plus 5 s (its
     // words name that limit, never a measured time), a replacement worker
     // migrates the PDF after it, and the exit status is 1, as for a panic.
-    let out = scratch("migrate", "hang");
-    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
-        .args([
-            "migrate",
-            "dropbox_contract.pdf",
-            "adobe_contract.pdf",
-            "-q",
-        ])
-        .args(["--jobs", "1", "--timeout-per-file", "100ms"])
-        .args(SIGNERS)
-        .arg("-o")
-        .arg(&*out)
-        .env("SIGNPREP_TEST_HANG", "dropbox_contract.pdf")
-        .current_dir(testdata("migrate"))
-        .output()
-        .unwrap();
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    let (status, err, written) = migrate_with_hook(
+        "SIGNPREP_TEST_HANG",
+        ["dropbox_contract.pdf", "adobe_contract.pdf"],
+        &["--jobs", "1", "--timeout-per-file", "100ms"],
+    );
+    assert_eq!(status, Some(1), "{err}");
     let given_up = "dropbox_contract.pdf: no result within the 5.2 s watchdog (time budget 0.1 s): the file was given up on and the batch went on";
     assert!(
         err.ends_with(&format!("error: {given_up}\n")),
         "the last line says why: {err}"
     );
-    let written: Vec<String> = std::fs::read_dir(&*out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
     assert_eq!(written, ["adobe_contract.json"]);
 }
