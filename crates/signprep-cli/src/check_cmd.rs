@@ -169,7 +169,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             Outcome::Done(Some(r)) => r,
             Outcome::Done(None) => {
                 summary.skipped += 1;
-                progress.file(0, 0);
+                progress.skipped();
                 return Ok(());
             }
             Outcome::Panicked(m) => failed(panicked_record(shown, &m)),

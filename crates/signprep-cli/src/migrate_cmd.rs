@@ -5,9 +5,10 @@
 use crate::batch::{Flow, Outcome, Stream, interrupt};
 use crate::inputs::{Input, expand};
 use clap::Args;
+use signprep_core::Severity;
 use signprep_core::{Dialects, LoadOptions, Scanner};
 use signprep_pack::migrate::SignerMap;
-use signprep_pack::{MigrateSummary, Migrated, Migrator};
+use signprep_pack::{Finding, MigrateSummary, Migrated, Migrator};
 use std::collections::BTreeSet;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -53,8 +54,13 @@ pub struct MigrateArgs {
     #[arg(long)]
     pub ignore_user_unit: bool,
     /// Only the summary lines and the last error line on stderr, no findings.
-    #[arg(long, short = 'q')]
+    #[arg(long, short = 'q', conflicts_with = "verbose")]
     pub quiet: bool,
+    /// Every note in full (each visible vendor tag with its page and a hint);
+    /// without it, the notes of one code are one line per PDF. Errors and
+    /// warnings are always shown in full.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// The time budget of one PDF's scan, as `scan`'s; a PDF not migrated after
     /// twice the budget plus 5 s is given up on (not migrated, exit status 1)
     /// and the run goes on (seconds, or 500ms, 30s, 2m; 0: no limit) [default: 60s].
@@ -155,8 +161,10 @@ pub fn run(args: &MigrateArgs) -> u8 {
                     return Ok(());
                 }
             };
-            if !args.quiet {
+            if args.verbose {
                 crate::pack_cmd::report(&migrated.findings);
+            } else if !args.quiet {
+                report_brief(&migrated.findings);
             }
             if migrated.summary.failed > 0 && first_failed.is_none() {
                 first_failed = Some(shown.clone());
@@ -277,6 +285,46 @@ fn migrate_one(m: &Migrator, input: &Input) -> Result<Migrated, String> {
     };
     let upload = (!stdin).then(|| path.display().to_string());
     Ok(m.migrate_pdf(&bytes, upload.as_deref(), &name))
+}
+
+/// Errors and warnings in full; the notes (info) one line per code, as a PDF
+/// with many visible vendor tags would otherwise print three lines for each.
+fn report_brief(findings: &[Finding]) {
+    let (notes, rest): (Vec<&Finding>, Vec<&Finding>) =
+        findings.iter().partition(|f| f.severity == Severity::Info);
+    crate::pack_cmd::report(&rest.into_iter().cloned().collect::<Vec<_>>());
+    let mut codes: Vec<&str> = Vec::new();
+    for f in &notes {
+        if !codes.contains(&f.code.as_str()) {
+            codes.push(f.code.as_str());
+        }
+    }
+    for code in codes {
+        let same: Vec<&&Finding> = notes.iter().filter(|f| f.code.as_str() == code).collect();
+        let Some(first) = same.first() else { continue };
+        eprintln!(
+            "{}",
+            crate::output::clean_lines(&note_line(code, &first.message, &same))
+        );
+    }
+}
+
+/// `info[CODE]: MESSAGE (--verbose ...)`, or for several, how many and on which pages.
+fn note_line(code: &str, first: &str, same: &[&&Finding]) -> String {
+    if same.len() == 1 {
+        return format!("info[{code}]: {first} (--verbose: where, and a hint)");
+    }
+    let pages: BTreeSet<usize> = same.iter().filter_map(|f| f.page).collect();
+    let pages: Vec<String> = pages.iter().map(|p| (p + 1).to_string()).collect();
+    let on = match pages.len() {
+        0 => String::new(),
+        1 => format!(" on page {}", pages.join("")),
+        _ => format!(" on pages {}", pages.join(", ")),
+    };
+    format!(
+        "info[{code}]: {} notes{on} (--verbose lists each); the first: {first}",
+        same.len()
+    )
 }
 
 /// `NAME.json` for a PDF, unique within the run (`NAME-2.json`, ... in input order).

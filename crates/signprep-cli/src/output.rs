@@ -143,10 +143,10 @@ impl Render {
             let a = &t.attributes;
             writeln!(
                 o,
-                "  {} {} p{} {:.2}, {:.2} ({:.2} x {:.2}): {} for {}{}{}",
+                "  {} {} page {} {:.2}, {:.2} ({:.2} x {:.2}): {} for {}{}{}",
                 t.dialect,
                 t.raw,
-                t.page,
+                t.page + 1,
                 t.x,
                 t.y,
                 t.width,

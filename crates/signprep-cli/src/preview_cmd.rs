@@ -118,6 +118,20 @@ pub fn style(
     Ok(style)
 }
 
+/// Why a folder is no input for `preview`, in the words the batch commands use
+/// for a folder without PDFs.
+fn folder_given(dir: &Path) -> String {
+    let shown = dir.display();
+    match crate::inputs::expand(&[dir.to_path_buf()]).len() {
+        0 => format!("nothing to preview: no PDF in {shown}"),
+        n => format!(
+            "{shown} is a folder of {}: preview draws one PDF (name it), \
+             `signprep report {shown}` draws them all",
+            crate::plural(n, "PDF")
+        ),
+    }
+}
+
 /// Renders and encodes pages in parallel, in page order.
 pub fn render_pngs(
     loaded: &Loaded,
@@ -253,6 +267,9 @@ fn preview(args: &PreviewArgs) -> u8 {
     let Some(file) = args.file.as_deref() else {
         return crate::fail("preview needs a PDF, --pack or --manifest", 2);
     };
+    if file.is_dir() {
+        return crate::fail(&folder_given(file), 2);
+    }
     let Some(pool) = crate::worker_pool(args.jobs) else {
         return 2;
     };

@@ -178,6 +178,8 @@ fn files_from_plain_and_ndjson_lines_and_stdin() {
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        // Its `error:` line (a listed file is missing) belongs to this test, not the test log.
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     child
@@ -188,6 +190,16 @@ fn files_from_plain_and_ndjson_lines_and_stdin() {
         .unwrap();
     let from_stdin = child.wait_with_output().unwrap();
     assert_eq!(from_stdin.stdout, expected.stdout);
+    assert_eq!(
+        from_stdin.status.code(),
+        Some(2),
+        "a missing file is exit 2"
+    );
+    assert!(
+        String::from_utf8_lossy(&from_stdin.stderr).starts_with("error: "),
+        "{}",
+        String::from_utf8_lossy(&from_stdin.stderr)
+    );
 
     // A line that is neither a path nor an object with one: an error record for it.
     std::fs::write(dir.join("bad.txt"), "{\"name\": 1}\n").unwrap();

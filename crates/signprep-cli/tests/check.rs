@@ -536,6 +536,8 @@ fn kind_overrides_detection_and_stdin_is_read() {
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        // Its `error:` line belongs to this test, not the test log.
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     child
@@ -546,6 +548,7 @@ fn kind_overrides_detection_and_stdin_is_read() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: "));
     let r: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(r["path"], "-");
     assert_eq!(r["kind"], "webhook");

@@ -316,3 +316,54 @@ fn a_pdf_that_hangs_with_one_worker_is_given_up_on_with_exit_1() {
     );
     assert_eq!(written, ["adobe_contract.json"]);
 }
+
+#[test]
+fn scan_table_counts_vendor_tag_pages_from_1() {
+    // As every other line for people does (`page` column, messages, previews).
+    let o = run_in(
+        &testdata("migrate"),
+        &[
+            "scan",
+            "--dialect",
+            "all",
+            "--no-fields",
+            "--format",
+            "table",
+            "dropbox_contract.pdf",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    let vendor: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  dropbox "))
+        .collect();
+    assert!(!vendor.is_empty());
+    insta::assert_snapshot!("scan_dialect_table", vendor.join("\n"));
+}
+
+#[test]
+fn migrate_says_its_notes_in_one_line_per_code_unless_verbose() {
+    let dir = testdata("migrate");
+    let out = scratch("migrate", "brief");
+    let mut args = vec!["migrate", "adobe_contract.pdf", "-o", out.to_str().unwrap()];
+    args.extend(SIGNERS);
+    let brief = run_in(&dir, &args);
+    assert_eq!(brief.status.code(), Some(0), "{}", text(&brief.stderr));
+    let brief = text(&brief.stderr).replace(out.to_str().unwrap(), "OUT");
+    insta::assert_snapshot!("migrate_stderr_brief", brief);
+
+    args.push("--verbose");
+    let verbose = run_in(&dir, &args);
+    assert_eq!(verbose.status.code(), Some(0));
+    let verbose = text(&verbose.stderr).replace(out.to_str().unwrap(), "OUT");
+    // Every note in full: its line, where it is and a hint.
+    let notes = verbose.matches("info[vendor_tag_visible]").count();
+    assert!(notes > 1, "{verbose}");
+    assert!(verbose.matches("  = hint: ").count() >= notes, "{verbose}");
+    assert!(
+        brief.contains(&format!("info[vendor_tag_visible]: {notes} notes on page")),
+        "{brief}"
+    );
+    assert_eq!(brief.matches("info[vendor_tag_visible]").count(), 1);
+}

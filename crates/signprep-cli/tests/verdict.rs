@@ -198,6 +198,7 @@ fn nothing_to_scan_or_check_is_an_error() {
         ("check_folder_of_other_files", &["check", "notes"]),
         ("report_empty_folder", &["report", "empty", "-o", "r.html"]),
         ("migrate_empty_folder", &["migrate", "empty"]),
+        ("preview_empty_folder", &["preview", "empty", "-o", "png"]),
     ];
     for (name, args) in cases {
         let out = run_in(&dir, args, b"");
@@ -380,6 +381,11 @@ fn every_failure_says_why_in_its_last_line() {
             2,
         ),
         ("pack_no_manifest", vec!["pack".into()], 2),
+        (
+            "preview_folder_of_pdfs",
+            vec!["preview".into(), f(&fixtures), "-o".into(), "png".into()],
+            2,
+        ),
         (
             "preview_manifest_is_a_folder",
             vec!["preview".into(), "--manifest".into(), f(&check)],

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 import signprep
-from conftest import FIXTURES, HOSTILE, pdfs
+from conftest import FIXTURES, HOSTILE, ROOT, pdfs
 
 # Absolute paths: worker processes need not share the test's working folder.
 FILES = [str(p) for p in pdfs(FIXTURES) + pdfs(HOSTILE)]
@@ -40,6 +42,30 @@ def test_dask_bag_on_a_local_cluster() -> None:
         workers = client.run(os.getpid)
     assert len(set(workers.values())) == 2, "two worker processes"
     assert records == single_process()
+
+
+def docs_block(heading: str) -> str:
+    """The first ```python block after `heading` in docs/scale-out.md."""
+    text = (ROOT / "docs" / "scale-out.md").read_text(encoding="utf-8")
+    after = text[text.index(heading) :]
+    start = after.index("```python\n") + len("```python\n")
+    return after[start : after.index("```", start)]
+
+
+def test_dask_recipe_runs_when_pasted_into_a_script(tmp_path: Path) -> None:
+    # As a user pastes it: a file run by `python`, whose worker processes import it again.
+    script = tmp_path / "scan_dask.py"
+    script.write_text(docs_block("### Dask"), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), str(FIXTURES)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    ok = sum(r["status"] == "ok" for r in signprep.scan_many(pdfs(FIXTURES)))
+    assert done.stdout.strip().splitlines()[-1] == f"{len(pdfs(FIXTURES))} records, {ok} ok"
 
 
 def test_spark_local_mappartitions_and_mapinpandas() -> None:

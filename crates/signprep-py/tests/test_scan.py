@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import pathlib
 
@@ -81,6 +82,22 @@ def test_missing_file_is_an_io_error() -> None:
         signprep.scan("no/such/file.pdf")
     assert caught.value.code == "io_error"
     assert caught.value.path == "no/such/file.pdf"
+
+
+def test_io_error_is_an_os_error() -> None:
+    # Caught as open()'s errors are, with the path and the system's error number.
+    with pytest.raises(OSError) as caught:
+        signprep.scan("no/such/file.pdf")
+    e = caught.value
+    assert isinstance(e, signprep.IoError) and isinstance(e, signprep.Error)
+    assert e.errno == errno.ENOENT
+    assert e.filename == "no/such/file.pdf"
+    assert str(e).startswith("no/such/file.pdf: ") and str(e).endswith("[io_error]")
+    # The pure-Python reader (check of a path) says the same.
+    with pytest.raises(OSError) as caught:
+        signprep.check("no/such/body.json")
+    assert caught.value.errno == errno.ENOENT
+    assert isinstance(caught.value, signprep.IoError)
 
 
 def test_bad_options_are_value_errors() -> None:

@@ -68,6 +68,18 @@ impl Progress {
         }
     }
 
+    /// One input fewer to count: `check` found it in a folder and it is of no
+    /// kind it checks (a `.json` that is neither a body nor a manifest), so it
+    /// is skipped. The bar counts what is checked: 500 PDFs beside 500 other
+    /// JSON files are `500/500`, not `1000/1000`.
+    pub fn skipped(&mut self) {
+        if let Some(bar) = &self.bar
+            && bar.length().is_some()
+        {
+            bar.dec_length(1);
+        }
+    }
+
     /// Runs `f` (a write to stdout) with the bar out of the way when both share a terminal.
     pub fn around_output<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.bar {
@@ -81,5 +93,42 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shown bar, drawn nowhere.
+    fn hidden(total: Option<usize>) -> Progress {
+        let p = Progress::new(true, total, false).without_pages();
+        if let Some(bar) = &p.bar {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        p
+    }
+
+    fn counts(p: &Progress) -> (u64, Option<u64>) {
+        let bar = p.bar.as_ref().map(|b| (b.position(), b.length()));
+        bar.unwrap_or((0, None))
+    }
+
+    #[test]
+    fn skipped_inputs_leave_the_count_of_files_checked() {
+        let mut p = hidden(Some(4));
+        p.file(0, 2);
+        p.skipped();
+        p.file(0, 0);
+        p.skipped();
+        assert_eq!(counts(&p), (2, Some(2)));
+    }
+
+    #[test]
+    fn skipped_inputs_of_an_unknown_total_are_not_counted() {
+        let mut p = hidden(None);
+        p.file(0, 0);
+        p.skipped();
+        assert_eq!(counts(&p), (1, None));
     }
 }

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import (
     IO,
     Any,
@@ -103,8 +104,25 @@ class LimitExceeded(Error):
     """``pdf_limit_exceeded``: a decompression bomb, absurd nesting, the time budget..."""
 
 
-class IoError(Error):
-    """``io_error``: the file could not be read."""
+class IoError(Error, OSError):
+    """``io_error``: the file could not be read.
+
+    Also an :class:`OSError`, so ``except OSError`` catches it as it catches
+    ``open()``'s errors: ``filename`` is the path, ``strerror`` the message,
+    and ``errno`` the system's error number when the system gave one
+    (``errno.ENOENT`` for a missing file), else ``None``.
+    """
+
+    def __init__(self, code: str, message: str, path: Optional[str] = None) -> None:
+        super().__init__(code, message, path)
+        found = re.search(r"\(os error (\d+)\)", message)
+        self.errno = int(found.group(1)) if found else None
+        self.strerror = message
+        self.filename = path
+
+    def __str__(self) -> str:
+        # Error's words (``PATH: MESSAGE [io_error]``), not OSError's ``[Errno N]`` form.
+        return Exception.__str__(self)
 
 
 class InternalError(Error):
@@ -445,7 +463,9 @@ def _read(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise IoError("io_error", f"cannot read: {e.strerror or e}", path) from e
+        err = IoError("io_error", f"cannot read: {e.strerror or e}", path)
+        err.errno = e.errno
+        raise err from e
 
 
 def explain(code: str) -> Record:
