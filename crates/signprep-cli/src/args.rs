@@ -43,6 +43,9 @@ pub enum Command {
     /// Write one self-contained HTML report for PDFs (files or folders), with page previews.
     #[cfg(feature = "render")]
     Report(ReportArgs),
+    /// Serve scan and check over HTTP (a JSON API, and a page for people) on 127.0.0.1.
+    #[cfg(feature = "serve")]
+    Serve(crate::serve::ServeArgs),
     /// Print a shell completion script: bash, zsh, fish, powershell (or elvish).
     Completions(crate::completions_cmd::CompletionsArgs),
     /// Print the manual page (roff), or write one per subcommand with --out-dir.

@@ -366,9 +366,22 @@ fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Option<
             }
         },
     };
-    let shown = path.display().to_string();
+    check_bytes(checker, path.display().to_string(), named, &bytes, kind)
+}
+
+/// The record of one input already read (`shown`: its name in the record;
+/// `named`: given by name, so an input of unknown kind is a `kind_unknown`
+/// record rather than skipped). `signprep serve` checks its request bodies
+/// with it too.
+pub fn check_bytes(
+    checker: &Checker,
+    shown: String,
+    named: bool,
+    bytes: &[u8],
+    kind: Option<InputKind>,
+) -> Option<Record> {
     signprep_core::batch::test_hook(&shown);
-    let checked = checker.check_bytes(&bytes, Path::new(&path), kind);
+    let checked = checker.check_bytes(bytes, Path::new(&shown), kind);
     if checked.kind.is_none() && checked.findings.is_empty() {
         let why = if bytes.trim_ascii().is_empty() {
             // An empty input never passes, and "name it with --kind" would not help.

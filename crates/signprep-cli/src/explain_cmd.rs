@@ -150,14 +150,8 @@ pub fn run(args: &ExplainArgs) -> u8 {
                 e.doc()
             ),
             None => {
-                let names: Vec<&str> = all().into_iter().map(Entry::name).collect();
-                let best = names
-                    .iter()
-                    .map(|n| (distance(code, n), *n))
-                    .filter(|(d, n)| *d <= n.len() / 3 + 1)
-                    .min();
-                match best {
-                    Some((_, n)) => eprintln!(
+                match suggest(code) {
+                    Some(n) => eprintln!(
                         "error: no code `{code}`; did you mean `{n}`? (`signprep explain --list` lists them)"
                     ),
                     None => {
@@ -174,6 +168,27 @@ pub fn run(args: &ExplainArgs) -> u8 {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => crate::fail(&format!("cannot write output: {e}"), 2),
     }
+}
+
+/// The code nearest to `code` by edit distance, when one is near enough to be
+/// a misspelling of it.
+pub fn suggest(code: &str) -> Option<&'static str> {
+    all()
+        .into_iter()
+        .map(Entry::name)
+        .map(|n| (distance(code, n), n))
+        .filter(|(d, n)| *d <= n.len() / 3 + 1)
+        .min()
+        .map(|(_, n)| n)
+}
+
+/// Every code with its severity and section, in documentation order (as
+/// `--list` prints them; `GET /v1/codes` of `signprep serve`).
+pub fn listing() -> Vec<(&'static str, &'static str, &'static str)> {
+    all()
+        .into_iter()
+        .map(|e| (e.name(), e.severity(), e.section()))
+        .collect()
 }
 
 fn list() -> String {

@@ -136,6 +136,23 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "serve",
+        &[
+            (
+                "signprep serve --addr 127.0.0.1:8080 --jobs 2",
+                "the API on localhost (the URL is printed on stderr)",
+            ),
+            (
+                "curl -sS -H 'Content-Type: application/pdf' --data-binary @contract.pdf localhost:8080/v1/scan",
+                "a PDF's scan record",
+            ),
+            (
+                "signprep serve --addr 0.0.0.0:8080 --token-file /etc/signprep/token",
+                "on the network, behind a proxy, with a bearer token",
+            ),
+        ],
+    ),
+    (
         "completions",
         &[
             (
@@ -170,7 +187,7 @@ pub fn command() -> clap::Command {
     let mut cmd = crate::args::Cli::command();
     let header = cmd.get_styles().get_header().to_owned();
     for (name, examples) in EXAMPLES {
-        // `preview` and `report` are missing without the `render` feature.
+        // `preview` and `report` are missing without the `render` feature, `serve` without `serve`.
         if cmd.find_subcommand(name).is_none() {
             continue;
         }
@@ -222,6 +239,10 @@ mod tests {
         for (name, _) in EXAMPLES {
             #[cfg(not(feature = "render"))]
             if matches!(*name, "preview" | "report") {
+                continue;
+            }
+            #[cfg(not(feature = "serve"))]
+            if *name == "serve" {
                 continue;
             }
             assert!(names.contains(name), "examples for no subcommand `{name}`");

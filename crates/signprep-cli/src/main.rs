@@ -27,6 +27,8 @@ mod report_cmd;
 mod report_html;
 mod scan_cmd;
 mod schema_cmd;
+#[cfg(feature = "serve")]
+mod serve;
 
 use clap::FromArgMatches;
 use clap::error::ErrorKind;
@@ -53,6 +55,8 @@ fn main() -> ExitCode {
         args::Command::Preview(a) => preview_cmd::run(&a),
         #[cfg(feature = "render")]
         args::Command::Report(a) => report_cmd::run(&a),
+        #[cfg(feature = "serve")]
+        args::Command::Serve(a) => serve::run(&a),
     };
     ExitCode::from(code)
 }

@@ -206,6 +206,33 @@ impl Stream {
         self.pool.current_num_threads()
     }
 
+    /// A stream on the same pool (and the same count of lost threads) with
+    /// the same window, watchdog and tick, but no stop flag: what a server
+    /// runs each request on, so that each request has its own stop flag
+    /// (a client that went away) while all of them share the `jobs` threads.
+    /// Runs of shares may overlap; each replaces the threads lost so far at
+    /// its start, as any run does.
+    #[must_use]
+    pub fn share(&self) -> Stream {
+        Stream {
+            pool: Arc::clone(&self.pool),
+            window: self.window,
+            watchdog: self.watchdog,
+            stop: None,
+            tick: self.tick,
+            max_stuck: self.max_stuck,
+            lost: Arc::clone(&self.lost),
+        }
+    }
+
+    /// Threads still busy with an item nobody waits for any more (the
+    /// watchdog gave up on it): lost to the pool until the work returns, if
+    /// ever. A long-running caller watches it (a server reports itself not
+    /// ready past a bound, so it is restarted).
+    pub fn lost_threads(&self) -> usize {
+        self.lost.load(Ordering::SeqCst)
+    }
+
     /// Runs `work` over `items` on the pool and hands each item with its outcome
     /// to `sink`, in input order, on the calling thread. An error from the sink stops the run:
     /// [`Flow::BrokenPipe`] for a broken pipe, `Err` otherwise (or threads

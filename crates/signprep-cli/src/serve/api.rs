@@ -1,0 +1,344 @@
+//! The HTTP side of a request that is not its work: the error body every
+//! failure answers with, the content types a route takes, reading a body
+//! within `--max-body`, the bearer token, the log line with the request id.
+
+use super::App;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Why a request was refused or failed before (or instead of) its record: the
+/// `code` of the error body. A contract with clients: stable snake_case
+/// names, listed in the README's table of `signprep serve`'s errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApiCode {
+    /// 400: a query parameter that is unknown or has a bad value.
+    BadRequest,
+    /// 401: `--token-file` is set and the request has no `Authorization: Bearer` with it.
+    Unauthorized,
+    /// 404: no such route (or no such code for `/v1/explain/{code}`).
+    NotFound,
+    /// 405: the route exists, not with this method.
+    MethodNotAllowed,
+    /// 413: the body is larger than `--max-body`; it was not read further.
+    BodyTooLarge,
+    /// 415: the body's `Content-Type` is not one the route takes.
+    UnsupportedMediaType,
+    /// 422: a body that names files on disk (a manifest, a request plan with
+    /// `upload` paths): the server reads bodies only, never paths.
+    InputNamesFiles,
+    /// 503: more requests than `--max-pending` are being read or worked on;
+    /// `Retry-After` says when to try again.
+    Busy,
+    /// 503: the server is shutting down, or lost threads to stuck files.
+    NotReady,
+    /// 500: a bug (the work panicked; the server stays up) or the engine failed.
+    InternalError,
+    /// 400: the client stopped sending the body, or it could not be read.
+    BodyUnreadable,
+}
+
+impl ApiCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApiCode::BadRequest => "bad_request",
+            ApiCode::Unauthorized => "unauthorized",
+            ApiCode::NotFound => "not_found",
+            ApiCode::MethodNotAllowed => "method_not_allowed",
+            ApiCode::BodyTooLarge => "body_too_large",
+            ApiCode::UnsupportedMediaType => "unsupported_media_type",
+            ApiCode::InputNamesFiles => "input_names_files",
+            ApiCode::Busy => "busy",
+            ApiCode::NotReady => "not_ready",
+            ApiCode::InternalError => "internal_error",
+            ApiCode::BodyUnreadable => "body_unreadable",
+        }
+    }
+
+    pub fn status(self) -> StatusCode {
+        match self {
+            ApiCode::BadRequest | ApiCode::BodyUnreadable => StatusCode::BAD_REQUEST,
+            ApiCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiCode::NotFound => StatusCode::NOT_FOUND,
+            ApiCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiCode::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiCode::InputNamesFiles => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiCode::Busy | ApiCode::NotReady => StatusCode::SERVICE_UNAVAILABLE,
+            ApiCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// A refusal or failure: `{"error": {"code": ..., "message": ...}}` with the
+/// code's status.
+#[derive(Debug)]
+pub struct ApiError {
+    pub code: ApiCode,
+    pub message: String,
+    /// Seconds for `Retry-After` (503).
+    pub retry_after: Option<u32>,
+    /// The body was left unread: `Connection: close`, so that no client
+    /// sends another request on a connection the server closes.
+    pub close: bool,
+}
+
+impl ApiError {
+    pub fn new(code: ApiCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+            retry_after: None,
+            close: code == ApiCode::BodyTooLarge,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: ErrorInfo<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorInfo<'a> {
+    code: &'a str,
+    message: &'a str,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorInfo {
+                code: self.code.as_str(),
+                message: &self.message,
+            },
+        };
+        let mut r = json_response(self.code.status(), json_bytes(&body));
+        if let Some(s) = self.retry_after {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(s));
+        }
+        if self.close {
+            r.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        if self.code == ApiCode::Unauthorized {
+            r.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        r
+    }
+}
+
+/// Serialises a value of ours (none can fail: no map with non-string keys).
+pub fn json_bytes(v: &impl Serialize) -> Vec<u8> {
+    let mut out = serde_json::to_vec(v).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// A response with a JSON body.
+pub fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut r = Response::new(Body::from(body));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// The media type of the body, lower-cased, without parameters (`application/pdf`).
+pub fn media_type(headers: &HeaderMap) -> Option<String> {
+    let v = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    Some(v.split(';').next()?.trim().to_ascii_lowercase())
+}
+
+/// 415 unless the body's media type is one of `accepted`.
+pub fn require_media_type(headers: &HeaderMap, accepted: &[&str]) -> Result<String, ApiError> {
+    match media_type(headers) {
+        Some(m) if accepted.contains(&m.as_str()) => Ok(m),
+        found => Err(ApiError::new(
+            ApiCode::UnsupportedMediaType,
+            format!(
+                "this route takes a body of type {}; the request's Content-Type is {}",
+                accepted.join(" or "),
+                found.map_or("missing".to_string(), |m| format!("`{m}`"))
+            ),
+        )),
+    }
+}
+
+/// 413 when the body's `Content-Length` is over `max`: refused before the
+/// request is admitted, and before a byte of it is read.
+pub fn declared_size(headers: &HeaderMap, max: u64) -> Result<(), ApiError> {
+    match declared_length(headers) {
+        Some(n) if n > max => Err(too_large(max)),
+        _ => Ok(()),
+    }
+}
+
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+}
+
+fn too_large(max: u64) -> ApiError {
+    ApiError::new(
+        ApiCode::BodyTooLarge,
+        format!(
+            "the body is larger than this server takes (--max-body {max} bytes); it was not read"
+        ),
+    )
+}
+
+/// The whole body, refused with 413 as soon as it is known to be over `max`:
+/// by its `Content-Length` before any byte is read, or once the bytes read
+/// pass the limit (the rest is not read).
+pub async fn read_body(headers: &HeaderMap, body: Body, max: u64) -> Result<Vec<u8>, ApiError> {
+    declared_size(headers, max)?;
+    let limit = usize::try_from(max).unwrap_or(usize::MAX);
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes().to_vec()),
+        Err(e) if e.is::<LengthLimitError>() => Err(too_large(max)),
+        Err(_) => Err(ApiError::new(
+            ApiCode::BodyUnreadable,
+            "the body could not be read to its end (the client stopped sending it?)",
+        )),
+    }
+}
+
+/// A refusal answered before its body was read: the body is read and
+/// dropped first (up to `max` bytes, nothing kept), so the connection stays
+/// usable. Closing a connection with unread bytes in it resets it, and a
+/// client still sending then loses the answer. A body declared larger than
+/// `max` is not read (the connection closes after the answer).
+pub async fn refuse(mut e: ApiError, headers: &HeaderMap, body: Body, max: u64) -> ApiError {
+    if declared_length(headers).is_none_or(|n| n <= max) {
+        let mut body = Limited::new(body, usize::try_from(max).unwrap_or(usize::MAX));
+        while let Some(frame) = body.frame().await {
+            if frame.is_err() {
+                e.close = true;
+                break;
+            }
+        }
+    } else {
+        e.close = true;
+    }
+    e
+}
+
+/// `--token-file`: every route but `/healthz` and `/readyz` needs
+/// `Authorization: Bearer TOKEN`.
+pub async fn authorize(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let Some(token) = &app.token else {
+        return next.run(req).await;
+    };
+    let path = req.uri().path();
+    if path == "/healthz" || path == "/readyz" {
+        return next.run(req).await;
+    }
+    let given = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    let e = match given {
+        Some(g) if same(g.as_bytes(), token.as_bytes()) => return next.run(req).await,
+        Some(_) => ApiError::new(
+            ApiCode::Unauthorized,
+            "the bearer token is not this server's",
+        ),
+        None => ApiError::new(
+            ApiCode::Unauthorized,
+            "this server needs `Authorization: Bearer TOKEN` (the token in its --token-file)",
+        ),
+    };
+    let (parts, body) = req.into_parts();
+    refuse(e, &parts.headers, body, app.max_body)
+        .await
+        .into_response()
+}
+
+/// Equality that takes as long whatever the first differing byte.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// One line on stderr per request, with its id (`x-request-id`, set by
+/// tower-http, also returned to the client), and the request counted in the
+/// metrics; headers every response carries.
+pub async fn log(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-")
+        .to_string();
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or("unmatched", |m| m.as_str())
+        .to_string();
+    let mut response = next.run(req).await;
+    let status = response.status().as_u16();
+    let elapsed = start.elapsed();
+    app.metrics.request(&route, status, elapsed);
+    let h = response.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if !app.quiet {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!(
+                "signprep serve: {id} {method} {} {status} {:.1}ms",
+                crate::output::clean(&path),
+                elapsed.as_secs_f64() * 1000.0
+            );
+        }
+    }
+    response
+}
+
+/// Any other route: 404 in our words.
+pub async fn not_found(State(app): State<Arc<App>>, req: Request) -> ApiError {
+    let e = ApiError::new(
+        ApiCode::NotFound,
+        format!(
+            "no route {} {}; the API is POST /v1/scan, POST /v1/check, GET /v1/codes, GET /v1/explain/{{code}}, GET /healthz, /readyz, /metrics",
+            req.method(),
+            crate::output::clean(req.uri().path())
+        ),
+    );
+    let (parts, body) = req.into_parts();
+    refuse(e, &parts.headers, body, app.max_body).await
+}
+
+/// A route asked with another method: 405 in our words.
+pub async fn method_not_allowed(State(app): State<Arc<App>>, req: Request) -> ApiError {
+    let e = ApiError::new(
+        ApiCode::MethodNotAllowed,
+        format!(
+            "{} does not take {}",
+            crate::output::clean(req.uri().path()),
+            req.method()
+        ),
+    );
+    let (parts, body) = req.into_parts();
+    refuse(e, &parts.headers, body, app.max_body).await
+}

@@ -1,0 +1,160 @@
+//! Requests' work on the batch engine: the one pool of `--jobs` threads
+//! ([`signprep_core::batch::Stream`], the engine under `scan` and `check`),
+//! its watchdog and its panic boundary, and the `--max-pending` gate in
+//! front of it.
+//!
+//! Each request runs its one input as a run of its own on a share of the
+//! pool ([`Stream::share`]): its own stop flag (raised when the client goes
+//! away, so work not yet started is skipped), the pool's threads shared by
+//! all. The run's thread is a tokio blocking thread; there are at most
+//! `--max-pending` of them.
+
+use super::api::{ApiCode, ApiError};
+use signprep_core::batch::{Flow, Outcome, Stream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The pool, the watchdog behind the time budget, and the gate.
+#[derive(Debug)]
+pub struct Engine {
+    stream: Stream,
+    /// `--max-pending`: requests admitted (reading their body, waiting for a
+    /// worker, or worked on) at most.
+    max_pending: usize,
+    pending: AtomicUsize,
+}
+
+/// Why a request's work gave no result.
+#[derive(Debug)]
+pub enum Failed {
+    /// It panicked (a bug): the message, for the `internal_error` record.
+    Panicked(String),
+    /// The watchdog gave up on it after this long.
+    Abandoned(Duration),
+    /// The engine would not start it (threads lost to stuck inputs) or
+    /// could not run at all.
+    Engine(String),
+    /// The client went away before it ended.
+    Cancelled,
+}
+
+/// A request's place among the `--max-pending`; given back when dropped.
+#[derive(Debug)]
+pub struct Permit {
+    engine: Arc<Engine>,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        self.engine.pending.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Raises a run's stop flag when the request's future is dropped before the
+/// run ended (the client hung up): its work is skipped if not started.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Engine {
+    /// `jobs` threads (0: one per core), the watchdog's limit.
+    pub fn new(
+        jobs: usize,
+        watchdog: Option<Duration>,
+        max_pending: usize,
+    ) -> std::io::Result<Engine> {
+        Ok(Engine {
+            stream: Stream::new(jobs)?.watchdog(watchdog),
+            max_pending: max_pending.max(1),
+            pending: AtomicUsize::new(0),
+        })
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.stream.threads()
+    }
+
+    /// Requests admitted now.
+    pub fn pending(&self) -> usize {
+        self.pending.load(Ordering::SeqCst)
+    }
+
+    /// Threads lost to inputs the watchdog gave up on.
+    pub fn lost_threads(&self) -> usize {
+        self.stream.lost_threads()
+    }
+
+    /// A place for one more request, or 503 `busy` with `Retry-After`.
+    pub fn admit(self: &Arc<Self>) -> Result<Permit, ApiError> {
+        let before = self.pending.fetch_add(1, Ordering::SeqCst);
+        let permit = Permit {
+            engine: Arc::clone(self),
+        };
+        if before >= self.max_pending {
+            drop(permit);
+            let mut e = ApiError::new(
+                ApiCode::Busy,
+                format!(
+                    "the server is working on as many requests as it takes (--max-pending {}); try again shortly",
+                    self.max_pending
+                ),
+            );
+            e.retry_after = Some(1);
+            return Err(e);
+        }
+        Ok(permit)
+    }
+
+    /// Runs `work` on the pool, within the panic boundary and under the
+    /// watchdog. `work` gets `spread`: true when no other request is
+    /// admitted, so the input's own pages may use every worker (as the CLI
+    /// spreads a batch's last file).
+    pub async fn run<T, F>(self: &Arc<Self>, _permit: &Permit, work: F) -> Result<T, Failed>
+    where
+        T: Send + 'static,
+        F: FnOnce(bool) -> T + Send + 'static,
+    {
+        let stop = Arc::new(AtomicBool::new(false));
+        let guard = StopOnDrop(Arc::clone(&stop));
+        let stream = self.stream.share().stop_flag(stop);
+        let spread = self.pending() <= 1;
+        let job = Mutex::new(Some(work));
+        let joined = tokio::task::spawn_blocking(move || {
+            let mut outcome = None;
+            let flow = stream.run(
+                std::iter::once(job),
+                |_| 0,
+                move |job, _| {
+                    let work = job.lock().ok().and_then(|mut j| j.take());
+                    work.map(|w| w(spread))
+                },
+                |_, o| {
+                    outcome = Some(o);
+                    Ok(())
+                },
+            );
+            (flow, outcome)
+        })
+        .await;
+        // The run ended: raising its flag now changes nothing.
+        drop(guard);
+        match joined {
+            Ok((Ok(Flow::Completed), Some(Outcome::Done(Some(t))))) => Ok(t),
+            Ok((_, Some(Outcome::Panicked(m)))) => Err(Failed::Panicked(m)),
+            Ok((_, Some(Outcome::Abandoned(limit)))) => Err(Failed::Abandoned(limit)),
+            Ok((_, Some(Outcome::NotStarted(n)))) => Err(Failed::Engine(format!(
+                "not started: the watchdog gave up on {n} inputs and their threads are lost; restart the server"
+            ))),
+            Ok((Ok(Flow::Interrupted), _)) => Err(Failed::Cancelled),
+            Ok((Err(e), _)) => Err(Failed::Engine(format!("the worker pool failed: {e}"))),
+            Ok(_) => Err(Failed::Engine("the work gave no result".into())),
+            Err(e) => Err(Failed::Engine(format!("the request's thread failed: {e}"))),
+        }
+    }
+}

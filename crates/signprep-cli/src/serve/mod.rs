@@ -1,0 +1,267 @@
+//! `signprep serve`: the pre-flight gate as an HTTP service, a front end like
+//! the command line (ARCHITECTURE.md): it parses requests, runs the same work
+//! on the same engine and writes the same records.
+//!
+//! - [`api`]: the error body and its codes, content types, reading a body
+//!   within `--max-body`, the bearer token, the log line.
+//! - [`engine`]: the batch engine's pool shared by every request, the
+//!   watchdog, the panic boundary, the `--max-pending` gate.
+//! - [`routes`]: `POST /v1/scan` and `POST /v1/check`.
+//! - [`meta`]: `/healthz`, `/readyz`, `/metrics`, `/v1/codes`, `/v1/explain/{code}`.
+//! - [`metrics`]: the counters behind `/metrics` (Prometheus text).
+//!
+//! ```text
+//! TCP ─ hyper (HTTP/1) ─ request id ─ log ─ token ─ route: media type, query,
+//!   admit (--max-pending, else 503) ─ body (--max-body, else 413)
+//!   ─ Engine::run: a one-item run of core::batch::Stream on the shared pool
+//!   ─ the CLI's writer (scan's ndjson record, check's json or sarif) ─ response
+//! ```
+//!
+//! Nothing is written to disk; a request names no path (bodies only); CORS is off.
+
+mod api;
+mod engine;
+mod meta;
+mod metrics;
+mod routes;
+
+use crate::batch::args::{parse_duration, parse_size};
+use axum::Router;
+use axum::routing::{get, post};
+use clap::Args;
+use engine::Engine;
+use signprep_core::LoadOptions;
+use signprep_core::batch::watchdog_for;
+use signprep_pack::Checker;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port (the URL printed on
+    /// stderr says which). Anything but a loopback address exposes the server
+    /// to the network: put it behind a proxy that terminates TLS, and set
+    /// --token-file.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Worker threads for the work of all requests together [default: all cores].
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = crate::args::count)]
+    pub jobs: Option<usize>,
+    /// Largest request body (bytes, or with K, M, G): a larger one is refused
+    /// with 413 and not read.
+    #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = parse_size)]
+    pub max_body: u64,
+    /// Most requests admitted at once (reading a body, waiting or worked on);
+    /// one more is refused with 503 and `Retry-After`. Bodies held in memory
+    /// are at most this many times --max-body.
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = crate::args::count)]
+    pub max_pending: usize,
+    /// Give up on a file after this long (seconds, or 500ms, 30s, 2m): its
+    /// time budget, and the watchdog behind it, as `scan --timeout-per-file`.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout_per_file: Option<Duration>,
+    /// Require `Authorization: Bearer TOKEN` on every route but /healthz and
+    /// /readyz, TOKEN being this file's content (surrounding whitespace removed).
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// On SIGTERM or Ctrl-C, wait this long at most for the requests in
+    /// flight before exiting.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    pub shutdown_timeout: Duration,
+    /// No log line per request on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// What every request shares.
+#[derive(Debug)]
+pub struct App {
+    engine: Arc<Engine>,
+    token: Option<String>,
+    max_body: u64,
+    options: LoadOptions,
+    checker: Arc<Checker>,
+    metrics: metrics::Metrics,
+    quiet: bool,
+    /// SIGTERM or Ctrl-C came: `/readyz` answers 503.
+    stopping: AtomicBool,
+}
+
+/// Exit status: 0 after a clean shutdown, 2 when the server cannot start
+/// (bad token file, address in use).
+pub fn run(args: &ServeArgs) -> u8 {
+    let mut options = LoadOptions::default();
+    if let Some(t) = args.timeout_per_file {
+        options.time_budget = (!t.is_zero()).then_some(t);
+    }
+    let token = match &args.token_file {
+        None => None,
+        Some(p) => match std::fs::read_to_string(p) {
+            Ok(t) if !t.trim().is_empty() => Some(t.trim().to_string()),
+            Ok(_) => {
+                return crate::fail(
+                    &format!("--token-file {}: the file is empty", p.display()),
+                    2,
+                );
+            }
+            Err(e) => {
+                return crate::fail(
+                    &format!("--token-file {}: cannot read: {e}", p.display()),
+                    2,
+                );
+            }
+        },
+    };
+    let engine = match Engine::new(
+        args.jobs.unwrap_or(0),
+        watchdog_for(&options),
+        args.max_pending,
+    ) {
+        Ok(e) => Arc::new(e),
+        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+    };
+    // As `check`'s defaults: the same findings for the same input.
+    let checker = Checker::new()
+        .payload_limit(10 << 20)
+        .load_options(options.clone());
+    let app = Arc::new(App {
+        engine,
+        token,
+        max_body: args.max_body,
+        options,
+        checker: Arc::new(checker),
+        metrics: metrics::Metrics::default(),
+        quiet: args.quiet,
+        stopping: AtomicBool::new(false),
+    });
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("signprep-serve")
+        .enable_io()
+        .enable_time()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => return crate::fail(&format!("cannot start the server's runtime: {e}"), 2),
+    };
+    let status = runtime.block_on(serve(app, args.addr, args.shutdown_timeout));
+    // Work still running after the bound is not waited for.
+    runtime.shutdown_background();
+    status
+}
+
+/// The routes, with the layers around them.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/v1/scan", post(routes::scan))
+        .route("/v1/check", post(routes::check))
+        .route("/v1/codes", get(meta::codes))
+        .route("/v1/explain/{code}", get(meta::explain))
+        .route("/healthz", get(meta::healthz))
+        .route("/readyz", get(meta::readyz))
+        .route("/metrics", get(meta::metrics))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            api::authorize,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            api::log,
+        ))
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .with_state(app)
+}
+
+async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> u8 {
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => return crate::fail(&format!("cannot listen on {addr}: {e}"), 2),
+    };
+    let bound = listener.local_addr().unwrap_or(addr);
+    let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
+    let signalled = Arc::clone(&app);
+    let shutdown = async move {
+        stop_signal().await;
+        signalled.stopping.store(true, Ordering::SeqCst);
+        let _ = stop_tx.send(true);
+    };
+    let server = axum::serve(listener, router(Arc::clone(&app)))
+        .with_graceful_shutdown(shutdown)
+        .into_future();
+    let mut server = tokio::spawn(server);
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!(
+            "signprep serve: listening on http://{bound}/ ({} worker threads; Ctrl-C or SIGTERM stops it)",
+            app.engine.threads()
+        );
+    }
+    let ended = tokio::select! {
+        r = &mut server => Some(r),
+        _ = stop_rx.wait_for(|s| *s) => None,
+    };
+    let ended = match ended {
+        Some(r) => r,
+        None => {
+            say(&format!(
+                "stopping: no new connections; waiting up to {:.0} s for {} request(s) in flight",
+                grace.as_secs_f64(),
+                app.engine.pending()
+            ));
+            match tokio::time::timeout(grace, &mut server).await {
+                Ok(r) => r,
+                Err(_) => {
+                    say(&format!(
+                        "stopped with {} request(s) unfinished after {:.0} s",
+                        app.engine.pending(),
+                        grace.as_secs_f64()
+                    ));
+                    return 0;
+                }
+            }
+        }
+    };
+    match ended {
+        Ok(Ok(())) => {
+            say("stopped");
+            0
+        }
+        Ok(Err(e)) => crate::fail(&format!("the server failed: {e}"), 2),
+        Err(e) => crate::fail(&format!("the server failed: {e}"), 2),
+    }
+}
+
+#[allow(clippy::print_stderr)]
+fn say(line: &str) {
+    eprintln!("signprep serve: {line}");
+}
+
+/// SIGTERM or SIGINT (Ctrl-C).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,358 @@
+//! `POST /v1/scan` and `POST /v1/check`: a body in, the CLI's record out.
+
+use super::App;
+use super::api::{
+    ApiCode, ApiError, declared_size, json_response, read_body, refuse, require_media_type,
+};
+use super::engine::Failed;
+use crate::args::Format;
+use crate::check::record::Record as CheckRecord;
+use crate::check::write::{CheckFormat, Writer};
+use crate::output::Render;
+use axum::body::Body;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use signprep_core::batch::{PdfSource, abandoned_record, panicked_record, scan_source};
+use signprep_core::{Dialects, Record, Scanner, Status};
+use signprep_pack::{InputKind, TypeMap};
+use std::sync::Arc;
+
+/// The media types of a PDF body.
+const PDF_TYPES: &[&str] = &["application/pdf", "application/octet-stream"];
+
+type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
+
+/// The query's `key=value` pairs, each key one of `known`.
+fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
+    let Query(pairs) = query.map_err(|_| {
+        ApiError::new(
+            ApiCode::BadRequest,
+            "the query string is not `key=value&...`",
+        )
+    })?;
+    if let Some((k, _)) = pairs.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        return Err(ApiError::new(
+            ApiCode::BadRequest,
+            format!(
+                "unknown query parameter `{}` (this route takes {})",
+                crate::output::clean(k),
+                known.join(", ")
+            ),
+        ));
+    }
+    Ok(pairs)
+}
+
+fn bad(key: &str, why: impl std::fmt::Display) -> ApiError {
+    ApiError::new(ApiCode::BadRequest, format!("`{key}`: {why}"))
+}
+
+fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
+    match v {
+        "true" | "1" | "yes" | "" => Ok(true),
+        "false" | "0" | "no" => Ok(false),
+        _ => Err(bad(
+            key,
+            format!("`{}` is not true or false", crate::output::clean(v)),
+        )),
+    }
+}
+
+fn positive(key: &str, v: &str) -> Result<f64, ApiError> {
+    crate::args::positive_f64(v).map_err(|e| bad(key, e))
+}
+
+/// `/v1/scan`'s query parameters.
+const SCAN_KEYS: &[&str] = &[
+    "dpi",
+    "page_width",
+    "fields",
+    "ignore_user_unit",
+    "dialect",
+    "data_fields",
+    "type_map",
+    "name",
+];
+
+/// `scan`'s options from the query, as its command-line flags.
+struct ScanQuery {
+    scanner: Scanner,
+    fields: bool,
+    type_map: Option<TypeMap>,
+    name: String,
+}
+
+fn scan_query(pairs: &[(String, String)]) -> Result<ScanQuery, ApiError> {
+    let mut dpi = None;
+    let mut page_width = None;
+    let mut fields = true;
+    let mut user_unit = true;
+    let mut dialects = Dialects::default();
+    let mut data_fields = false;
+    let mut rules = Vec::new();
+    let mut name = "-".to_string();
+    for (k, v) in pairs {
+        match k.as_str() {
+            "dpi" => dpi = Some(positive(k, v)?),
+            "page_width" => page_width = Some(positive(k, v)?),
+            "fields" => fields = flag(k, v)?,
+            "ignore_user_unit" => user_unit = !flag(k, v)?,
+            "dialect" => dialects = Dialects::parse(v).map_err(|e| bad(k, e))?,
+            "data_fields" => data_fields = flag(k, v)?,
+            "type_map" => rules.push(v.clone()),
+            "name" => name = v.clone(),
+            _ => {}
+        }
+    }
+    if dpi.is_some() && page_width.is_some() {
+        return Err(bad("page_width", "give dpi or page_width, not both"));
+    }
+    if !rules.is_empty() && !data_fields {
+        return Err(bad("type_map", "needs data_fields=true"));
+    }
+    let mut scanner = Scanner::new()
+        .dpi(dpi.unwrap_or(72.0))
+        .apply_user_unit(user_unit)
+        .fields(fields)
+        .dialects(dialects);
+    if let Some(w) = page_width {
+        scanner = scanner.page_width(w);
+    }
+    let type_map = if data_fields {
+        let mut m = TypeMap::new();
+        for r in &rules {
+            m.add(r).map_err(|e| bad("type_map", e))?;
+        }
+        Some(m)
+    } else {
+        None
+    };
+    Ok(ScanQuery {
+        scanner,
+        fields,
+        type_map,
+        name,
+    })
+}
+
+/// `POST /v1/scan`: a PDF body; `scan --format ndjson`'s record for it, 200
+/// when it was scanned, 422 with its error record when it could not be
+/// (unreadable, encrypted, over a limit, given up on by the watchdog), 500
+/// with its `internal_error` record when the work panicked.
+pub async fn scan(
+    State(app): State<Arc<App>>,
+    query: Pairs,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let admitted = require_media_type(&headers, PDF_TYPES)
+        .and_then(|_| pairs(query, SCAN_KEYS))
+        .and_then(|pairs| scan_query(&pairs))
+        .and_then(|q| declared_size(&headers, app.max_body).map(|()| q))
+        .and_then(|q| Ok((q, app.engine.admit()?)));
+    let (q, permit) = match admitted {
+        Ok(a) => a,
+        Err(e) => return Err(refuse(e, &headers, body, app.max_body).await),
+    };
+    let bytes = read_body(&headers, body, app.max_body).await?;
+    let options = app.options.clone();
+    let name = q.name.clone();
+    let render = Render::new(Format::Ndjson).fields_read(q.fields);
+    let type_map = q.type_map;
+    let rendered = move |r: &Record| {
+        let data_fields = type_map
+            .as_ref()
+            .map(|m| signprep_pack::data_fields(&r.scan, m));
+        render.record(r, data_fields.as_deref())
+    };
+    let scanner = q.scanner;
+    let outcome = {
+        let source = PdfSource::bytes(name.clone(), bytes);
+        let rendered = rendered.clone();
+        app.engine
+            .run(&permit, move |spread| {
+                let r = scan_source(&source, &options, &scanner, spread);
+                (r.status, r.scan.pages.len(), rendered(&r))
+            })
+            .await
+    };
+    let budget = app.options.time_budget;
+    let (status, pages, bytes) = match outcome {
+        Ok(done) => done,
+        Err(Failed::Panicked(m)) => {
+            let r = panicked_record(name, &m);
+            (r.status, 0, rendered(&r))
+        }
+        Err(Failed::Abandoned(limit)) => {
+            let r = abandoned_record(name, limit, budget);
+            (r.status, 0, rendered(&r))
+        }
+        Err(f) => return Err(engine_failed(f)),
+    };
+    let mut bytes = bytes.map_err(|e| {
+        ApiError::new(
+            ApiCode::InternalError,
+            format!("cannot write the record: {e}"),
+        )
+    })?;
+    bytes.push(b'\n');
+    let ok = status == Status::Ok;
+    app.metrics.file(ok, pages);
+    let code = if ok {
+        StatusCode::OK
+    } else if is_internal(&bytes) {
+        StatusCode::INTERNAL_SERVER_ERROR
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    Ok(json_response(code, bytes))
+}
+
+/// True for a record whose error is `internal_error` (a panic).
+fn is_internal(record: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(record)
+        .ok()
+        .and_then(|v| {
+            v.pointer("/error/code")
+                .and_then(|c| c.as_str())
+                .map(|c| c == "internal_error")
+        })
+        .unwrap_or(false)
+}
+
+fn engine_failed(f: Failed) -> ApiError {
+    match f {
+        Failed::Engine(why) => ApiError::new(ApiCode::NotReady, why),
+        Failed::Cancelled => ApiError::new(ApiCode::BodyUnreadable, "the client went away"),
+        Failed::Panicked(_) | Failed::Abandoned(_) => {
+            ApiError::new(ApiCode::InternalError, "the work gave no result")
+        }
+    }
+}
+
+/// `/v1/check`'s format, name and kind, from its media type and query.
+fn check_query(
+    headers: &HeaderMap,
+    query: Pairs,
+) -> Result<(CheckFormat, String, Option<InputKind>), ApiError> {
+    let media = require_media_type(
+        headers,
+        &[
+            "application/pdf",
+            "application/octet-stream",
+            "application/json",
+        ],
+    )?;
+    let pairs = pairs(query, &["format", "name", "kind"])?;
+    let mut format = CheckFormat::Json;
+    let mut name = None;
+    let mut kind = None;
+    for (k, v) in &pairs {
+        match k.as_str() {
+            "format" => {
+                format = match v.as_str() {
+                    "json" => CheckFormat::Json,
+                    "sarif" => CheckFormat::Sarif,
+                    other => {
+                        return Err(bad(
+                            k,
+                            format!("`{}` is not json or sarif", crate::output::clean(other)),
+                        ));
+                    }
+                }
+            }
+            "name" => name = Some(v.clone()),
+            "kind" => kind = Some(v.parse::<InputKind>().map_err(|e| bad(k, e))?),
+            _ => {}
+        }
+    }
+    if media != "application/json" && kind.is_none() {
+        kind = Some(InputKind::Pdf);
+    }
+    Ok((format, name.unwrap_or_else(|| "-".into()), kind))
+}
+
+/// `POST /v1/check`: a PDF (`application/pdf`) or a request body
+/// (`application/json`: a v1 pack, a v0 document, a populate body, a webhook
+/// or a subscription); `check --format json`'s output for it (`?format=sarif`:
+/// SARIF), 200 when it was checked (its findings say whether it passes),
+/// 422 when it could not be (unknown kind, the watchdog), 500 on a panic.
+/// A manifest or a request plan names files on disk: refused (422
+/// `input_names_files`): the server reads bodies, never paths.
+pub async fn check(
+    State(app): State<Arc<App>>,
+    query: Pairs,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let admitted = check_query(&headers, query)
+        .and_then(|q| declared_size(&headers, app.max_body).map(|()| q))
+        .and_then(|q| Ok((q, app.engine.admit()?)));
+    let ((format, name, kind), permit) = match admitted {
+        Ok(a) => a,
+        Err(e) => return Err(refuse(e, &headers, body, app.max_body).await),
+    };
+    let bytes = read_body(&headers, body, app.max_body).await?;
+    let detected = kind.or_else(|| signprep_pack::detect(&bytes, std::path::Path::new(&name)));
+    if let Some(k @ (InputKind::Manifest | InputKind::Requests)) = detected {
+        return Err(ApiError::new(
+            ApiCode::InputNamesFiles,
+            format!(
+                "this body is a {}, which names PDFs on disk; the server reads bodies, never paths: check its PDFs and the bodies it builds instead",
+                k.as_str()
+            ),
+        ));
+    }
+    let checker = Arc::clone(&app.checker);
+    let shown = name.clone();
+    let outcome = app
+        .engine
+        .run(&permit, move |_| {
+            crate::check_cmd::check_bytes(&checker, shown.clone(), true, &bytes, kind)
+                .unwrap_or_else(|| {
+                    CheckRecord::failed(shown, "kind_unknown", "cannot tell what this is".into())
+                })
+        })
+        .await;
+    let budget = app.options.time_budget;
+    let failed = |r: Record| {
+        let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
+        CheckRecord::failed(r.path, code, message)
+    };
+    let record = match outcome {
+        Ok(r) => r,
+        Err(Failed::Panicked(m)) => failed(panicked_record(name, &m)),
+        Err(Failed::Abandoned(limit)) => failed(abandoned_record(name, limit, budget)),
+        Err(f) => return Err(engine_failed(f)),
+    };
+    let status = match &record.error {
+        None => StatusCode::OK,
+        Some(e) if e.code == "internal_error" => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    app.metrics.file(record.error.is_none(), 0);
+    let mut summary = crate::check::record::Summary::default();
+    summary.add(&record);
+    let mut out = Vec::new();
+    {
+        let mut w = Writer::new(format, &mut out);
+        w.record(&record)
+            .and_then(|()| w.finish(&summary))
+            .map_err(|e| {
+                ApiError::new(
+                    ApiCode::InternalError,
+                    format!("cannot write the output: {e}"),
+                )
+            })?;
+    }
+    let mut response = json_response(status, out);
+    if format == CheckFormat::Sarif {
+        response.headers_mut().insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/sarif+json"),
+        );
+    }
+    Ok(response.into_response())
+}
