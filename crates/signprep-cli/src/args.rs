@@ -202,7 +202,8 @@ pub struct ReportArgs {
     /// error (exit status 2).
     #[arg(long)]
     pub allow_empty: bool,
-    /// Draw at most this many pages of each file (0: none, tables only).
+    /// Draw at most this many pages of each file (0: none, tables only); pages
+    /// without a tag, field or finding are drawn as thumbnails.
     #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = count)]
     pub max_pages: usize,
     /// Name the signer of a tag id or full field name. Repeatable.
@@ -219,6 +220,9 @@ pub struct ReportArgs {
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,
+    /// No progress bar (shown on a terminal, as `scan`'s).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// 1-based page ranges: `(first, last)`, `last` open when `None`.

@@ -7,22 +7,35 @@
 //! batch's), then the report is
 //! assembled — head and files table, then the sections — into a temporary
 //! file beside the output and renamed over it.
+//!
+//! At scale (hundreds of files): a progress bar on a terminal (`scan`'s,
+//! [`crate::batch::Progress`]); paths shown below the inputs' common folder
+//! ([`Names`]); pages with a tag, field or finding drawn at `--dpi`, the
+//! others as thumbnails a quarter of the size, so the file stays small.
 
 use crate::args::ReportArgs;
-use crate::batch::{Outcome, Stream};
+use crate::batch::{Outcome, Progress, Stream};
 use crate::inputs::{Input, expand};
-use crate::preview_cmd::{LoadError, Loaded, load_with, render_pngs, style};
+use crate::preview_cmd::{LoadError, Loaded, load_with, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
+use rayon::prelude::*;
 use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
-use signprep_core::{LoadOptions, Overlay, Scanner, Severity, Style};
+use signprep_core::{
+    LoadOptions, Overlay, Scanner, Severity, Style, encode_png, render_page,
+    render_page_with_overlay,
+};
 use std::collections::BTreeSet;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufWriter, IsTerminal as _, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// Most files in flight or drawn and waiting for an older one to be written.
 const WINDOW: usize = 16;
+
+/// A page without a tag, field or finding is drawn at 1/THUMB of the size.
+const THUMB: u32 = 4;
 
 /// One file done: its table row, its section's HTML, and whether it counts as a failure.
 struct Done {
@@ -62,14 +75,22 @@ pub fn run(args: &ReportArgs) -> u8 {
             2,
         );
     }
+    let names = Arc::new(Names::new(&inputs));
+    let mut progress = Progress::new(
+        io::stderr().is_terminal() && !args.quiet && inputs.len() > 1,
+        Some(inputs.len()),
+        false,
+    );
     let scratch = tmp_beside(&args.output, "sections");
     let mut verdict = Verdict::default();
     let result = (|| -> io::Result<Vec<Row>> {
         let mut sections = BufWriter::new(File::create(&scratch)?);
         let mut rows = Vec::with_capacity(inputs.len());
         let max_pages = args.max_pages;
+        let worker_names = Arc::clone(&names);
         let work = move |(id, input): &(usize, Input), _: usize| {
-            one(*id, input, &scanner, &options, &style, max_pages)
+            let name = worker_names.name(input.path());
+            one(*id, input, name, &scanner, &options, &style, max_pages)
         };
         // Largest files first (output order is kept).
         let weight = |(_, input): &(usize, Input)| match input {
@@ -82,16 +103,18 @@ pub fn run(args: &ReportArgs) -> u8 {
             work,
             |(id, input), outcome| {
                 let path = input.path().display().to_string();
+                let name = names.name(input.path());
                 let d = match outcome {
                     Outcome::Done(d) => d,
-                    Outcome::Panicked(m) => failed_record(*id, panicked_record(path, &m)),
+                    Outcome::Panicked(m) => failed_record(*id, name, panicked_record(path, &m)),
                     Outcome::Abandoned(limit) => {
-                        failed_record(*id, abandoned_record(path, limit, budget))
+                        failed_record(*id, name, abandoned_record(path, limit, budget))
                     }
-                    Outcome::NotStarted(n) => failed_record(*id, not_started_record(path, n)),
+                    Outcome::NotStarted(n) => failed_record(*id, name, not_started_record(path, n)),
                 };
                 sections.write_all(d.html.as_bytes())?;
                 verdict.file(&d);
+                progress.file(d.row.pages, d.row.errors + d.row.warnings + d.row.infos);
                 rows.push(d.row);
                 Ok(())
             },
@@ -99,6 +122,7 @@ pub fn run(args: &ReportArgs) -> u8 {
         sections.flush()?;
         Ok(rows)
     })();
+    progress.finish();
     let rows = match result {
         Ok(r) => r,
         Err(e) => {
@@ -106,7 +130,7 @@ pub fn run(args: &ReportArgs) -> u8 {
             return crate::fail(&format!("cannot write {}: {e}", scratch.display()), 2);
         }
     };
-    let written = assemble(&args.output, &rows, &scratch, args.dpi);
+    let written = assemble(&args.output, &rows, &scratch, args.dpi, names.shown_root());
     let _ = std::fs::remove_file(&scratch);
     if let Err(e) = written {
         return crate::fail(&format!("cannot write {}: {e}", args.output.display()), 2);
@@ -193,9 +217,15 @@ impl Verdict {
 }
 
 /// Writes head, table, sections and tail to a temporary file, then renames it.
-fn assemble(output: &Path, rows: &[Row], scratch: &Path, dpi: f64) -> io::Result<()> {
+fn assemble(
+    output: &Path,
+    rows: &[Row],
+    scratch: &Path,
+    dpi: f64,
+    root: Option<String>,
+) -> io::Result<()> {
     crate::atomic::write_with(output, |out| {
-        out.write_all(head(rows, dpi).as_bytes())?;
+        out.write_all(head(rows, dpi, root.as_deref()).as_bytes())?;
         io::copy(&mut File::open(scratch)?, out)?;
         out.write_all(tail().as_bytes())
     })
@@ -210,10 +240,70 @@ fn tmp_beside(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(format!(".{name}.{}.{suffix}", std::process::id()))
 }
 
+/// Where the inputs are: the deepest folder holding them all, so that the
+/// report shows `pdfjs/issue18911.pdf` rather than the same long absolute
+/// prefix on every line (the paths as given stay in the messages on stderr).
+#[derive(Debug)]
+struct Names {
+    /// The common folder as the user gave it (relative when every input was).
+    root: Option<PathBuf>,
+}
+
+impl Names {
+    fn new(inputs: &[Input]) -> Names {
+        let mut root: Option<PathBuf> = None;
+        for input in inputs {
+            let p = input.path();
+            if p.as_os_str() == "-" {
+                continue;
+            }
+            let parent: PathBuf = p
+                .parent()
+                .map(|d| d.components().filter(|c| *c != Component::CurDir).collect())
+                .unwrap_or_default();
+            root = Some(match root {
+                None => parent,
+                Some(r) => r
+                    .components()
+                    .zip(parent.components())
+                    .take_while(|(a, b)| a == b)
+                    .map(|(a, _)| a)
+                    .collect(),
+            });
+        }
+        Names { root }
+    }
+
+    /// `path` below the common folder, without `./` (as given when it is not
+    /// below it: `-`).
+    fn name(&self, path: &Path) -> String {
+        let clean: PathBuf = path
+            .components()
+            .filter(|c| *c != Component::CurDir)
+            .collect();
+        let below = match &self.root {
+            Some(root) => clean.strip_prefix(root).ok(),
+            None => Some(clean.as_path()),
+        };
+        below
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| path.display().to_string(), |p| p.display().to_string())
+    }
+
+    /// The common folder, for the page's header (none when it is the current one).
+    fn shown_root(&self) -> Option<String> {
+        self.root
+            .as_ref()
+            .filter(|r| !r.as_os_str().is_empty())
+            .map(|r| r.display().to_string())
+    }
+}
+
 /// Scans and draws one file.
 fn one(
     id: usize,
     input: &Input,
+    name: String,
     scanner: &Scanner,
     options: &LoadOptions,
     style: &Style,
@@ -235,25 +325,33 @@ fn one(
                 LoadError::Io(m) => ("io_error".to_string(), m, true),
                 LoadError::Pdf { code, message } => (code, message, false),
             };
-            return failed(id, path_s, code, message, io_error);
+            return failed(id, path_s, name, code, message, io_error);
         }
     };
-    scanned(id, path_s, &loaded, style, max_pages)
+    scanned(id, path_s, name, &loaded, style, max_pages)
 }
 
 /// The section of a file the engine reported as failed (a panic).
-fn failed_record(id: usize, r: signprep_core::Record) -> Done {
+fn failed_record(id: usize, name: String, r: signprep_core::Record) -> Done {
     let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
     let message = format!("{}: {message}", r.path);
-    failed(id, r.path, code, message, false)
+    failed(id, r.path, name, code, message, false)
 }
 
 /// The section of a file that could not be read or scanned.
-fn failed(id: usize, path_s: String, code: String, message: String, io_error: bool) -> Done {
+fn failed(
+    id: usize,
+    path_s: String,
+    name: String,
+    code: String,
+    message: String,
+    io_error: bool,
+) -> Done {
     let row = Row {
         id,
-        search: format!("{} {code}", path_s.to_lowercase()),
+        search: format!("{} {code}", name.to_lowercase()),
         path: path_s,
+        name,
         status: code.clone(),
         pages: 0,
         tags: 0,
@@ -273,23 +371,39 @@ fn failed(id: usize, path_s: String, code: String, message: String, io_error: bo
     }
 }
 
-fn scanned(id: usize, path: String, loaded: &Loaded, style: &Style, max_pages: usize) -> Done {
+fn scanned(
+    id: usize,
+    path: String,
+    name: String,
+    loaded: &Loaded,
+    style: &Style,
+    max_pages: usize,
+) -> Done {
     let scan = &loaded.scan;
     let overlays: Vec<Overlay> = (0..scan.pages.len())
         .filter_map(|p| Overlay::for_page(scan, p, style))
         .collect();
-    let pages: Vec<usize> = (0..scan.pages.len().min(max_pages)).collect();
+    // Full size where there is something to look at; a thumbnail elsewhere.
+    let pages: Vec<(usize, bool)> = (0..scan.pages.len().min(max_pages))
+        .map(|p| {
+            let boxed = overlays
+                .iter()
+                .find(|o| o.page == p)
+                .is_some_and(|o| !o.boxes.is_empty() || !o.page_findings.is_empty());
+            (p, !boxed)
+        })
+        .collect();
     let engine = base64::engine::general_purpose::STANDARD;
     let images: Vec<(usize, PageImage)> = pages
-        .iter()
-        .zip(render_pngs(loaded, &pages, style))
-        .map(|(&p, png)| {
-            let img = match png {
+        .par_iter()
+        .map(|&(p, thumb)| {
+            let img = match draw(loaded, p, style, thumb) {
                 Ok(bytes) => match png_size(&bytes) {
                     Some((width, height)) => PageImage::Png {
                         base64: engine.encode(&bytes),
                         width,
                         height,
+                        thumb,
                     },
                     None => PageImage::Failed("the PNG has no size".into()),
                 },
@@ -304,7 +418,7 @@ fn scanned(id: usize, path: String, loaded: &Loaded, style: &Style, max_pages: u
         .iter()
         .map(|d| d.code.as_str().to_string())
         .collect();
-    let mut search = path.to_lowercase();
+    let mut search = name.to_lowercase();
     for t in &scan.tags {
         search.push(' ');
         search.push_str(&t.tag_id.to_lowercase());
@@ -320,6 +434,7 @@ fn scanned(id: usize, path: String, loaded: &Loaded, style: &Style, max_pages: u
     let row = Row {
         id,
         path,
+        name,
         status: "ok".into(),
         pages: scan.pages.len(),
         tags: scan.tags.len(),
@@ -345,6 +460,20 @@ fn scanned(id: usize, path: String, loaded: &Loaded, style: &Style, max_pages: u
         io_error: false,
         message: String::new(),
     }
+}
+
+/// One page as PNG: with its boxes and legend, or (`thumb`, a page with
+/// nothing on it) alone at 1/[`THUMB`] of the size.
+fn draw(loaded: &Loaded, page: usize, style: &Style, thumb: bool) -> Result<Vec<u8>, String> {
+    let (doc, pdf, scan) = (&loaded.doc, &loaded.pdf, &loaded.scan);
+    let img = if thumb {
+        let full = render_page(doc, pdf, page, scan).map_err(|e| e.to_string())?;
+        let (w, h) = (full.width(), full.height());
+        image::imageops::thumbnail(&full, w.div_ceil(THUMB), h.div_ceil(THUMB))
+    } else {
+        render_page_with_overlay(doc, pdf, page, scan, style).map_err(|e| e.to_string())?
+    };
+    encode_png(&img).map_err(|e| e.to_string())
 }
 
 /// Width and height from a PNG's IHDR chunk.

@@ -12,7 +12,10 @@ use std::fmt::Write as _;
 pub struct Row {
     /// Position in the batch; the section's anchor is `f{id}`.
     pub id: usize,
+    /// The path as given (named in the messages on stderr).
     pub path: String,
+    /// The path below the inputs' common folder, as the page shows it.
+    pub name: String,
     /// `ok` or the error record's code.
     pub status: String,
     pub pages: usize,
@@ -40,6 +43,8 @@ pub enum PageImage {
         base64: String,
         width: u32,
         height: u32,
+        /// A page with no tag, field or finding, drawn small.
+        thumb: bool,
     },
     Failed(String),
 }
@@ -73,10 +78,14 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// Fits a 1,280 px window: the files table is as wide as the page with fixed
+/// column shares, and long names and codes wrap anywhere rather than widen it.
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}\
 h1{font-size:1.5em}h2{font-size:1.15em;margin:1.6em 0 .4em;word-break:break-all}\
-table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}\
-th{background:#f0f0f0}td.n{text-align:right}.error{color:#b3191b}.warning{color:#9a6400}.info{color:#555}\
+table{border-collapse:collapse;margin:.5em 0;max-width:100%}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;overflow-wrap:anywhere}\
+#files{table-layout:fixed;width:100%}#files col.file{width:34%}#files col.status{width:9%}#files col.n{width:6.5%}\
+th{background:#f0f0f0}td.n{text-align:right}li,code{overflow-wrap:anywhere}\
+figure.thumb figcaption{max-width:10em}.error{color:#b3191b}.warning{color:#9a6400}.info{color:#555}\
 .controls{margin:1em 0;position:sticky;top:0;background:#fff;padding:.4em 0}\
 #filter{width:24em;padding:3px}#shown{margin-left:1em;color:#555}.pages{display:flex;flex-wrap:wrap;gap:12px}\
 figure{margin:0}img{max-width:100%;height:auto;border:1px solid #bbb}figcaption{color:#555;font-size:12px}\
@@ -104,7 +113,7 @@ const SCRIPT: &str = r##"(function () {
 })();"##;
 
 /// Everything before the sections: head, summary, controls and the files table.
-pub fn head(rows: &[Row], dpi: f64) -> String {
+pub fn head(rows: &[Row], dpi: f64, root: Option<&str>) -> String {
     let mut h = String::new();
     let total = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>();
     let _ = write!(
@@ -115,8 +124,8 @@ pub fn head(rows: &[Row], dpi: f64) -> String {
          <title>signprep report</title>\n<style>{STYLE}</style></head>\n<body>\n\
          <h1>signprep report</h1>\n<p>{} files ({} could not be scanned), {} pages, {} tags, {} form fields; \
          <span class=\"error\">{} errors</span>, <span class=\"warning\">{} warnings</span>, {} notes. \
-         Page images at {} dpi; boxes in the coordinates <code>signprep scan --dpi {}</code> reports. \
-         signprep {}.</p>\n",
+         Page images at {} dpi (pages without tags, fields or findings as thumbnails); boxes in the \
+         coordinates <code>signprep scan --dpi {}</code> reports. signprep {}.</p>\n",
         rows.len(),
         rows.iter().filter(|r| r.status != "ok").count(),
         total(|r| r.pages),
@@ -129,11 +138,16 @@ pub fn head(rows: &[Row], dpi: f64) -> String {
         dpi,
         env!("CARGO_PKG_VERSION"),
     );
+    if let Some(root) = root {
+        let _ = writeln!(h, "<p>Files in <code>{}</code>.</p>", esc(root));
+    }
     h.push_str(
         "<div class=\"controls\"><input id=\"filter\" type=\"search\" \
          placeholder=\"Filter: file, tag id, field name or code\" aria-label=\"Filter\"> \
          <label><input type=\"checkbox\" id=\"only-findings\"> only files with errors or warnings</label> \
-         <span id=\"shown\"></span></div>\n<table id=\"files\"><thead><tr><th>file</th><th>status</th>\
+         <span id=\"shown\"></span></div>\n<table id=\"files\"><colgroup><col class=\"file\">\
+         <col class=\"status\"><col class=\"n\"><col class=\"n\"><col class=\"n\"><col class=\"n\">\
+         <col class=\"n\"><col></colgroup><thead><tr><th>file</th><th>status</th>\
          <th>pages</th><th>tags</th><th>fields</th><th>errors</th><th>warnings</th><th>findings</th>\
          </tr></thead><tbody>\n",
     );
@@ -151,7 +165,7 @@ pub fn head(rows: &[Row], dpi: f64) -> String {
             id = r.id,
             fl = u8::from(r.has_findings()),
             search = esc(&r.search),
-            path = esc(&r.path),
+            path = esc(&r.name),
             scls = if r.status == "ok" {
                 ""
             } else {
@@ -170,7 +184,7 @@ pub fn head(rows: &[Row], dpi: f64) -> String {
 /// One file's section: findings, the tags and fields, the page images.
 pub fn section(row: &Row, detail: &Detail<'_>) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "<section id=\"f{}\"><h2>{}</h2>", row.id, esc(&row.path));
+    let _ = writeln!(s, "<section id=\"f{}\"><h2>{}</h2>", row.id, esc(&row.name));
     match detail {
         Detail::Failed { message } => {
             let _ = writeln!(
@@ -202,13 +216,30 @@ pub fn section(row: &Row, detail: &Detail<'_>) -> String {
                         base64,
                         width,
                         height,
+                        thumb: false,
                     } => {
                         let _ = writeln!(
                             s,
                             "<figure><img src=\"data:image/png;base64,{base64}\" width=\"{width}\" height=\"{height}\" \
+                             loading=\"lazy\" decoding=\"async\" \
                              alt=\"page {p} of {path} with its tags and fields boxed\"><figcaption>page {p}</figcaption></figure>",
                             p = page + 1,
-                            path = esc(&row.path),
+                            path = esc(&row.name),
+                        );
+                    }
+                    PageImage::Png {
+                        base64,
+                        width,
+                        height,
+                        thumb: true,
+                    } => {
+                        let _ = writeln!(
+                            s,
+                            "<figure class=\"thumb\"><img src=\"data:image/png;base64,{base64}\" width=\"{width}\" height=\"{height}\" \
+                             loading=\"lazy\" decoding=\"async\" \
+                             alt=\"page {p} of {path}, small: no tag, field or finding on it\"><figcaption>page {p}: nothing on it</figcaption></figure>",
+                            p = page + 1,
+                            path = esc(&row.name),
                         );
                     }
                     PageImage::Failed(e) => {

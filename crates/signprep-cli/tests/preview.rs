@@ -359,3 +359,70 @@ fn preview_of_a_manifest_that_panics_exits_1_not_an_abort() {
     assert!(out.stdout.is_empty(), "nothing written");
     assert!(listing(&dir).is_empty(), "nothing drawn");
 }
+
+/// The figures (`<figure ...><img ... width="W" ...>`) of the section headed `name`:
+/// `(thumbnail, width)` each.
+fn figures(html: &str, name: &str) -> Vec<(bool, u32)> {
+    let start = html
+        .find(&format!("<h2>{name}</h2>"))
+        .unwrap_or_else(|| panic!("no section {name}"));
+    let section = &html[start..start + html[start..].find("</section>").unwrap()];
+    section
+        .split("<figure")
+        .skip(1)
+        .map(|f| {
+            let w = f.split("width=\"").nth(1).unwrap();
+            (
+                f.starts_with(" class=\"thumb\""),
+                w[..w.find('"').unwrap()].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn report_names_files_below_their_common_folder_and_draws_empty_pages_small() {
+    let dir = scratch("scale");
+    let out_path = dir.join("r.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args([
+            "report",
+            "-q",
+            "testdata/fixtures/no_tags.pdf",
+            "./testdata/fixtures/base14_courier.pdf",
+            "testdata/migrate/adobe_contract.pdf",
+            "-o",
+        ])
+        .arg(&out_path)
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "", "no progress bar off a terminal");
+    let html = std::fs::read_to_string(&out_path).unwrap();
+    // The common folder once; each file below it, in the table and its section.
+    assert!(
+        html.contains("<p>Files in <code>testdata</code>.</p>"),
+        "{html}"
+    );
+    for name in [
+        "fixtures/no_tags.pdf",
+        "fixtures/base14_courier.pdf",
+        "migrate/adobe_contract.pdf",
+    ] {
+        assert!(html.contains(&format!("\">{name}</a></td>")), "{name}");
+    }
+    assert!(!html.contains("testdata/fixtures/"));
+    // Tags on both pages of base14_courier.pdf: drawn at 72 dpi (US Letter, 612 px
+    // wide); no_tags.pdf has nothing on its page: a quarter of the size.
+    assert_eq!(
+        figures(&html, "fixtures/base14_courier.pdf"),
+        [(false, 612), (false, 612)]
+    );
+    let thumbs = figures(&html, "fixtures/no_tags.pdf");
+    assert!(
+        !thumbs.is_empty() && thumbs.iter().all(|&(t, w)| t && w < 160),
+        "{thumbs:?}"
+    );
+}
