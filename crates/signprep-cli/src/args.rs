@@ -202,8 +202,9 @@ pub struct ReportArgs {
     /// error (exit status 2).
     #[arg(long)]
     pub allow_empty: bool,
-    /// Draw at most this many pages of each file (0: none, tables only); pages
-    /// without a tag, field or finding are drawn as thumbnails.
+    /// Look at most at this many pages of each file (0: none, tables only); of
+    /// them, pages with tags or fields are drawn, pages with findings of their
+    /// own and the first page as thumbnails.
     #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = count)]
     pub max_pages: usize,
     /// Name the signer of a tag id or full field name. Repeatable.

@@ -10,8 +10,9 @@
 //!
 //! At scale (hundreds of files): a progress bar on a terminal (`scan`'s,
 //! [`crate::batch::Progress`]); paths shown below the inputs' common folder
-//! ([`Names`]); pages with a tag, field or finding drawn at `--dpi`, the
-//! others as thumbnails a quarter of the size, so the file stays small.
+//! ([`Names`]); pages with tags or fields drawn at `--dpi`, pages with
+//! findings of their own and a file's first page as thumbnails a quarter of
+//! the size, other pages not at all, so the file stays small.
 
 use crate::args::ReportArgs;
 use crate::batch::{Outcome, Progress, Stream};
@@ -34,7 +35,7 @@ use std::sync::Arc;
 /// Most files in flight or drawn and waiting for an older one to be written.
 const WINDOW: usize = 16;
 
-/// A page without a tag, field or finding is drawn at 1/THUMB of the size.
+/// A page without a tag or field is drawn at 1/THUMB of the size.
 const THUMB: u32 = 4;
 
 /// One file done: its table row, its section's HTML, and whether it counts as a failure.
@@ -383,16 +384,23 @@ fn scanned(
     let overlays: Vec<Overlay> = (0..scan.pages.len())
         .filter_map(|p| Overlay::for_page(scan, p, style))
         .collect();
-    // Full size where there is something to look at; a thumbnail elsewhere.
-    let pages: Vec<(usize, bool)> = (0..scan.pages.len().min(max_pages))
-        .map(|p| {
-            let boxed = overlays
-                .iter()
-                .find(|o| o.page == p)
-                .is_some_and(|o| !o.boxes.is_empty() || !o.page_findings.is_empty());
-            (p, !boxed)
+    // Full size where there are tags or fields to look at; a thumbnail for a
+    // page with findings of its own (a scanned page), and for the first page
+    // when nothing else is drawn; other pages not at all.
+    let considered = scan.pages.len().min(max_pages);
+    let mut pages: Vec<(usize, bool)> = (0..considered)
+        .filter_map(|p| {
+            let o = overlays.iter().find(|o| o.page == p)?;
+            if !o.boxes.is_empty() {
+                Some((p, false))
+            } else {
+                (!o.page_findings.is_empty()).then_some((p, true))
+            }
         })
         .collect();
+    if pages.is_empty() && considered > 0 {
+        pages.push((0, true));
+    }
     let engine = base64::engine::general_purpose::STANDARD;
     let images: Vec<(usize, PageImage)> = pages
         .par_iter()
@@ -451,6 +459,7 @@ fn scanned(
             scan,
             overlays: &overlays,
             images: &images,
+            considered,
         },
     );
     Done {
@@ -462,8 +471,8 @@ fn scanned(
     }
 }
 
-/// One page as PNG: with its boxes and legend, or (`thumb`, a page with
-/// nothing on it) alone at 1/[`THUMB`] of the size.
+/// One page as PNG: with its boxes and legend, or (`thumb`, a page with no
+/// tag or field) alone at 1/[`THUMB`] of the size.
 fn draw(loaded: &Loaded, page: usize, style: &Style, thumb: bool) -> Result<Vec<u8>, String> {
     let (doc, pdf, scan) = (&loaded.doc, &loaded.pdf, &loaded.scan);
     let img = if thumb {

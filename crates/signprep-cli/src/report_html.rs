@@ -43,7 +43,7 @@ pub enum PageImage {
         base64: String,
         width: u32,
         height: u32,
-        /// A page with no tag, field or finding, drawn small.
+        /// A page with no tag or field, drawn small.
         thumb: bool,
     },
     Failed(String),
@@ -59,6 +59,8 @@ pub enum Detail<'a> {
         scan: &'a Scan,
         overlays: &'a [Overlay],
         images: &'a [(usize, PageImage)],
+        /// How many pages were looked at for drawing (`--max-pages`).
+        considered: usize,
     },
 }
 
@@ -124,7 +126,7 @@ pub fn head(rows: &[Row], dpi: f64, root: Option<&str>) -> String {
          <title>signprep report</title>\n<style>{STYLE}</style></head>\n<body>\n\
          <h1>signprep report</h1>\n<p>{} files ({} could not be scanned), {} pages, {} tags, {} form fields; \
          <span class=\"error\">{} errors</span>, <span class=\"warning\">{} warnings</span>, {} notes. \
-         Page images at {} dpi (pages without tags, fields or findings as thumbnails); boxes in the \
+         Page images at {} dpi where there are tags or fields, thumbnails of pages with findings of their own and of a file's first page, no other pages; boxes in the \
          coordinates <code>signprep scan --dpi {}</code> reports. signprep {}.</p>\n",
         rows.len(),
         rows.iter().filter(|r| r.status != "ok").count(),
@@ -198,15 +200,30 @@ pub fn section(row: &Row, detail: &Detail<'_>) -> String {
             scan,
             overlays,
             images,
+            considered,
         } => {
             findings(&mut s, &scan.diagnostics);
             items(&mut s, scan, overlays);
-            if images.len() < scan.pages.len() {
+            let mut left_out = Vec::new();
+            let empty = considered.saturating_sub(images.len());
+            if empty > 0 {
+                let other = if images.is_empty() { "" } else { "other " };
+                left_out.push(format!(
+                    "{empty} {other}{} with no tag, field or finding",
+                    if empty == 1 { "page" } else { "pages" }
+                ));
+            }
+            if *considered < scan.pages.len() {
+                left_out.push(format!(
+                    "{} after the first {considered} (<code>--max-pages</code>)",
+                    plural_pages(scan.pages.len() - considered)
+                ));
+            }
+            if !left_out.is_empty() {
                 let _ = writeln!(
                     s,
-                    "<p>First {} of {} pages drawn (<code>--max-pages</code>).</p>",
-                    images.len(),
-                    scan.pages.len()
+                    "<p>Not drawn: {}; <code>signprep preview</code> draws any page.</p>",
+                    left_out.join("; ")
                 );
             }
             s.push_str("<div class=\"pages\">\n");
@@ -237,7 +254,7 @@ pub fn section(row: &Row, detail: &Detail<'_>) -> String {
                             s,
                             "<figure class=\"thumb\"><img src=\"data:image/png;base64,{base64}\" width=\"{width}\" height=\"{height}\" \
                              loading=\"lazy\" decoding=\"async\" \
-                             alt=\"page {p} of {path}, small: no tag, field or finding on it\"><figcaption>page {p}: nothing on it</figcaption></figure>",
+                             alt=\"page {p} of {path}, small: no tag or field on it\"><figcaption>page {p} (no tags or fields)</figcaption></figure>",
                             p = page + 1,
                             path = esc(&row.name),
                         );
@@ -257,6 +274,14 @@ pub fn section(row: &Row, detail: &Detail<'_>) -> String {
     }
     s.push_str("</section>\n");
     s
+}
+
+fn plural_pages(n: usize) -> String {
+    if n == 1 {
+        "1 page".into()
+    } else {
+        format!("{n} pages")
+    }
 }
 
 fn findings(s: &mut String, diags: &[Diagnostic]) {
