@@ -94,8 +94,14 @@ codes! {
         /// A tag id contains a character other than `A-Z`, `0-9` and `_` (a space,
         /// a hyphen, a dot). The service will not match it.
         TagIdInvalidChar => "tag_id_invalid_char", Error;
-        /// A `<#` has no `#>` on its line. Most often the tag was wrapped onto the next
-        /// line by the word processor, and the service silently ignores it.
+        /// A `<#` that an author could have typed as a tag has no `#>` on its line.
+        /// Most often the tag was wrapped onto the next line by the word processor,
+        /// and the service silently ignores it. Only a tag attempt counts: a space
+        /// and an id-like word after the `<#` (`<# SIG_1`), or an id-like word
+        /// straight after it that runs into a `#` or the end of the line
+        /// (`<#SIG_1#`); a wrapped tag's words must be id-like too. Other text
+        /// after a `<#` (`<#3’4%56#`, `<#   and later   #`) is no tag for the
+        /// service either, and gets no tag finding (see `text_unmappable`).
         TagUnterminated => "tag_unterminated", Error;
         /// A tag is set in a proportional font. The box width follows the glyph widths,
         /// not the character count, so padding a tag with spaces will not size the field
@@ -116,8 +122,16 @@ codes! {
         TagDuplicateId => "tag_duplicate_id", Info;
         /// A page has images but no text: probably a scan. Tags in it cannot be found.
         PageNoTextLayer => "page_no_text_layer", Warning;
-        /// Glyphs on a tag's line have no Unicode mapping (no ToUnicode, unknown glyph
-        /// names), so a tag there may be misread or missed.
+        /// Text near a tag has no usable Unicode mapping, so a tag there may be
+        /// misread or missed. Said per tag when glyphs on the tag's line have no
+        /// mapping at all (no ToUnicode, unknown glyph names); and once per font
+        /// when a `<#` that is no tag attempt (`<#3’4%56#`, see `tag_unterminated`)
+        /// was read from such glyphs, or from a font whose text is a guess: an
+        /// embedded TrueType program without ToUnicode (its own `cmap` decides
+        /// which glyph a code draws, whatever the `/Encoding` says: a figure
+        /// label then reads as garbage), or an embedded font with neither
+        /// ToUnicode nor `/Encoding`. A warning, not an error: the service reads
+        /// no tag there either.
         TextUnmappable => "text_unmappable", Warning;
         /// A content stream of a page could not be read (corrupt data, or an object
         /// lost to damage, as in a truncated file); text in it is missing from the scan.

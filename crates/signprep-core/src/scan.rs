@@ -7,7 +7,7 @@ use crate::forms::{self, Field};
 use crate::geometry::{Rect, Scale, round2};
 use crate::resources::Resources;
 use crate::tags::vendor::{Dialects, FoundVendorTag, VendorTag, find_vendor_tags};
-use crate::tags::{FoundTag, find_page_tags};
+use crate::tags::{FoundTag, Unmappable, find_page_tags};
 use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -175,7 +175,8 @@ impl Scanner {
         let res = Resources::new(doc);
         let per_page = |i: usize| -> Result<PageResult, Error> {
             let text = interpret_page(&res, i)?;
-            let (tags, mut diags) = find_page_tags(i, &text);
+            let found = find_page_tags(i, &text);
+            let (tags, mut diags) = (found.tags, found.diags);
             let vendor = if self.dialects.is_empty() {
                 Vec::new()
             } else {
@@ -198,6 +199,7 @@ impl Scanner {
                 tags,
                 vendor,
                 diags,
+                unmappable: found.unmappable,
             })
         };
         let results: Vec<Result<PageResult, Error>> = if self.parallel {
@@ -232,12 +234,19 @@ impl Scanner {
         }
         let mut page_tags: Vec<(usize, FoundTag)> = Vec::new();
         let mut vendor_tags = Vec::new();
+        let mut unmappable_fonts = std::collections::BTreeSet::new();
         for (i, r) in results.into_iter().enumerate() {
             let r = r?;
             page_tags.extend(r.tags.into_iter().map(|t| (i, t)));
             let (f, off, _, _) = factors.get(i).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
             vendor_tags.extend(r.vendor.into_iter().map(|t| t.output(i, f, off)));
             scan.diagnostics.extend(r.diags);
+            // Once per font, on the first page (in page order) that shows it.
+            for u in r.unmappable {
+                if unmappable_fonts.insert(u.font.clone()) {
+                    scan.diagnostics.push(unmappable_finding(i, &u));
+                }
+            }
         }
         let mut tag_diags = Vec::new();
         for (i, t) in &page_tags {
@@ -295,6 +304,28 @@ struct PageResult {
     tags: Vec<FoundTag>,
     vendor: Vec<FoundVendorTag>,
     diags: Vec<Diagnostic>,
+    unmappable: Vec<Unmappable>,
+}
+
+/// The one `text_unmappable` of a font whose misread text holds a `<#` that
+/// is no tag (see the `tags` module).
+fn unmappable_finding(page: usize, u: &Unmappable) -> Diagnostic {
+    let font = if u.font.is_empty() {
+        "an unnamed font".to_string()
+    } else {
+        format!("font `{}`", u.font)
+    };
+    Diagnostic::new(
+        Code::TextUnmappable,
+        format!(
+            "page {}: text in {font} reads `{}`, which is not a tag: the font {}; its text may be misread, tags set in it too (said once per font)",
+            page + 1,
+            u.text.trim_end(),
+            u.why
+        ),
+    )
+    .page(page)
+    .hint("nothing to do if no tag was meant there; a tag belongs in a font exported with a /ToUnicode map (word processors do this)")
 }
 
 /// The service's reading of "upper-case ASCII only": `^[A-Z0-9_]+$`.

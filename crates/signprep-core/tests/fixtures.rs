@@ -63,11 +63,13 @@ per_fixture! {
     form_xfa_hybrid,
     form_xfa_only,
     form_xobject,
+    garbled_text,
     hidden_tags,
     image_only,
     invalid_ids,
     mixed_page_sizes,
     multi_tags_one_line,
+    near_miss_tags,
     no_tags,
     rotated_pages,
     scaled_text,
@@ -149,6 +151,23 @@ fn matches_its_expectation(name: &str) {
         failures.push(format!(
             "{unterminated} tag_unterminated, expected {}",
             expect.unterminated.len()
+        ));
+    }
+    // The per-font `text_unmappable` (no tag): its page, and the font it names.
+    let per_font: Vec<(Option<usize>, &str)> = scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::TextUnmappable && d.tag.is_none())
+        .map(|d| (d.page, d.message.as_str()))
+        .collect();
+    let expected = expect.text_unmappable.unwrap_or_default();
+    let same = per_font.len() == expected.len()
+        && per_font.iter().zip(&expected).all(|((page, msg), e)| {
+            *page == Some(e.page) && msg.contains(&format!("font `{}`", e.font))
+        });
+    if !same {
+        failures.push(format!(
+            "text_unmappable per font: {per_font:?}, expected {expected:?}"
         ));
     }
     assert!(failures.is_empty(), "{name}: {}", failures.join("\n"));

@@ -28,6 +28,19 @@ pub struct Expect {
     /// One entry per vendor tag wrapped onto a second line (vendor fixtures only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vendor_split: Option<Vec<ExpectUnterminated>>,
+    /// One entry per font whose misread text holds a `<#` that is no tag
+    /// attempt (`text_unmappable` without a tag), on the first page it is
+    /// read on; absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_unmappable: Option<Vec<ExpectUnmappable>>,
+}
+
+/// A font without a usable Unicode mapping, named as the scanner reports it
+/// (subset prefix stripped), and the first page where it reads as a `<#`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectUnmappable {
+    pub font: String,
+    pub page: usize,
 }
 
 /// Another vendor's tag and the field box its vendor documents, in

@@ -173,6 +173,67 @@ pub fn inconsolata_dict(doc: &mut Document) -> Dictionary {
     }
 }
 
+/// A figure's font as pdf.js `issue18911.pdf` (the TraceMonkey paper)
+/// embeds it: a subset TrueType `GHIJKL+Calibri`, symbolic, with no
+/// /Encoding and a /ToUnicode CMap that maps nothing. The subset numbers
+/// its glyphs freely, so the text read (through StandardEncoding, the
+/// fallback) is not what is drawn: a figure label reads `<#3’4%56#`.
+/// Widths 500 (/Widths, 32..=255), descent -250. Codes are
+/// StandardEncoding's: ASCII, but `’` (quoteright) is 0x27 and `‘`
+/// (quoteleft) 0x60.
+pub fn figure_font() -> Rc<FontSpec> {
+    let mut codes = ascii_codes();
+    codes.remove(&'\'');
+    codes.remove(&'`');
+    codes.insert('’', 0x27);
+    codes.insert('‘', 0x60);
+    Rc::new(FontSpec {
+        report: "Calibri".into(),
+        descent: -250.0,
+        two_byte: false,
+        codes,
+        widths: BTreeMap::new(),
+        default_width: 500.0,
+    })
+}
+
+/// The dictionary of [`figure_font`]. Its /FontFile2 is a stand-in (an
+/// sfnt header with no table, not a usable program): the scanner only
+/// notes that a program is embedded; a viewer substitutes a font.
+pub fn figure_font_dict(doc: &mut Document) -> Dictionary {
+    let program: Vec<u8> = vec![0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let len = i64::try_from(program.len()).unwrap_or(0);
+    let program = doc.add_object(Stream::new(dictionary! { "Length1" => len }, program));
+    let empty_cmap = b"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+        /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n\
+        /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n\
+        1 begincodespacerange\n<00> <FF>\nendcodespacerange\nendcmap\n\
+        CMapName currentdict /CMap defineresource pop\nend\nend\n";
+    let to_unicode = doc.add_object(Stream::new(Dictionary::new(), empty_cmap.to_vec()));
+    let descriptor = doc.add_object(dictionary! {
+        "Type" => "FontDescriptor",
+        "FontName" => "GHIJKL+Calibri",
+        "Flags" => 4,
+        "FontBBox" => vec![(-88).into(), (-250).into(), 727.into(), 750.into()],
+        "ItalicAngle" => 0,
+        "Ascent" => 750,
+        "Descent" => -250,
+        "CapHeight" => 632,
+        "StemV" => 80,
+        "FontFile2" => program,
+    });
+    dictionary! {
+        "Type" => "Font",
+        "Subtype" => "TrueType",
+        "BaseFont" => "GHIJKL+Calibri",
+        "FirstChar" => 32,
+        "LastChar" => 255,
+        "Widths" => vec![Object::Integer(500); 224],
+        "FontDescriptor" => descriptor,
+        "ToUnicode" => to_unicode,
+    }
+}
+
 /// Glyph id used for a character in the Type0 font: unicode + 100.
 fn type0_gid(ch: char) -> u32 {
     u32::from(ch) + 100

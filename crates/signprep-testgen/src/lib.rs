@@ -19,7 +19,7 @@
 //! `split_tj_kerning`, `form_xobject`, `rotated_pages`, `cropbox_offset`,
 //! `user_unit`, `hidden_tags`, `wrapped_tag`, `invalid_ids`,
 //! `mixed_page_sizes`, `scaled_text`, `multi_tags_one_line`, `no_tags`,
-//! `image_only`; form fixtures `form_hierarchy`, `form_inheritance`,
+//! `garbled_text`, `near_miss_tags`, `image_only`; form fixtures `form_hierarchy`, `form_inheritance`,
 //! `form_choices`, `form_two_widgets`, `form_geometry`,
 //! `form_widget_placement`, `form_no_rotate`, `form_xfa_hybrid`, `form_xfa_only`,
 //! `form_signature`, `form_names`; and `form_kids_cycle`, which a scanner
@@ -65,6 +65,10 @@
 //!   top); an explicit width/height written in the tag (DocuSeal
 //!   `width=`/`height=`, signNow `w:`/`h:`) replaces the measured one from
 //!   the same top-left corner of the displayed page.
+//! * `unterminated` has one entry per `<#` an author could have typed as a
+//!   tag that has no `#>` on its line, or per tag wrapped onto a second line;
+//!   `text_unmappable` (when present) one per font whose misread text holds
+//!   a `<#` that is no tag attempt (`garbled_text`).
 
 pub mod content;
 pub mod encrypt;
@@ -81,7 +85,8 @@ mod quirks;
 use std::fmt;
 
 pub use expect::{
-    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated, ExpectVendorTag,
+    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnmappable,
+    ExpectUnterminated, ExpectVendorTag,
 };
 
 /// One generated fixture.

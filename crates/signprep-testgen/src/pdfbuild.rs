@@ -6,8 +6,8 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
 use crate::content::{Drawn, PlacedTag, PlacedVendorTag};
 use crate::expect::{
-    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnterminated, ExpectVendorTag,
-    is_valid_id,
+    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnmappable,
+    ExpectUnterminated, ExpectVendorTag, is_valid_id,
 };
 use crate::geom::{PageGeom, real, round2};
 use crate::{Error, Fixture};
@@ -56,6 +56,8 @@ pub struct DocBuilder {
     pub field_findings: Option<Vec<ExpectFinding>>,
     /// The error code the scan must fail with.
     pub error: Option<String>,
+    /// Expected per-font `text_unmappable` findings.
+    pub text_unmappable: Option<Vec<ExpectUnmappable>>,
     kids: Vec<Object>,
     expect_pages: Vec<ExpectPage>,
     tags: Vec<ExpectTag>,
@@ -83,6 +85,7 @@ impl DocBuilder {
             fields: None,
             field_findings: None,
             error: None,
+            text_unmappable: None,
             kids: Vec::new(),
             expect_pages: Vec::new(),
             tags: Vec::new(),
@@ -228,6 +231,7 @@ impl DocBuilder {
             vendor_tags: (!self.vendor_tags.is_empty() || !self.vendor_split.is_empty())
                 .then_some(self.vendor_tags),
             vendor_split: (!self.vendor_split.is_empty()).then_some(self.vendor_split),
+            text_unmappable: self.text_unmappable,
         };
         Ok(Fixture {
             name,

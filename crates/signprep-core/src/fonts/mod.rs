@@ -51,6 +51,36 @@ pub(crate) enum Damage {
     ToUnicodeUnreadable,
 }
 
+/// Why a font's text is a guess although each code has one: the text came
+/// from an encoding the font program itself need not follow, and no
+/// `/ToUnicode` says otherwise (none, or one that maps none of the codes,
+/// such as the empty CMap of pdf.js `issue18911.pdf`'s figure font). Such text may read as garbage (`<#3’4%56#`
+/// for a figure label); see `tags` for what is made of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guess {
+    /// An embedded TrueType (or OpenType) program: it draws each code through
+    /// its own `cmap`, which a subset (a Quartz figure font, say) may number
+    /// freely, whatever `/Encoding` the dictionary names.
+    EmbeddedTrueType,
+    /// An embedded program without `/Encoding`: its built-in encoding is not
+    /// read here, and StandardEncoding was assumed.
+    BuiltInEncoding,
+}
+
+impl Guess {
+    /// What the text of the font was read through, for a finding's message.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Guess::EmbeddedTrueType => {
+                "is an embedded TrueType font without a usable /ToUnicode, read through its /Encoding (StandardEncoding when it names none), which the font program need not follow"
+            }
+            Guess::BuiltInEncoding => {
+                "is an embedded font without a usable /ToUnicode or an /Encoding, read as if in StandardEncoding"
+            }
+        }
+    }
+}
+
 impl Damage {
     /// What was assumed instead, to end the finding's message.
     pub(crate) fn describe(self) -> &'static str {
@@ -92,6 +122,8 @@ pub(crate) struct Font {
     pub(crate) fixed_pitch: bool,
     /// The first problem met while reading the font, if any.
     pub(crate) damage: Option<Damage>,
+    /// Set when the font's text is a guess ([`Guess`]).
+    pub(crate) guess: Option<Guess>,
 }
 
 /// One decoded code.
@@ -127,7 +159,7 @@ impl Font {
         let font_matrix = Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0);
         let descent = std.map_or(0.0, |s| -f64::from(s.descent).abs());
         font.descent = font_matrix.apply_vector(0.0, descent).1;
-        font.fill_simple(std, None, Array::default(), font_matrix, None);
+        let _ = font.fill_simple(std, None, Array::default(), font_matrix, None);
         font
     }
 
@@ -159,6 +191,7 @@ impl Font {
             vertical: false,
             fixed_pitch: false,
             damage: None,
+            guess: None,
         }
     }
 
@@ -175,6 +208,7 @@ impl Font {
             Matrix::new(0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
         };
         font.to_unicode = load_to_unicode(doc, dict, &mut font.damage);
+        let encoding = doc.get(dict, b"Encoding");
 
         // Widths.
         let widths = doc.get_array(dict, b"Widths");
@@ -214,7 +248,6 @@ impl Font {
         font.fixed_pitch = flags & 1 == 1 || std.is_some_and(|s| s.fixed_pitch);
 
         let symbolic = flags & 4 != 0;
-        let encoding = doc.get(dict, b"Encoding");
         let explicit_widths =
             (!explicit.is_empty()).then_some((first_char, explicit.as_slice(), missing));
         let base_table = base_encoding(doc, encoding, std, symbolic);
@@ -222,11 +255,28 @@ impl Font {
             .and_then(Obj::as_dict)
             .and_then(|d| doc.get_array(d, b"Differences"))
             .unwrap_or_default();
-        font.fill_simple(std, explicit_widths, differences, font_matrix, base_table);
+        let from_to_unicode =
+            font.fill_simple(std, explicit_widths, differences, font_matrix, base_table);
+        // A /ToUnicode that maps none of the codes (an empty CMap) is none.
+        if !from_to_unicode && !type3 {
+            let program = |key: &[u8]| descriptor.is_some_and(|d| doc.get(d, key).is_some());
+            let truetype = doc.get_name(dict, b"Subtype") == Some(b"TrueType".as_slice());
+            font.guess = if truetype && (program(b"FontFile2") || program(b"FontFile3")) {
+                Some(Guess::EmbeddedTrueType)
+            } else if encoding.is_none()
+                && std.is_none()
+                && (program(b"FontFile") || program(b"FontFile3"))
+            {
+                Some(Guess::BuiltInEncoding)
+            } else {
+                None
+            };
+        }
         font
     }
 
-    /// Fills per-code widths and text for a simple font.
+    /// Fills per-code widths and text for a simple font; true when the
+    /// /ToUnicode gave the text of some code.
     fn fill_simple(
         &mut self,
         std: Option<&'static Standard14>,
@@ -234,7 +284,7 @@ impl Font {
         differences: Array<'_>,
         font_matrix: Matrix,
         base: Option<&'static [Option<&'static str>; 256]>,
-    ) {
+    ) -> bool {
         let base = base
             .or(std.map(|s| s.builtin_encoding))
             .unwrap_or(&encodings::STANDARD_ENCODING);
@@ -281,8 +331,9 @@ impl Font {
             single,
         } = kind
         else {
-            return;
+            return false;
         };
+        let mut from_to_unicode = false;
         font_text.reserve(base_text.map_or(256, |t| t.text.len()));
         for c in 0..256usize {
             let name = names.get(c).copied().flatten();
@@ -307,15 +358,18 @@ impl Font {
             // Text: ToUnicode first, then the glyph name; appended straight to the
             // font's text and dropped again if unmapped or too long.
             let start = font_text.len();
-            let mapped = to_unicode.as_ref().is_some_and(|tu| {
+            let unicode = to_unicode.as_ref().is_some_and(|tu| {
                 tu.unicode(c as u32, 1, font_text) || tu.unicode(c as u32, 2, font_text)
-            }) || match (base_text, differs.get(c)) {
-                (Some(t), Some(false)) => {
-                    font_text.push_str(t.get(c));
-                    true
-                }
-                _ => name.is_some_and(|n| glyphs::push_glyph_unicode(n, font_text)),
-            };
+            });
+            from_to_unicode |= unicode;
+            let mapped = unicode
+                || match (base_text, differs.get(c)) {
+                    (Some(t), Some(false)) => {
+                        font_text.push_str(t.get(c));
+                        true
+                    }
+                    _ => name.is_some_and(|n| glyphs::push_glyph_unicode(n, font_text)),
+                };
             let len = font_text.len() - start;
             if mapped && len > 0 && len < 256 {
                 if let Some(slot) = text.get_mut(c) {
@@ -331,6 +385,7 @@ impl Font {
                 font_text.truncate(start);
             }
         }
+        from_to_unicode
     }
 
     fn load_type0(doc: &Document, dict: Dict<'_>, name: String) -> Font {
@@ -389,6 +444,7 @@ impl Font {
             vertical,
             fixed_pitch: flags & 1 == 1,
             damage,
+            guess: None,
         }
     }
 

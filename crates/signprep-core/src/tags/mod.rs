@@ -5,6 +5,33 @@
 //! without a space glyph reads as one space. The lines of a page are joined with
 //! `\n` and searched for `<#\s*([^#<>]*?)\s*#>`, the pattern the service uses; a
 //! match that spans two lines is a wrapped tag, which the service ignores.
+//!
+//! # Which `<#` that never closes is a finding
+//!
+//! The service reads a tag only where its pattern matches on one line, so a
+//! `<#` without `#>` is only worth an error (`tag_unterminated`) when an author
+//! could have typed it as a tag: the rule is [`lexer::typed_as_tag`], judged on
+//! the text after the `<#` on its line:
+//!
+//! * a space, then an id-like run (a letter, digit or `_`, then those and `-`
+//!   or `.`; not a plain lower-case word) ending at a space, at `#`, `<`, `>`
+//!   or at the end of the line: `<# SIG_1`, `<# NOT_CLOSED and text # >`;
+//! * or an id-like run straight after the `<#`, then a `#` or the end of the
+//!   line: `<#SIG_1#`, `<#SIG_1 # >`, `<#SIG_1`.
+//!
+//! A match that spans lines is a wrapped tag (`tag_unterminated`) when its
+//! first line passes the same test (or ends at the `<#`) and its id holds only
+//! words of id characters ([`lexer::wrapped_tag`]): `<# BROKEN_` / `TAG #>`.
+//!
+//! Anything else is text, not a tag attempt, and gets no tag finding:
+//! punctuation right after the `<#` or cutting its first word short
+//! (`<#3’4%56#`), or prose (`<#   and later   #`). Such text is most often
+//! misread: a font whose codes have no Unicode mapping, or whose text is a
+//! guess (an embedded TrueType program without `/ToUnicode`, see
+//! `fonts::Guess`), turns a figure label into `<#3’4%56#`. When a glyph of the
+//! `<#` or of the text after it is such a glyph, the scan says so once per
+//! font, as a `text_unmappable` warning naming the font and what it read
+//! ([`Unmappable`]); text in a font read reliably gets no finding at all.
 
 mod lexer;
 pub(crate) mod vendor;
@@ -12,7 +39,7 @@ pub(crate) mod vendor;
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
-use lexer::{Unclosed, find_matches};
+use lexer::{Unclosed, find_matches, wrapped_tag};
 
 /// Sentinel in the owner map: a character that no glyph drew (gap, line break).
 const NO_GLYPH: u32 = u32::MAX;
@@ -30,6 +57,27 @@ pub(crate) struct FoundTag {
     pub(crate) vertical: bool,
     pub(crate) proportional: bool,
     pub(crate) line_unmappable: bool,
+}
+
+/// Text read around a `<#` that is no tag attempt, set in a font without a
+/// usable Unicode mapping: reported once per font (`text_unmappable`).
+#[derive(Clone, Debug)]
+pub(crate) struct Unmappable {
+    /// The font's name, without a subset prefix.
+    pub(crate) font: String,
+    /// Why the font's text is unusable, to follow "font `NAME` ".
+    pub(crate) why: &'static str,
+    /// What was read: the `<#` and the rest of its line, up to 40 characters.
+    pub(crate) text: String,
+}
+
+/// What one page holds of tags: the tags, the tag findings, and the
+/// misread text around `<#` that is no tag ([`Unmappable`]).
+#[derive(Debug, Default)]
+pub(crate) struct PageTags {
+    pub(crate) tags: Vec<FoundTag>,
+    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) unmappable: Vec<Unmappable>,
 }
 
 /// The page's text as lines, with each byte's glyph.
@@ -205,20 +253,48 @@ pub(crate) fn span(page: &PageText, glyphs: &[u32]) -> Option<Span> {
     })
 }
 
-/// Finds the tags of one page; wrapped and unterminated tags become diagnostics.
-pub(crate) fn find_page_tags(
-    page_index: usize,
-    page: &PageText,
-) -> (Vec<FoundTag>, Vec<Diagnostic>) {
+/// The `<#` at `start` and the rest of its line, up to 40 characters.
+fn line_from(text: &str, start: usize) -> String {
+    text.get(start..)
+        .unwrap_or_default()
+        .chars()
+        .take_while(|&c| c != '\n')
+        .take(40)
+        .collect()
+}
+
+/// The first glyph of the `<#` at `start` and the text after it (to `end`)
+/// that has no usable Unicode mapping, as the font it is set in.
+fn unmappable_at(page: &PageText, lines: &Lines, start: usize, end: usize) -> Option<Unmappable> {
+    glyphs_of(lines, start, end).into_iter().find_map(|gi| {
+        let g = page.glyphs.get(gi as usize)?;
+        let font = page.font(g);
+        let why = if !g.mapped {
+            "has codes without a Unicode mapping (no /ToUnicode entry, no known glyph name)"
+        } else {
+            font?.guess?.describe()
+        };
+        Some(Unmappable {
+            font: font.map(|f| f.name.clone()).unwrap_or_default(),
+            why,
+            text: line_from(&lines.text, start),
+        })
+    })
+}
+
+/// Finds the tags of one page; wrapped and unterminated tags become
+/// diagnostics, and misread text around a `<#` that is no tag is noted.
+pub(crate) fn find_page_tags(page_index: usize, page: &PageText) -> PageTags {
     // Lines only add spaces and breaks between glyphs, so a page whose raw text
     // has no `<#` has none in its lines either: most pages stop here.
     if !page.text.contains("<#") {
-        return (Vec::new(), Vec::new());
+        return PageTags::default();
     }
     let lines = build_lines(page);
     let scan = find_matches(&lines.text);
     let mut tags = Vec::new();
     let mut diags = Vec::new();
+    let mut unmappable = Vec::new();
     let p = page_index + 1;
     for m in &scan.matches {
         let raw = &lines.text[m.start..m.end];
@@ -229,6 +305,13 @@ pub(crate) fn find_page_tags(
             .get(m.end.saturating_sub(1))
             .copied()
             .unwrap_or(0);
+        if first_line != last_line && !wrapped_tag(&lines.text, m) {
+            let head_end = lines.text[m.start..m.end]
+                .find('\n')
+                .map_or(m.end, |i| m.start + i);
+            unmappable.extend(unmappable_at(page, &lines, m.start, head_end));
+            continue;
+        }
         if first_line != last_line {
             let (head, tail) = raw.split_once('\n').unwrap_or((raw, ""));
             let tail = tail.rsplit('\n').next().unwrap_or(tail);
@@ -267,12 +350,12 @@ pub(crate) fn find_page_tags(
                 .unwrap_or(false),
         });
     }
+    for &start in &scan.stray {
+        let end = start + line_from(&lines.text, start).len();
+        unmappable.extend(unmappable_at(page, &lines, start, end));
+    }
     for &(start, why) in &scan.unterminated {
-        let rest: String = lines.text[start..]
-            .chars()
-            .take_while(|&c| c != '\n')
-            .take(40)
-            .collect();
+        let rest = line_from(&lines.text, start);
         let next: String = lines.text[start..]
             .split('\n')
             .nth(1)
@@ -308,5 +391,9 @@ pub(crate) fn find_page_tags(
                 .hint("close the tag with `#>` on the same line"),
         );
     }
-    (tags, diags)
+    PageTags {
+        tags,
+        diags,
+        unmappable,
+    }
 }
