@@ -26,7 +26,7 @@ pub enum Command {
     /// Build a v1 pack body (or v0 or populate requests) from a manifest and its PDFs.
     Pack(crate::pack_cmd::PackArgs),
     /// Convert PDFs tagged for another vendor (Adobe Sign, Dropbox Sign, BoldSign, DocuSeal,
-    /// signNow, PandaDoc) into v0 requests with fields at explicit positions.
+    /// signNow, PandaDoc, Documenso) into v0 requests with fields at explicit positions.
     Migrate(crate::migrate_cmd::MigrateArgs),
     /// Print the JSON Schema of a body, the manifest or the scan record.
     Schema(crate::schema_cmd::SchemaArgs),
@@ -95,7 +95,8 @@ pub struct ScanArgs {
     #[arg(long)]
     pub data_fields: bool,
     /// Also read other vendors' text tags into each record's `vendor_tags`: adobe, dropbox,
-    /// boldsign, docuseal, signnow, pandadoc (comma-separated), or `all`. Default: native `<# #>` only.
+    /// boldsign, docuseal, signnow, pandadoc, documenso (comma-separated), or `all` (each document
+    /// read by the vendors whose distinctive tags it holds). Default: native `<# #>` only.
     #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "", hide_default_value = true)]
     pub dialect: signprep_core::Dialects,
     /// Override the service type of the data fields whose name or tag id matches: the whole

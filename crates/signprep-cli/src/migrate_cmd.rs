@@ -21,7 +21,7 @@ pub struct MigrateArgs {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// The vendors whose tags to read: adobe, dropbox, boldsign, docuseal, signnow,
-    /// pandadoc (comma-separated), or `all`.
+    /// pandadoc, documenso (comma-separated), or `all`.
     #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "all")]
     pub dialect: Dialects,
     /// A vendor signer and who signs for them: `signer1=client@example.com`,

@@ -204,9 +204,12 @@ codes! {
         /// A vendor text tag assigns its field to signer 0 (`signer0`, `|0|`); the
         /// vendors number signers from 1, so no signer would get the field.
         VendorTagSignerOutOfRange => "vendor_tag_signer_out_of_range", Warning;
-        /// A vendor text tag starts on one line and ends on the next (wrapped by the
-        /// word processor). Vendors read tags within one line, so no field is placed
-        /// there, and none is migrated.
+        /// A vendor text tag starts on one line and ends on the next, or on the
+        /// next page (wrapped by the word processor, as in a narrow table cell).
+        /// The message names the tag and both places. Its vendor reads tags
+        /// within one line, so no field is placed there, and none is migrated
+        /// (signNow, which reads a tag broken before or after a `:` or `;`, is
+        /// read whole and not reported).
         VendorTagSplitAcrossLines => "vendor_tag_split_across_lines", Warning;
         /// A vendor text tag is painted visibly (not white, not render mode 3/7,
         /// not entirely outside the clip). Adobe Acrobat Sign and DocuSeal remove
@@ -217,6 +220,18 @@ codes! {
         /// a curved or non-rectangular clip may be reported although it is not
         /// painted.
         VendorTagVisible => "vendor_tag_visible", Info;
+        /// A vendor text tag holds only the place of a field: what the field is
+        /// (type, signer, label) is given elsewhere, in the vendor's API request
+        /// (a signNow complex text tag such as `{{Name}}`). A migration cannot
+        /// tell which field to place.
+        VendorTagDefinedElsewhere => "vendor_tag_defined_elsewhere", Warning;
+        /// Under several dialects (`--dialect all`), a `{{…}}` that none of the
+        /// document's own vendors reads as a tag, though another vendor's grammar
+        /// would (`{{(English)English}}` in an Adobe Acrobat Sign document is not a
+        /// DocuSeal field). A document's vendors are the dialects whose distinctive
+        /// tags it holds; the text is left as text, not read as another vendor's
+        /// field. `--dialect NAME` forces one vendor's reading.
+        VendorTagUnread => "vendor_tag_unread", Warning;
     }
 }
 

@@ -6,7 +6,7 @@ use crate::document::{Document, Error};
 use crate::forms::{self, Field};
 use crate::geometry::{Rect, Scale, round2};
 use crate::resources::Resources;
-use crate::tags::vendor::{Dialects, FoundVendorTag, VendorTag, find_vendor_tags};
+use crate::tags::vendor::{Dialects, PageVendor, VendorTag, collect_page, resolve_document};
 use crate::tags::{FoundTag, Unmappable, find_page_tags};
 use rayon::prelude::*;
 use schemars::JsonSchema;
@@ -177,12 +177,13 @@ impl Scanner {
             let text = interpret_page(&res, i)?;
             let found = find_page_tags(i, &text);
             let (tags, mut diags) = (found.tags, found.diags);
+            // Vendor tags are read once every page is in (one reading per
+            // document); their findings go here, after the page's tag findings.
+            let vendor_at = diags.len();
             let vendor = if self.dialects.is_empty() {
-                Vec::new()
+                PageVendor::default()
             } else {
-                let (v, d) = find_vendor_tags(i, &text, self.dialects);
-                diags.extend(d);
-                v
+                collect_page(i, &text, self.dialects)
             };
             diags.extend(text.diagnostics);
             if text.glyphs.is_empty() && text.images > 0 {
@@ -198,6 +199,7 @@ impl Scanner {
             Ok(PageResult {
                 tags,
                 vendor,
+                vendor_at,
                 diags,
                 unmappable: found.unmappable,
             })
@@ -235,12 +237,24 @@ impl Scanner {
         let mut page_tags: Vec<(usize, FoundTag)> = Vec::new();
         let mut vendor_tags = Vec::new();
         let mut unmappable_fonts = std::collections::BTreeSet::new();
+        let mut results = results.into_iter().collect::<Result<Vec<_>, Error>>()?;
+        let vendor = if self.dialects.is_empty() {
+            Vec::new()
+        } else {
+            let pages = results.iter_mut().map(|r| std::mem::take(&mut r.vendor));
+            resolve_document(pages.collect(), self.dialects)
+        };
+        let mut vendor = vendor.into_iter();
         for (i, r) in results.into_iter().enumerate() {
-            let r = r?;
             page_tags.extend(r.tags.into_iter().map(|t| (i, t)));
             let (f, off, _, _) = factors.get(i).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
-            vendor_tags.extend(r.vendor.into_iter().map(|t| t.output(i, f, off)));
-            scan.diagnostics.extend(r.diags);
+            let mut diags = r.diags;
+            if let Some((found, vendor_diags)) = vendor.next() {
+                vendor_tags.extend(found.into_iter().map(|t| t.output(i, f, off)));
+                let at = r.vendor_at.min(diags.len());
+                diags.splice(at..at, vendor_diags);
+            }
+            scan.diagnostics.extend(diags);
             // Once per font, on the first page (in page order) that shows it.
             for u in r.unmappable {
                 if unmappable_fonts.insert(u.font.clone()) {
@@ -302,7 +316,9 @@ impl Scanner {
 
 struct PageResult {
     tags: Vec<FoundTag>,
-    vendor: Vec<FoundVendorTag>,
+    vendor: PageVendor,
+    /// Where the page's vendor-tag findings go in `diags`.
+    vendor_at: usize,
     diags: Vec<Diagnostic>,
     unmappable: Vec<Unmappable>,
 }

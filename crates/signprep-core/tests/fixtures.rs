@@ -80,6 +80,11 @@ per_fixture! {
     user_unit,
     vendor_adobe_dropbox,
     vendor_brace_dialects,
+    vendor_documenso,
+    vendor_dropbox_defs,
+    vendor_mixups,
+    vendor_signnow_forms,
+    vendor_wrapped,
     wrapped_tag,
 }
 

@@ -57,6 +57,17 @@ fn vendor_fixtures_match_their_expectations() {
         if split != want_split {
             failures.push(format!("{name}: {split} split tags, expected {want_split}"));
         }
+        let unread = scan
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::VendorTagUnread)
+            .count();
+        let want_unread = expect.vendor_unread.map_or(0, |v| v.len());
+        if unread != want_unread {
+            failures.push(format!(
+                "{name}: {unread} vendor_tag_unread, expected {want_unread}"
+            ));
+        }
         let visible = scan
             .diagnostics
             .iter()

@@ -72,7 +72,8 @@ impl PlacedTag {
 /// fixture's author wrote in it that sizes the field.
 #[derive(Debug, Clone)]
 pub struct PlacedVendorTag {
-    /// `adobe`, `dropbox`, `boldsign`, `docuseal`, `signnow`, `pandadoc`.
+    /// `adobe`, `dropbox`, `boldsign`, `docuseal`, `signnow`, `pandadoc`,
+    /// `documenso`.
     pub dialect: &'static str,
     pub tag: PlacedTag,
     /// Explicit width and height written in the tag (DocuSeal, signNow).
@@ -92,6 +93,8 @@ pub struct Drawn {
     pub vendor_tags: Vec<PlacedVendorTag>,
     /// Vendor tags wrapped onto a second line (no field expected).
     pub vendor_split: usize,
+    /// `{{…}}` that no grammar of the document reads (`vendor_tag_unread`).
+    pub vendor_unread: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -128,6 +131,9 @@ pub struct ContentWriter {
     unterminated: usize,
     vendor_tags: Vec<PlacedVendorTag>,
     vendor_split: usize,
+    vendor_unread: usize,
+    /// Where the first line of a wrapped vendor tag ends (see [`ContentWriter::wrap`]).
+    wrap: Option<usize>,
 }
 
 impl Default for ContentWriter {
@@ -161,6 +167,8 @@ impl ContentWriter {
             unterminated: 0,
             vendor_tags: Vec::new(),
             vendor_split: 0,
+            vendor_unread: 0,
+            wrap: None,
         }
     }
 
@@ -375,6 +383,13 @@ impl ContentWriter {
         Ok(())
     }
 
+    /// The vendor tag begun by [`ContentWriter::mark`] goes on on another
+    /// line from here: its field is the box of the glyphs shown so far.
+    pub fn wrap(&mut self) -> &mut Self {
+        self.wrap = Some(self.glyphs.len());
+        self
+    }
+
     /// End a vendor tag begun by [`ContentWriter::mark`] at the last glyph
     /// shown; `width`/`height` are the explicit size its text sets, if any.
     pub fn vendor(
@@ -383,16 +398,33 @@ impl ContentWriter {
         width: Option<f64>,
         height: Option<f64>,
     ) -> Result<&mut Self, Error> {
+        self.vendor_continued(dialect, "", width, height)
+    }
+
+    /// As [`ContentWriter::vendor`], for a tag whose text goes on with
+    /// `rest` at the top of the next page (read whole, placed here).
+    pub fn vendor_continued(
+        &mut self,
+        dialect: &'static str,
+        rest: &str,
+        width: Option<f64>,
+        height: Option<f64>,
+    ) -> Result<&mut Self, Error> {
         let start = self
             .mark
             .take()
             .ok_or_else(|| Error::new("vendor() without mark()"))?;
-        let glyphs = self
+        let all = self
             .glyphs
             .get(start..)
-            .ok_or_else(|| Error::new("bad vendor tag range"))?
-            .to_vec();
-        let text: String = glyphs.iter().map(|g| g.ch).collect();
+            .ok_or_else(|| Error::new("bad vendor tag range"))?;
+        let mut text: String = all.iter().map(|g| g.ch).collect();
+        text.push_str(rest);
+        let boxed = self
+            .wrap
+            .take()
+            .map_or(all.len(), |w| w.saturating_sub(start));
+        let glyphs = all.get(..boxed).unwrap_or(all).to_vec();
         let delimited = (text.starts_with('{') && text.ends_with('}'))
             || (text.starts_with('[') && text.ends_with(']'));
         if !delimited {
@@ -412,6 +444,12 @@ impl ContentWriter {
     /// Record a vendor tag wrapped onto the next line (no field expected).
     pub fn vendor_split(&mut self) -> &mut Self {
         self.vendor_split += 1;
+        self
+    }
+
+    /// Record a `{{…}}` no grammar of the document reads (a finding, no field).
+    pub fn vendor_unread(&mut self) -> &mut Self {
+        self.vendor_unread += 1;
         self
     }
 
@@ -455,6 +493,7 @@ impl ContentWriter {
             unterminated: self.unterminated,
             vendor_tags: self.vendor_tags,
             vendor_split: self.vendor_split,
+            vendor_unread: self.vendor_unread,
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct Expect {
     /// read on; absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_unmappable: Option<Vec<ExpectUnmappable>>,
+    /// One entry per `{{…}}` that no grammar of the document reads
+    /// (`vendor_tag_unread`; vendor fixtures only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor_unread: Option<Vec<ExpectUnterminated>>,
 }
 
 /// A font without a usable Unicode mapping, named as the scanner reports it

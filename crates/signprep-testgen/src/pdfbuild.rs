@@ -64,6 +64,7 @@ pub struct DocBuilder {
     unterminated: Vec<ExpectUnterminated>,
     vendor_tags: Vec<ExpectVendorTag>,
     vendor_split: Vec<ExpectUnterminated>,
+    vendor_unread: Vec<ExpectUnterminated>,
 }
 
 impl Default for DocBuilder {
@@ -92,6 +93,7 @@ impl DocBuilder {
             unterminated: Vec::new(),
             vendor_tags: Vec::new(),
             vendor_split: Vec::new(),
+            vendor_unread: Vec::new(),
         }
     }
 
@@ -192,6 +194,9 @@ impl DocBuilder {
         for _ in 0..spec.content.vendor_split {
             self.vendor_split.push(ExpectUnterminated { page: index });
         }
+        for _ in 0..spec.content.vendor_unread {
+            self.vendor_unread.push(ExpectUnterminated { page: index });
+        }
         Ok(id)
     }
 
@@ -228,10 +233,13 @@ impl DocBuilder {
             fields: self.fields,
             field_findings: self.field_findings,
             error: self.error,
-            vendor_tags: (!self.vendor_tags.is_empty() || !self.vendor_split.is_empty())
-                .then_some(self.vendor_tags),
+            vendor_tags: (!self.vendor_tags.is_empty()
+                || !self.vendor_split.is_empty()
+                || !self.vendor_unread.is_empty())
+            .then_some(self.vendor_tags),
             vendor_split: (!self.vendor_split.is_empty()).then_some(self.vendor_split),
             text_unmappable: self.text_unmappable,
+            vendor_unread: (!self.vendor_unread.is_empty()).then_some(self.vendor_unread),
         };
         Ok(Fixture {
             name,

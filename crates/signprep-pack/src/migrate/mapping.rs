@@ -53,6 +53,11 @@ pub const TYPE_TABLE: &[TypeRow] = &[
         "typed as text; no phone type is shown, so the number is not validated",
     ),
     row(
+        "number",
+        Some("text"),
+        "typed as text; no number type is shown, so limits and number formats are not enforced",
+    ),
+    row(
         "date",
         Some("text"),
         "a date the signer types: free text (no date type is shown); a vendor date format goes into the description",

@@ -1,5 +1,5 @@
 //! Migration from other vendors' text tags: a PDF tagged for Adobe Acrobat
-//! Sign, Dropbox Sign, BoldSign, DocuSeal, signNow or PandaDoc becomes a v0
+//! Sign, Dropbox Sign, BoldSign, DocuSeal, signNow, PandaDoc or Documenso becomes a v0
 //! own-PDF request — a `POST /v0/documents` body whose data fields sit at
 //! explicit positions (`x`, `y`, `width`, `height`, page-stacked pixels, the
 //! box the vendor would give the field), then the PDF itself, uploaded to the
@@ -198,7 +198,15 @@ impl Migrator {
                 ..Finding::from_scan(d, at, &file)
             })
             .collect();
-        let tags = scan.vendor_tags.as_deref().unwrap_or_default();
+        // A Dropbox Sign definition tag (`[def:$name|...]`) places no field:
+        // its references do.
+        let tags: Vec<&VendorTag> = scan
+            .vendor_tags
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .filter(|t| t.attributes.kind != "definition")
+            .collect();
         let mut summary = MigrateSummary {
             files: 1,
             tags: tags.len(),
@@ -206,7 +214,7 @@ impl Migrator {
         };
         let mut parties: BTreeMap<String, Party> = BTreeMap::new();
         let mut fields: Vec<(String, V0DataField)> = Vec::new();
-        for (n, t) in tags.iter().enumerate() {
+        for (n, &t) in tags.iter().enumerate() {
             let Some(service) = self.service_type(t, &file, &mut findings) else {
                 summary.left_out += 1;
                 continue;

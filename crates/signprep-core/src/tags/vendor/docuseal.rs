@@ -5,6 +5,10 @@
 //! (absolute, in pixels). The type defaults to a text field. Without
 //! `width` the field is as wide as the tag; without `height`, as high as
 //! the font size. Source: docuseal.co/guides/use-embedded-text-field-tags-in-the-pdf-to-create-a-fillable-form.
+//! DocuSeal's parser (`lib/templates/find_text_tags.rb` in docusealco/docuseal)
+//! joins each line's text nodes and matches `\{\{([^{}]+)\}\}` within the
+//! line, so a tag wrapped onto the next line is not read; it also reads a
+//! key without a value as `true` and the attributes in `MORE_KEYS`.
 
 use super::{Parsed, Problem, some};
 
@@ -25,11 +29,52 @@ const TYPES: &[(&str, &str)] = &[
     ("phone", "phone"),
 ];
 
+/// Attributes DocuSeal's tag parser reads besides the documented ones
+/// (`lib/templates/find_text_tags.rb` in docusealco/docuseal): kept in
+/// `extra`, not reported.
+const MORE_KEYS: &[&str] = &[
+    "uuid",
+    "title",
+    "description",
+    "default_value",
+    "value",
+    "values",
+    "font_size",
+    "font_type",
+    "font",
+    "color",
+    "background",
+    "align",
+    "valign",
+    "format",
+    "price",
+    "currency",
+    "mask",
+    "reasons",
+];
+
+/// A key DocuSeal reads (`-` and case as its parser folds them).
+pub(super) fn is_attribute(key: &str) -> bool {
+    let k = key.trim().replace('-', "_").to_ascii_lowercase();
+    matches!(
+        k.as_str(),
+        "name"
+            | "type"
+            | "role"
+            | "default"
+            | "required"
+            | "readonly"
+            | "options"
+            | "width"
+            | "height"
+    ) || MORE_KEYS.contains(&k.as_str())
+}
+
 /// A DocuSeal tag has no `|`: a name, `key=value` attributes, or both.
 pub(super) fn claims(inner: &str) -> bool {
     !inner.is_empty()
         && !inner.contains(['|', '{', '}'])
-        && !super::signnow::claims(inner)
+        && !super::signnow::is_simple(inner)
         && inner.split(';').next().is_some_and(|first| {
             let first = first.trim();
             !first.is_empty() && !first.starts_with(['#', '/', '!', '*', '>', '^'])
@@ -44,17 +89,25 @@ pub(super) fn parse(inner: &str) -> Parsed {
         if part.is_empty() {
             continue;
         }
-        let Some((key, value)) = part.split_once('=') else {
-            if i == 0 {
+        // A key without a value is `true` (`{{Sign;readonly}}`).
+        let (key, value) = match part.split_once('=') {
+            Some(kv) => kv,
+            None if i == 0 => {
                 p.attrs.name = Some(part.to_string());
-            } else {
+                continue;
+            }
+            None if is_attribute(part) => (part, "true"),
+            None => {
                 p.problem(Problem::Malformed(format!(
                     "`{part}` is not a `key=value` attribute"
                 )));
+                continue;
             }
-            continue;
         };
-        let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+        let (key, value) = (
+            key.trim().replace('-', "_").to_ascii_lowercase(),
+            value.trim(),
+        );
         match key.as_str() {
             "name" => p.attrs.name = some(value),
             "type" => typ = Some(value.to_ascii_lowercase()),
@@ -87,6 +140,18 @@ pub(super) fn parse(inner: &str) -> Parsed {
                     "`{key}={value}` is not a positive number"
                 ))),
             },
+            "default_value" | "value" => p.attrs.default = some(value),
+            "values" => {
+                p.attrs.options = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|o| !o.is_empty())
+                    .map(str::to_string)
+                    .collect();
+            }
+            k if MORE_KEYS.contains(&k) => {
+                p.attrs.extra.insert(key, value.to_string());
+            }
             _ => {
                 p.problem(Problem::Malformed(format!(
                     "`{key}` is not a DocuSeal attribute"

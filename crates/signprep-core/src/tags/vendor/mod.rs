@@ -5,9 +5,10 @@
 //! Each dialect module knows its grammar as its vendor documents it: which
 //! inner texts it claims, how they parse into [`VendorAttributes`] and which
 //! box the vendor would give the field. This module finds the delimited
-//! candidates on a page (`{{…}}`, `[…]`, `{…}`), hands each to the first
-//! requested dialect that claims it, and turns grammar problems into
-//! findings.
+//! candidates on a page (`{{…}}`, `[[…]]`, `[…]`, `{…}`) and the dialects
+//! that claim each; [`resolve`] decides per document which vendors wrote it
+//! and reads each tag with one of their grammars, and turns grammar problems
+//! into findings.
 
 mod adobe;
 mod boldsign;
@@ -16,7 +17,11 @@ mod dropbox;
 mod pandadoc;
 mod signnow;
 
-use super::{Lines, build_lines, glyphs_of, span};
+mod documenso;
+mod resolve;
+pub(crate) use resolve::{PageVendor, collect_page, resolve_document};
+
+use super::{Lines, glyphs_of, span};
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
@@ -41,17 +46,20 @@ pub enum Dialect {
     Signnow,
     /// PandaDoc field tags: `{signature:Client___}` or `[signature:Client___]`.
     Pandadoc,
+    /// Documenso PDF placeholders: `{{signature, r1}}`.
+    Documenso,
 }
 
 impl Dialect {
     /// Every dialect, in the order `--dialect all` lists them.
-    pub const ALL: [Dialect; 6] = [
+    pub const ALL: [Dialect; 7] = [
         Dialect::Adobe,
         Dialect::Dropbox,
         Dialect::Boldsign,
         Dialect::Docuseal,
         Dialect::Signnow,
         Dialect::Pandadoc,
+        Dialect::Documenso,
     ];
 
     /// The name used on the command line and in records.
@@ -63,6 +71,7 @@ impl Dialect {
             Dialect::Docuseal => "docuseal",
             Dialect::Signnow => "signnow",
             Dialect::Pandadoc => "pandadoc",
+            Dialect::Documenso => "documenso",
         }
     }
 
@@ -75,6 +84,7 @@ impl Dialect {
             Dialect::Docuseal => "DocuSeal",
             Dialect::Signnow => "signNow",
             Dialect::Pandadoc => "PandaDoc",
+            Dialect::Documenso => "Documenso",
         }
     }
 
@@ -88,6 +98,7 @@ impl Dialect {
             "docuseal" => Some(Dialect::Docuseal),
             "signnow" => Some(Dialect::Signnow),
             "pandadoc" => Some(Dialect::Pandadoc),
+            "documenso" => Some(Dialect::Documenso),
             _ => None,
         }
     }
@@ -110,7 +121,7 @@ pub struct Dialects(u8);
 /// A `--dialect` list naming no known dialect.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown dialect `{0}`: expected all, adobe, dropbox, boldsign, docuseal, signnow or pandadoc"
+    "unknown dialect `{0}`: expected all, adobe, dropbox, boldsign, docuseal, signnow, pandadoc or documenso"
 )]
 pub struct UnknownDialect(pub String);
 
@@ -169,7 +180,8 @@ pub struct VendorAttributes {
     /// The type in one vocabulary across vendors: `signature`, `initials`,
     /// `text`, `date`, `date_signed`, `checkbox`, `radio`, `dropdown`,
     /// `file`, `image`, `stamp`, `name`, `email`, `company`, `title`,
-    /// `phone`, `payment`, `multiple`, or `unknown`.
+    /// `phone`, `payment`, `multiple`, `number`, `definition` (a Dropbox Sign
+    /// definition tag, which places no field), or `unknown`.
     pub kind: String,
     /// The signer or role as written (`signer1`, `Client`, `1`, `sender`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,6 +225,8 @@ pub(crate) enum Problem {
     UnknownType(String),
     Malformed(String),
     SignerOutOfRange(String),
+    /// The tag holds only a place; what it is lives elsewhere (why).
+    DefinedElsewhere(String),
 }
 
 /// A dialect's reading of one tag: its attributes and what is wrong with it.
@@ -246,6 +260,8 @@ enum Delim {
     Bracket,
     /// `{ … }` (single)
     Brace,
+    /// `[[ … ]]`
+    DoubleBracket,
 }
 
 impl Delim {
@@ -254,6 +270,7 @@ impl Delim {
             Delim::DoubleBrace => "{{",
             Delim::Bracket => "[",
             Delim::Brace => "{",
+            Delim::DoubleBracket => "[[",
         }
     }
 
@@ -262,6 +279,7 @@ impl Delim {
             Delim::DoubleBrace => "}}",
             Delim::Bracket => "]",
             Delim::Brace => "}",
+            Delim::DoubleBracket => "]]",
         }
     }
 }
@@ -270,12 +288,16 @@ impl Delim {
 /// specific first; the first requested one whose grammar claims it wins.
 fn contenders(delim: Delim, inner: &str) -> Vec<Dialect> {
     match delim {
-        Delim::Bracket => vec![Dialect::Dropbox, Dialect::Pandadoc],
-        Delim::Brace => vec![Dialect::Pandadoc],
+        Delim::Bracket => vec![Dialect::Dropbox, Dialect::Pandadoc, Dialect::Signnow],
+        Delim::Brace => vec![Dialect::Pandadoc, Dialect::Signnow],
+        Delim::DoubleBracket => vec![Dialect::Signnow],
         Delim::DoubleBrace => {
             // The grammars overlap; the one whose marks the text carries goes first.
-            let mut order = Vec::with_capacity(4);
-            if signnow::claims(inner) {
+            let mut order = Vec::with_capacity(6);
+            if documenso::claims(inner) {
+                order.push(Dialect::Documenso);
+            }
+            if signnow::is_simple(inner) {
                 order.push(Dialect::Signnow);
             }
             if inner.contains('|') {
@@ -285,6 +307,10 @@ fn contenders(delim: Delim, inner: &str) -> Vec<Dialect> {
                 order.extend([Dialect::Adobe, Dialect::Docuseal]);
             } else {
                 order.extend([Dialect::Docuseal, Dialect::Adobe]);
+            }
+            // A bare name is also a signNow complex tag, read last.
+            if !order.contains(&Dialect::Signnow) {
+                order.push(Dialect::Signnow);
             }
             order
         }
@@ -299,6 +325,7 @@ fn claims(d: Dialect, inner: &str) -> bool {
         Dialect::Docuseal => docuseal::claims(inner),
         Dialect::Signnow => signnow::claims(inner),
         Dialect::Pandadoc => pandadoc::claims(inner),
+        Dialect::Documenso => documenso::claims(inner),
     }
 }
 
@@ -311,6 +338,7 @@ pub(crate) fn parse(d: Dialect, inner: &str) -> Parsed {
         Dialect::Docuseal => docuseal::parse(inner),
         Dialect::Signnow => signnow::parse(inner),
         Dialect::Pandadoc => pandadoc::parse(inner),
+        Dialect::Documenso => documenso::parse(inner),
     }
 }
 
@@ -332,11 +360,21 @@ struct Candidate {
 }
 
 impl Candidate {
+    #[cfg(test)]
     fn inner<'t>(&self, text: &'t str) -> &'t str {
         let open = self.delim.open().len();
         let close = self.delim.close().len();
         text.get(self.start + open..self.end - close)
             .unwrap_or_default()
+    }
+}
+
+/// The character a single delimiter doubles to (`{` for `{`, `[` for `[`).
+fn single(delim: Delim) -> Option<char> {
+    match delim {
+        Delim::Brace => Some('{'),
+        Delim::Bracket => Some('['),
+        Delim::DoubleBrace | Delim::DoubleBracket => None,
     }
 }
 
@@ -349,7 +387,8 @@ fn candidates(text: &str, delim: Delim) -> Vec<Candidate> {
     while let Some(off) = text.get(i..).and_then(|t| t.find(open)) {
         let start = i + off;
         let body = start + open.len();
-        if delim == Delim::Brace && (text[..start].ends_with('{') || text[body..].starts_with('{'))
+        if let Some(ch) = single(delim)
+            && (text[..start].ends_with(ch) || text[body..].starts_with(ch))
         {
             i = body;
             continue;
@@ -373,7 +412,7 @@ fn candidates(text: &str, delim: Delim) -> Vec<Candidate> {
         }
         let end = body + c + close.len();
         let split = rest[..c].contains('\n');
-        if !(delim == Delim::Brace && text[end..].starts_with('}')) {
+        if !single(delim).is_some_and(|_| text[end..].starts_with(close)) {
             out.push(Candidate {
                 delim,
                 start,
@@ -401,94 +440,6 @@ pub(crate) struct FoundVendorTag {
     pub(crate) clipped: bool,
 }
 
-/// Finds the requested dialects' tags on one page.
-pub(crate) fn find_vendor_tags(
-    page_index: usize,
-    page: &PageText,
-    dialects: Dialects,
-) -> (Vec<FoundVendorTag>, Vec<Diagnostic>) {
-    let want = |ds: &[Dialect]| ds.iter().any(|d| dialects.contains(*d));
-    let brace = want(&[
-        Dialect::Adobe,
-        Dialect::Boldsign,
-        Dialect::Docuseal,
-        Dialect::Signnow,
-        Dialect::Pandadoc,
-    ]) && page.text.contains('{');
-    let bracket = want(&[Dialect::Dropbox, Dialect::Pandadoc]) && page.text.contains('[');
-    if !brace && !bracket {
-        return (Vec::new(), Vec::new());
-    }
-    let lines = build_lines(page);
-    let mut found = Vec::new();
-    let mut diags = Vec::new();
-    let mut kinds = Vec::new();
-    if brace {
-        kinds.extend([Delim::DoubleBrace, Delim::Brace]);
-    }
-    if bracket {
-        kinds.push(Delim::Bracket);
-    }
-    let mut all: Vec<Candidate> = kinds
-        .into_iter()
-        .flat_map(|k| candidates(&lines.text, k))
-        .collect();
-    all.sort_by_key(|c| c.start);
-    for c in all {
-        let inner_raw = c.inner(&lines.text);
-        let joined = inner_raw.replace('\n', " ");
-        let inner = joined.trim();
-        let Some(d) = contenders(c.delim, inner)
-            .into_iter()
-            .find(|d| dialects.contains(*d) && claims(*d, inner))
-        else {
-            continue;
-        };
-        let raw = lines.text[c.start..c.end].replace('\n', " ");
-        if c.split {
-            diags.push(
-                Diagnostic::new(
-                    Code::VendorTagSplitAcrossLines,
-                    format!(
-                        "page {}: {} tag `{raw}` is broken across two lines; {} does not read it, and no field is placed",
-                        page_index + 1,
-                        d.vendor(),
-                        d.vendor()
-                    ),
-                )
-                .page(page_index)
-                .tag(raw)
-                .hint("keep the whole tag on one line (a smaller font, a wider column)"),
-            );
-            continue;
-        }
-        let parsed = parse(d, inner);
-        for p in &parsed.problems {
-            diags.push(problem_diagnostic(page_index, d, &raw, p));
-        }
-        if let Some(t) = measure(page, &lines, c, d, raw, parsed.attrs) {
-            if !t.hidden && !t.clipped {
-                diags.push(
-                    Diagnostic::new(
-                        Code::VendorTagVisible,
-                        format!(
-                            "page {}: {} tag `{}` is painted visibly; the service does not remove tag text, so it will show under the placed field",
-                            page_index + 1,
-                            d.vendor(),
-                            t.raw
-                        ),
-                    )
-                    .page(page_index)
-                    .tag(t.raw.clone())
-                    .hint("paint the tag white (or render mode 3) in the source document, or check `signprep preview`"),
-                );
-            }
-            found.push(t);
-        }
-    }
-    (found, diags)
-}
-
 fn problem_diagnostic(page_index: usize, d: Dialect, raw: &str, p: &Problem) -> Diagnostic {
     let p1 = page_index + 1;
     let v = d.vendor();
@@ -508,6 +459,10 @@ fn problem_diagnostic(page_index: usize, d: Dialect, raw: &str, p: &Problem) -> 
             format!(
                 "page {p1}: {v} tag `{raw}` names signer `{s}`, outside the signers {v} numbers (from 1)"
             ),
+        ),
+        Problem::DefinedElsewhere(why) => (
+            Code::VendorTagDefinedElsewhere,
+            format!("page {p1}: {v} tag `{raw}`: {why}"),
         ),
     };
     Diagnostic::new(code, msg).page(page_index).tag(raw)

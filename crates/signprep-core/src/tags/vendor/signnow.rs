@@ -5,8 +5,20 @@
 //! `l` label, `dd` dropdown options, `f` file, `w` width, `h` height, `v`
 //! validator id. `t`, `r` and `o` are needed for every field. `w`/`h` set
 //! the size; without them the field follows the tag.
-//! Source: docs.signnow.com/text-tags and
-//! campus.barracuda.com/product/campus/doc/45023279/how-to-generate-text-tags-on-a-document.
+//! `p` is the prefilled text. Besides double braces, signNow reads a simple
+//! tag in single braces (`{t:s;r:y;o:"Client";}`), single square brackets
+//! (`[t:s;r:y;o:"Client";]`) and double square brackets; a tag may go on over
+//! several lines, broken before or after a `:` or `;`, and is then read
+//! whole (its field starts where the tag starts).
+//! Source: docs.signnow.com/text-tags,
+//! campus.barracuda.com/product/campus/doc/45023279/how-to-generate-text-tags-on-a-document
+//! (other brackets), helpcenter.signnow.com/en/articles/13158901-automate-fields-with-text-tags
+//! (line breaks) and blog.signnow.com/signnow-api-simple-text-tags (`p:`).
+//!
+//! Complex text tags are a bare name (`{{tag_name}}`, `[[tag_name]]`):
+//! the document holds only the place; the field's type, role, label and
+//! size are given in the `tags` of the `POST /document/fieldextract`
+//! request. Source: docs.signnow.com/code-examples/documents-templates-fields/add-text-tags.
 
 use super::{Parsed, Problem, split_outside, unquote};
 
@@ -19,15 +31,51 @@ const TYPES: &[(&str, &str)] = &[
     ("f", "file"),
 ];
 
-/// A signNow tag starts with the type key `t:`.
-pub(super) fn claims(inner: &str) -> bool {
+/// A simple signNow tag starts with the type key `t:`.
+pub(super) fn is_simple(inner: &str) -> bool {
     inner
         .strip_prefix('t')
         .is_some_and(|r| r.trim_start().starts_with(':'))
 }
 
+/// A complex tag's name: letters, digits, `_`, `-`, `.` and inner spaces.
+pub(super) fn complex_name(inner: &str) -> Option<&str> {
+    let name = inner.trim();
+    (!name.is_empty()
+        && name.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' ')))
+    .then_some(name)
+}
+
+/// A simple tag (`t:...`) or a complex tag's bare name.
+pub(super) fn claims(inner: &str) -> bool {
+    is_simple(inner) || complex_name(inner).is_some()
+}
+
+/// signNow reads a tag broken over lines when every break falls before or
+/// after a `:` or `;` (`pieces`: the tag's text line by line).
+pub(super) fn reads_wrapped(pieces: &[&str]) -> bool {
+    pieces.windows(2).all(|w| match w {
+        [a, b] => a.trim_end().ends_with([':', ';']) || b.trim_start().starts_with([':', ';']),
+        _ => true,
+    })
+}
+
 pub(super) fn parse(inner: &str) -> Parsed {
     let mut p = Parsed::default();
+    if !is_simple(inner)
+        && let Some(name) = complex_name(inner)
+    {
+        p.attrs.field_type = "complex".to_string();
+        p.attrs.kind = "unknown".to_string();
+        p.attrs.name = Some(name.to_string());
+        p.problem(Problem::DefinedElsewhere(
+            "a signNow complex text tag: its type, role and label are given in the `tags` of the fieldextract request, not in the document".into(),
+        ));
+        return p;
+    }
     let (mut typ, mut req) = (None, None);
     for part in split_outside(inner, ';').into_iter().map(str::trim) {
         if part.is_empty() {
@@ -46,6 +94,7 @@ pub(super) fn parse(inner: &str) -> Parsed {
             "r" => req = Some(value.to_ascii_lowercase()),
             "o" => p.attrs.signer = (!value.is_empty()).then(|| value.to_string()),
             "l" => p.attrs.label = (!value.is_empty()).then(|| value.to_string()),
+            "p" => p.attrs.default = (!value.is_empty()).then(|| value.to_string()),
             "dd" => {
                 p.attrs.options = value
                     .split(',')

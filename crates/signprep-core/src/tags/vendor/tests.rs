@@ -5,11 +5,16 @@ use super::*;
 
 /// The dialect that reads `raw` when every dialect is asked for, and its parse.
 fn read(raw: &str) -> (Dialect, Parsed) {
-    let c = [Delim::DoubleBrace, Delim::Brace, Delim::Bracket]
-        .into_iter()
-        .flat_map(|d| candidates(raw, d))
-        .min_by_key(|c| (c.start, std::cmp::Reverse(c.end)))
-        .unwrap_or_else(|| panic!("no candidate in {raw}"));
+    let c = [
+        Delim::DoubleBrace,
+        Delim::Brace,
+        Delim::Bracket,
+        Delim::DoubleBracket,
+    ]
+    .into_iter()
+    .flat_map(|d| candidates(raw, d))
+    .min_by_key(|c| (c.start, std::cmp::Reverse(c.end)))
+    .unwrap_or_else(|| panic!("no candidate in {raw}"));
     let inner = c.inner(raw).trim().to_string();
     let d = contenders(c.delim, &inner)
         .into_iter()
@@ -380,4 +385,178 @@ fn dialect_lists_parse() {
         Dialects::parse("docusign"),
         Err(UnknownDialect("docusign".into()))
     );
+}
+
+#[test]
+fn documenso_documented_examples() {
+    // docs.documenso.com/users/documents/pdf-placeholders and the PR that
+    // introduced placeholders (documenso#2111).
+    let cases = [
+        (
+            "{{signature, r1}}",
+            "documenso signature(signature) signer=r1 idx=1 req=true ro=false",
+        ),
+        (
+            "{{name, r1}}",
+            "documenso name(name) signer=r1 idx=1 req=true ro=false",
+        ),
+        (
+            "{{email, r2}}",
+            "documenso email(email) signer=r2 idx=2 req=true ro=false",
+        ),
+        (
+            "{{date, r1}}",
+            "documenso date_signed(date) signer=r1 idx=1 req=true ro=true",
+        ),
+        (
+            "{{text, r1, required=true}}",
+            "documenso text(text) signer=r1 idx=1 req=true ro=false",
+        ),
+        (
+            "{{initials, r1}}",
+            "documenso initials(initials) signer=r1 idx=1 req=true ro=false",
+        ),
+        (
+            "{{text, r1, required=true, label=Company Name}}",
+            "documenso text(text) signer=r1 idx=1 req=true ro=false label=Company Name",
+        ),
+        (
+            "{{number, r1, minValue=0, maxValue=100, value=50}}",
+            "documenso number(number) signer=r1 idx=1 req=false ro=false default=50 maxValue:100 minValue:0",
+        ),
+        (
+            "{{name, r1, fontSize=14}}",
+            "documenso name(name) signer=r1 idx=1 req=true ro=false fontSize:14",
+        ),
+        (
+            "{{text, r2, readOnly=true, text=Contract #12345}}",
+            "documenso text(text) signer=r2 idx=2 req=false ro=true default=Contract #12345",
+        ),
+        (
+            "{{text,r1,required=true,textAlign=right,fontSize=50}}",
+            "documenso text(text) signer=r1 idx=1 req=true ro=false fontSize:50 textAlign:right",
+        ),
+        (
+            "{{ SIGNATURE, r1 }}",
+            "documenso signature(signature) signer=r1 idx=1 req=true ro=false",
+        ),
+        (
+            "{{free_signature, r2}}",
+            "documenso signature(free_signature) signer=r2 idx=2 req=true ro=false",
+        ),
+        // Short aliases (helpers.ts): types, keys and values.
+        (
+            "{{s, R3}}",
+            "documenso signature(signature) signer=r3 idx=3 req=true ro=false",
+        ),
+        (
+            "{{t, r1, r=t, ta=c, l=company_name, p:your_name}}",
+            "documenso text(text) signer=r1 idx=1 req=true ro=false label=Company Name placeholder:Your Name textAlign:center",
+        ),
+        (
+            "{{dd, r2, dv=Blue}}",
+            "documenso dropdown(dropdown) signer=r2 idx=2 req=false ro=false default=Blue",
+        ),
+        (
+            "{{cb, r1, dir=h, vr=at_least, vl=1}}",
+            "documenso checkbox(checkbox) signer=r1 idx=1 req=false ro=false direction:horizontal validationLength:1 validationRule:at_least",
+        ),
+    ];
+    for (raw, want) in cases {
+        assert_eq!(summary(raw), want, "{raw}");
+    }
+}
+
+#[test]
+fn documenso_edge_cases_are_problems() {
+    let cases = [
+        ("{{sig, r1}}", "UnknownType(\"sig\")"),
+        ("{{signature, r0}}", "SignerOutOfRange(\"r0\")"),
+        ("{{text, r1, readonly=true}}", "Malformed"),
+        ("{{signature, r1, required=false}}", "Malformed"),
+        ("{{text, r1, fontSize=big}}", "Malformed"),
+        ("{{text, r1, fontSize=200}}", "Malformed"),
+    ];
+    for (raw, want) in cases {
+        let (d, p) = read(raw);
+        assert_eq!(d, Dialect::Documenso, "{raw}");
+        let got = format!("{:?}", p.problems);
+        assert!(got.contains(want), "{raw}: {got} lacks {want}");
+    }
+    // Without a recipient Documenso makes no field ("reserved for API use").
+    assert!(!documenso::claims("signature"));
+    assert!(!documenso::claims("signature, signer1"));
+    assert!(documenso::claims("signature, r12"));
+}
+
+#[test]
+fn dropbox_definitions_and_references() {
+    // help.dropbox.com/integrations/grouping-checkboxes-using-text-tags-dropbox-sign
+    let cases = [
+        (
+            "[def:$chk|check|req2|signer1]",
+            "dropbox checkbox(check) signer=signer1 idx=1 req=true ro=false definition:chk group_requirement:req2",
+        ),
+        (
+            "[def:$chk2|check|req1-2|signer1]",
+            "dropbox checkbox(check) signer=signer1 idx=1 req=true ro=false definition:chk2 group_requirement:req1-2",
+        ),
+        (
+            "[def:$name|text|req|signer1|Full name|name_id]",
+            "dropbox text(text) signer=signer1 idx=1 req=true ro=false label=Full name id=name_id definition:name",
+        ),
+        (
+            "[$chk]",
+            "dropbox unknown($chk) signer=- idx=- req=false ro=false reference:chk",
+        ),
+    ];
+    for (raw, want) in cases {
+        assert_eq!(summary(raw), want, "{raw}");
+    }
+    // A price in brackets is no reference.
+    assert!(!dropbox::claims("$5"));
+    assert!(!dropbox::claims("def:$x"));
+}
+
+#[test]
+fn signnow_other_brackets_and_complex_tags() {
+    let cases = [
+        (
+            "{t:s;r:y;o:\"Client\";}",
+            "signnow signature(s) signer=Client idx=- req=true ro=false",
+        ),
+        (
+            "[t:s;r:y;o:\"Client\";]",
+            "signnow signature(s) signer=Client idx=- req=true ro=false",
+        ),
+        (
+            "[[t:i;r:n;o:\"Signer 1\";]]",
+            "signnow initials(i) signer=Signer 1 idx=- req=false ro=false",
+        ),
+        (
+            "{{t:t;r:n;o:\"CEO\";l:\"Label\";p:\"test prefilled text\";h:75;}}",
+            "signnow text(t) signer=CEO idx=- req=false ro=false label=Label default=test prefilled text h=75",
+        ),
+        (
+            "[[name]]",
+            "signnow unknown(complex) signer=- idx=- req=false ro=false name=name !DefinedElsewhere(",
+        ),
+    ];
+    for (raw, want) in cases {
+        let got = summary(raw);
+        assert!(got.starts_with(want), "{raw}: {got}");
+    }
+    assert!(signnow::reads_wrapped(&["{{t:s;r:y;", "o:\"CEO\";}}"]));
+    assert!(signnow::reads_wrapped(&["{{t:s;r:y", ";o:\"CEO\";}}"]));
+    assert!(!signnow::reads_wrapped(&["{{t:s;r:y;o:\"C", "EO\";}}"]));
+}
+
+#[test]
+fn bare_names_fall_back_to_docuseal_without_other_evidence() {
+    // With no document to decide by, a bare name is read as before.
+    let (d, _) = read("{{Client name}}");
+    assert_eq!(d, Dialect::Docuseal);
+    // A placeholder with a recipient is Documenso's, not a DocuSeal name.
+    let (d, _) = read("{{signature,r1}}");
+    assert_eq!(d, Dialect::Documenso);
 }

@@ -1,0 +1,568 @@
+//! A document's vendor tags, read as the vendors who wrote it read them.
+//!
+//! Pages are scanned in parallel ([`collect_page`]): each delimited candidate
+//! is kept with every requested dialect's reading of it (parsed and
+//! measured), and a tag left open at the foot of a page or closed at the top
+//! of one is kept as a dangling piece. [`resolve_document`] then decides, for
+//! the whole document:
+//!
+//! - **Which vendors wrote it.** A tag is *distinctive* for a dialect when it
+//!   carries that grammar's own marks (Adobe `_es_`, a `:role` or a leading
+//!   `*`/`!`; a DocuSeal `key=value` attribute; a signNow `t:` key; BoldSign
+//!   `|`; Documenso `type, rN`; Dropbox `[a|b|c]` or a definition; a PandaDoc
+//!   `{type:role}`). A bare `{{Name}}` is distinctive for nobody. The
+//!   document's dialects are those with a distinctive tag, ranked by how many
+//!   they have; a tie goes to the dialect whose first distinctive tag comes
+//!   first in the document (pages in order, lines top to bottom), and then to
+//!   the order of [`Dialect::ALL`].
+//! - **Which grammar reads each tag.** A distinctive tag is read by the
+//!   highest-ranked document dialect it is distinctive for; an ambiguous one
+//!   (`{{Name}}`) by the highest-ranked document dialect that reads it (a
+//!   signNow complex tag in a signNow document, a DocuSeal text field in a
+//!   DocuSeal one). A `{{…}}` or `[[…]]` that no document dialect reads is a
+//!   finding (`vendor_tag_unread`), not another vendor's field. A document
+//!   with no distinctive tag at all is read as before: each tag by the first
+//!   requested dialect, in a fixed order, that claims it. `--dialect NAME`
+//!   asks for one grammar only, so it is the only one that reads.
+//! - **Wrapped tags.** A tag broken over two lines, or from the foot of one
+//!   page to the top of the next, is read whole where its vendor reads it so
+//!   (signNow: broken before or after a `:` or `;`; the field starts where
+//!   the tag starts), and is otherwise a `vendor_tag_split_across_lines`
+//!   finding naming the tag and both places.
+//! - **Dropbox Sign definitions.** `[def:$name|...]` places no field (it is
+//!   kept, with kind `definition`, so that its text is known); each
+//!   `[$name]` places the definition's field in its own box.
+
+use super::{
+    Candidate, Delim, Dialect, Dialects, FoundVendorTag, Parsed, Problem, VendorAttributes,
+    candidates, claims, contenders, docuseal, dropbox, measure, parse, problem_diagnostic, signnow,
+    split_outside,
+};
+use crate::content::PageText;
+use crate::diag::{Code, Diagnostic};
+use crate::geometry::Rect;
+use crate::tags::{Lines, build_lines, glyphs_of, span};
+use std::collections::BTreeMap;
+
+/// One line's part of a tag: its text and where it was drawn.
+#[derive(Clone, Debug)]
+struct Piece {
+    page: usize,
+    text: String,
+    bbox: Option<Rect>,
+}
+
+/// One dialect's reading of a candidate.
+#[derive(Clone, Debug)]
+struct Reading {
+    dialect: Dialect,
+    parsed: Parsed,
+    /// The text carries this grammar's own marks.
+    strong: bool,
+    /// Measured as this vendor sizes the field (`None`: nothing drew it).
+    tag: Option<FoundVendorTag>,
+}
+
+/// A delimited candidate and the readings of the dialects that claim it.
+#[derive(Clone, Debug)]
+struct Cand {
+    page: usize,
+    delim: Delim,
+    /// The tag as written, its lines joined.
+    raw: String,
+    /// One piece per line (one for a tag on one line).
+    pieces: Vec<Piece>,
+    readings: Vec<Reading>,
+}
+
+/// A tag left open at the foot of a page, or the close at the top of one.
+#[derive(Clone, Debug)]
+struct Dangling {
+    delim: Delim,
+    piece: Piece,
+    /// The open piece measured once per requested dialect (foot pieces only).
+    measured: Vec<FoundVendorTag>,
+}
+
+/// What one page holds for the document-wide reading.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PageVendor {
+    cands: Vec<Cand>,
+    foot: Vec<Dangling>,
+    top: Vec<Dangling>,
+}
+
+/// The delimiters the requested dialects use (a close alone may end a tag
+/// begun on the page before).
+fn delims(dialects: Dialects, page: &PageText) -> Vec<Delim> {
+    let want = |ds: &[Dialect]| ds.iter().any(|d| dialects.contains(*d));
+    let mut kinds = Vec::with_capacity(4);
+    if want(&[
+        Dialect::Adobe,
+        Dialect::Boldsign,
+        Dialect::Docuseal,
+        Dialect::Signnow,
+        Dialect::Pandadoc,
+        Dialect::Documenso,
+    ]) && page.text.contains(['{', '}'])
+    {
+        kinds.extend([Delim::DoubleBrace, Delim::Brace]);
+    }
+    if want(&[Dialect::Dropbox, Dialect::Pandadoc, Dialect::Signnow])
+        && page.text.contains(['[', ']'])
+    {
+        kinds.extend([Delim::Bracket, Delim::DoubleBracket]);
+    }
+    kinds
+}
+
+/// The text between the delimiters, trimmed.
+fn inner_of(raw: &str, delim: Delim) -> &str {
+    raw.strip_prefix(delim.open())
+        .and_then(|r| r.strip_suffix(delim.close()))
+        .unwrap_or_default()
+        .trim()
+}
+
+/// The text carries dialect `d`'s own marks (`inner` is claimed by `d`).
+fn strong(d: Dialect, inner: &str) -> bool {
+    match d {
+        Dialect::Adobe => {
+            inner.contains("_es_")
+                || inner.starts_with(['*', '!'])
+                || split_outside(inner, ':').len() > 1
+        }
+        Dialect::Docuseal => inner.split(';').any(|part| {
+            part.split_once('=')
+                .is_some_and(|(k, _)| docuseal::is_attribute(k))
+        }),
+        Dialect::Signnow => signnow::is_simple(inner),
+        Dialect::Dropbox => dropbox::reference(inner).is_none(),
+        Dialect::Boldsign | Dialect::Pandadoc | Dialect::Documenso => true,
+    }
+}
+
+/// The readings of `inner` by the requested dialects that claim it, most
+/// specific first; `measure_as` sizes each one.
+fn readings(
+    delim: Delim,
+    inner: &str,
+    dialects: Dialects,
+    mut measure_as: impl FnMut(Dialect, &VendorAttributes) -> Option<FoundVendorTag>,
+) -> Vec<Reading> {
+    contenders(delim, inner)
+        .into_iter()
+        .filter(|d| dialects.contains(*d) && claims(*d, inner))
+        .map(|d| {
+            let parsed = parse(d, inner);
+            let tag = measure_as(d, &parsed.attrs);
+            Reading {
+                dialect: d,
+                strong: strong(d, inner),
+                parsed,
+                tag,
+            }
+        })
+        .collect()
+}
+
+/// The box of the glyphs drawing `start..end` of the lines' text.
+fn piece(page_index: usize, page: &PageText, lines: &Lines, start: usize, end: usize) -> Piece {
+    let glyphs = glyphs_of(lines, start, end);
+    Piece {
+        page: page_index,
+        text: lines.text.get(start..end).unwrap_or_default().to_string(),
+        bbox: span(page, &glyphs).map(|s| s.bbox),
+    }
+}
+
+/// Every requested dialect's reading of the candidates on one page, and the
+/// tags left open at its foot or closed at its top.
+pub(crate) fn collect_page(page_index: usize, page: &PageText, dialects: Dialects) -> PageVendor {
+    let kinds = delims(dialects, page);
+    if kinds.is_empty() {
+        return PageVendor::default();
+    }
+    let lines = build_lines(page);
+    let text = lines.text.as_str();
+    let mut all: Vec<Candidate> = kinds.iter().flat_map(|k| candidates(text, *k)).collect();
+    all.sort_by_key(|c| c.start);
+    let mut out = PageVendor::default();
+    for c in all {
+        let whole = text.get(c.start..c.end).unwrap_or_default();
+        let mut pieces = Vec::with_capacity(2);
+        let mut from = c.start;
+        for (k, _) in whole.match_indices('\n') {
+            pieces.push(piece(page_index, page, &lines, from, c.start + k));
+            from = c.start + k + 1;
+        }
+        pieces.push(piece(page_index, page, &lines, from, c.end));
+        let raw: String = pieces.iter().map(|p| p.text.as_str()).collect();
+        // A wrapped tag is measured on its first line, where its field starts.
+        let first = Candidate {
+            end: c.start + pieces.first().map_or(0, |p| p.text.len()),
+            split: false,
+            ..c
+        };
+        let rs = readings(c.delim, inner_of(&raw, c.delim), dialects, |d, attrs| {
+            measure(page, &lines, first, d, raw.clone(), attrs.clone())
+        });
+        if !rs.is_empty() {
+            out.cands.push(Cand {
+                page: page_index,
+                delim: c.delim,
+                raw,
+                pieces,
+                readings: rs,
+            });
+        }
+    }
+    for &delim in &kinds {
+        if let Some(d) = dangling_foot(page_index, page, &lines, delim, dialects) {
+            out.foot.push(d);
+        }
+        if let Some(d) = dangling_top(page_index, page, &lines, delim) {
+            out.top.push(d);
+        }
+    }
+    out
+}
+
+/// A delimiter at `at` that is half of a doubled one (`{` of `{{`).
+fn doubled(text: &str, at: usize, len: usize, delim: Delim) -> bool {
+    let ch = match delim {
+        Delim::Brace => '{',
+        Delim::Bracket => '[',
+        _ => return false,
+    };
+    let close = if ch == '{' { '}' } else { ']' };
+    let before = text.get(..at).and_then(|t| t.chars().next_back());
+    let after = text.get(at + len..).and_then(|t| t.chars().next());
+    [before, after]
+        .into_iter()
+        .flatten()
+        .any(|c| c == ch || c == close)
+}
+
+/// The last open on the page's last line with no close after it.
+fn dangling_foot(
+    page_index: usize,
+    page: &PageText,
+    lines: &Lines,
+    delim: Delim,
+    dialects: Dialects,
+) -> Option<Dangling> {
+    let text = lines.text.as_str();
+    let at = text.rfind(delim.open())?;
+    let rest = text.get(at..)?;
+    if rest.contains('\n')
+        || rest.get(delim.open().len()..)?.contains(delim.close())
+        || doubled(text, at, delim.open().len(), delim)
+    {
+        return None;
+    }
+    let c = Candidate {
+        delim,
+        start: at,
+        end: text.len(),
+        split: false,
+    };
+    let measured = dialects
+        .iter()
+        .filter_map(|d| {
+            measure(
+                page,
+                lines,
+                c,
+                d,
+                String::new(),
+                VendorAttributes::default(),
+            )
+        })
+        .collect();
+    Some(Dangling {
+        delim,
+        piece: piece(page_index, page, lines, at, text.len()),
+        measured,
+    })
+}
+
+/// The first close on the page's first line with no open before it.
+fn dangling_top(
+    page_index: usize,
+    page: &PageText,
+    lines: &Lines,
+    delim: Delim,
+) -> Option<Dangling> {
+    let text = lines.text.as_str();
+    let at = text.find(delim.close())?;
+    let head = text.get(..at)?;
+    if head.contains('\n')
+        || head.contains(delim.open())
+        || doubled(text, at, delim.close().len(), delim)
+    {
+        return None;
+    }
+    Some(Dangling {
+        delim,
+        piece: piece(page_index, page, lines, 0, at + delim.close().len()),
+        measured: Vec::new(),
+    })
+}
+
+/// A tag continued from the foot of page `i` to the top of page `i + 1`.
+fn joined(foot: &Dangling, top: &Dangling, dialects: Dialects) -> Option<Cand> {
+    let raw = format!("{}{}", foot.piece.text, top.piece.text);
+    let inner = inner_of(&raw, foot.delim);
+    let rs = readings(foot.delim, inner, dialects, |d, attrs| {
+        let mut t = foot.measured.iter().find(|t| t.dialect == d)?.clone();
+        t.raw = raw.clone();
+        t.attrs = attrs.clone();
+        // An explicit size replaces the measured one, as `measure` does.
+        if let Some(w) = attrs.width.filter(|w| *w > 0.0) {
+            t.bbox.x1 = t.bbox.x0 + w;
+        }
+        if let Some(h) = attrs.height.filter(|h| *h > 0.0) {
+            t.bbox.y1 = t.bbox.y0 + h;
+        }
+        Some(t)
+    });
+    (!rs.is_empty()).then(|| Cand {
+        page: foot.piece.page,
+        delim: foot.delim,
+        raw,
+        pieces: vec![foot.piece.clone(), top.piece.clone()],
+        readings: rs,
+    })
+}
+
+/// The document's dialects, most distinctive tags first (ties: the first
+/// distinctive tag in the document, then [`Dialect::ALL`] order).
+fn rank(cands: &[Cand]) -> Vec<Dialect> {
+    let mut score: BTreeMap<Dialect, (usize, usize)> = BTreeMap::new();
+    for (i, c) in cands.iter().enumerate() {
+        for r in c.readings.iter().filter(|r| r.strong) {
+            let e = score.entry(r.dialect).or_insert((0, i));
+            e.0 += 1;
+        }
+    }
+    let mut ranked: Vec<(Dialect, (usize, usize))> = score.into_iter().collect();
+    ranked.sort_by_key(|(d, (n, first))| (std::cmp::Reverse(*n), *first, *d));
+    ranked.into_iter().map(|(d, _)| d).collect()
+}
+
+/// The reading a tag gets in a document of `ranked` dialects; `None`: none
+/// of them reads it.
+fn choose(c: &Cand, ranked: &[Dialect]) -> Option<usize> {
+    if ranked.is_empty() {
+        return (!c.readings.is_empty()).then_some(0);
+    }
+    let best = |strong_only: bool| {
+        c.readings
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !strong_only || r.strong)
+            .filter_map(|(i, r)| Some((ranked.iter().position(|d| *d == r.dialect)?, i)))
+            .min()
+            .map(|(_, i)| i)
+    };
+    best(true).or_else(|| best(false))
+}
+
+/// `(x, y)` of a piece, for messages.
+fn place(p: &Piece) -> String {
+    match p.bbox {
+        Some(b) => format!("page {} at ({:.1}, {:.1})", p.page + 1, b.x0, b.y0),
+        None => format!("page {}", p.page + 1),
+    }
+}
+
+fn split_finding(c: &Cand, d: Dialect) -> Diagnostic {
+    let parts: Vec<String> = c
+        .pieces
+        .iter()
+        .map(|p| format!("`{}` ({})", p.text.trim(), place(p)))
+        .collect();
+    let across = if c.pieces.iter().any(|p| p.page != c.page) {
+        "across a page break"
+    } else {
+        "across two lines"
+    };
+    let v = d.vendor();
+    let why = if d == Dialect::Signnow {
+        format!("{v} reads a tag broken only before or after a `:` or `;`")
+    } else {
+        format!("{v} reads a tag within one line")
+    };
+    Diagnostic::new(
+        Code::VendorTagSplitAcrossLines,
+        format!(
+            "page {}: {v} tag `{}` is broken {across}: {}; {why}, so no field is placed",
+            c.page + 1,
+            c.raw,
+            parts.join(" then ")
+        ),
+    )
+    .page(c.page)
+    .tag(c.raw.clone())
+    .hint("keep the whole tag on one line (a smaller font, a wider column)")
+}
+
+fn unread_finding(c: &Cand, ranked: &[Dialect]) -> Diagnostic {
+    let ours: Vec<&str> = ranked.iter().map(|d| d.vendor()).collect();
+    let other: Vec<&str> = c.readings.iter().map(|r| r.dialect.vendor()).collect();
+    let first = c.readings.first().map(|r| r.dialect);
+    let mut d = Diagnostic::new(
+        Code::VendorTagUnread,
+        format!(
+            "page {}: `{}` is not read as a tag: this document's tags are {}'s, whose grammar does not read it; {} would, but no other tag in the document is written in that grammar",
+            c.page + 1,
+            c.raw,
+            ours.join(" and "),
+            other.join(" or "),
+        ),
+    )
+    .page(c.page)
+    .tag(c.raw.clone());
+    if let Some(f) = first {
+        d = d.hint(format!(
+            "if it is meant as a field, write it in the document's grammar; `--dialect {f}` reads the document as {}'s",
+            f.vendor()
+        ));
+    }
+    d
+}
+
+fn visible_finding(t: &FoundVendorTag, page: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::VendorTagVisible,
+        format!(
+            "page {}: {} tag `{}` is painted visibly; the service does not remove tag text, so it will show under the placed field",
+            page + 1,
+            t.dialect.vendor(),
+            t.raw
+        ),
+    )
+    .page(page)
+    .tag(t.raw.clone())
+    .hint("paint the tag white (or render mode 3) in the source document, or check `signprep preview`")
+}
+
+/// Reads the document's tags from its pages' candidates: per page, the
+/// tags placed and the findings, in page and line order.
+pub(crate) fn resolve_document(
+    pages: Vec<PageVendor>,
+    dialects: Dialects,
+) -> Vec<(Vec<FoundVendorTag>, Vec<Diagnostic>)> {
+    let n = pages.len();
+    let mut cands: Vec<Cand> = Vec::new();
+    let mut tops: Vec<Vec<Dangling>> = pages.iter().map(|p| p.top.clone()).collect();
+    for (i, p) in pages.into_iter().enumerate() {
+        cands.extend(p.cands);
+        let Some(next) = tops.get_mut(i + 1) else {
+            continue;
+        };
+        for foot in &p.foot {
+            if let Some(k) = next.iter().position(|t| t.delim == foot.delim)
+                && let Some(c) = next.get(k).and_then(|top| joined(foot, top, dialects))
+            {
+                next.remove(k);
+                cands.push(c);
+            }
+        }
+    }
+    let ranked = rank(&cands);
+    let chosen: Vec<Option<usize>> = cands.iter().map(|c| choose(c, &ranked)).collect();
+
+    // Dropbox Sign definitions, by name, for the references.
+    let mut defs: BTreeMap<String, VendorAttributes> = BTreeMap::new();
+    let mut referenced: BTreeMap<String, usize> = BTreeMap::new();
+    for (c, ch) in cands.iter().zip(&chosen) {
+        let Some(r) = ch.and_then(|i| c.readings.get(i)) else {
+            continue;
+        };
+        if r.dialect != Dialect::Dropbox {
+            continue;
+        }
+        if let Some(name) = r.parsed.attrs.extra.get("definition") {
+            defs.entry(name.clone())
+                .or_insert_with(|| r.parsed.attrs.clone());
+        }
+        if let Some(name) = r.parsed.attrs.extra.get("reference") {
+            *referenced.entry(name.clone()).or_default() += 1;
+        }
+    }
+
+    let mut out: Vec<(Vec<FoundVendorTag>, Vec<Diagnostic>)> =
+        (0..n).map(|_| (Vec::new(), Vec::new())).collect();
+    for (c, ch) in cands.into_iter().zip(chosen) {
+        let Some((found, diags)) = out.get_mut(c.page) else {
+            continue;
+        };
+        let Some(r) = ch.and_then(|i| c.readings.get(i)) else {
+            if matches!(c.delim, Delim::DoubleBrace | Delim::DoubleBracket) {
+                diags.push(unread_finding(&c, &ranked));
+            }
+            continue;
+        };
+        let d = r.dialect;
+        if c.pieces.len() > 1 {
+            let texts: Vec<&str> = c.pieces.iter().map(|p| p.text.as_str()).collect();
+            if !(d == Dialect::Signnow && signnow::reads_wrapped(&texts)) {
+                diags.push(split_finding(&c, d));
+                continue;
+            }
+        }
+        let mut parsed = r.parsed.clone();
+        let mut tag = r.tag.clone();
+        if d == Dialect::Dropbox {
+            dropbox_links(&mut parsed, &defs, &referenced);
+            if let Some(t) = tag.as_mut() {
+                t.attrs = parsed.attrs.clone();
+            }
+        }
+        for p in &parsed.problems {
+            diags.push(problem_diagnostic(c.page, d, &c.raw, p));
+        }
+        if let Some(t) = tag {
+            if !t.hidden && !t.clipped {
+                diags.push(visible_finding(&t, c.page));
+            }
+            found.push(t);
+        }
+    }
+    out
+}
+
+/// A Dropbox Sign definition becomes kind `definition` (no field); a
+/// reference takes its definition's attributes.
+fn dropbox_links(
+    p: &mut Parsed,
+    defs: &BTreeMap<String, VendorAttributes>,
+    referenced: &BTreeMap<String, usize>,
+) {
+    if let Some(name) = p.attrs.extra.get("definition").cloned() {
+        if defs.get(&name) != Some(&p.attrs) {
+            p.problem(Problem::Malformed(format!(
+                "`${name}` is defined again; Dropbox Sign's references use the first definition"
+            )));
+        } else if !referenced.contains_key(&name) {
+            p.problem(Problem::Malformed(format!(
+                "defines `${name}`, but no `[${name}]` places it; a definition places no field"
+            )));
+        }
+        p.attrs.kind = "definition".to_string();
+    } else if let Some(name) = p.attrs.extra.get("reference").cloned() {
+        match defs.get(&name) {
+            Some(def) => {
+                let mut attrs = def.clone();
+                attrs.extra.remove("definition");
+                attrs.extra.insert("reference".into(), name);
+                p.attrs = attrs;
+            }
+            None => p.problem(Problem::Malformed(format!(
+                "no `[def:${name}|...]` in the document defines it; Dropbox Sign places no field"
+            ))),
+        }
+    }
+}
