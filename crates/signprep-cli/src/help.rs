@@ -212,9 +212,12 @@ POST /v0/documents with a v0 body whose data_fields carry x, y, width, height (p
 pixels, the box the vendor would give the field, as `scan --dialect` reports it), type, \
 required, description (the vendor's label), custom_id (its id or name), options_as_csv and \
 signatory_uuid (derived from the PDF and the signer, so runs are identical), and `upload`: the \
-PDF, to be uploaded to the `temp_upload_url_10_min` the create call returns (own-PDF flow). \
+PDF, to be uploaded to the `temp_upload_url_10_min` the create call returns (own-PDF flow), \
+written from the plan's folder (--out), or absolute on standard output. \
 Signers come from --signer/--signers; a vendor signer with no email is still a signatory \
-(migrate_signer_unmapped). A PDF with no field to place is an error (migrate_no_fields).\n\n\
+(migrate_signer_unmapped). A signer map entry whose address check would reject \
+(email_invalid) or that names a signer the PDF does not have (migrate_signer_unknown) is an \
+error, as is a PDF with no field to place (migrate_no_fields): nothing is written for it.\n\n\
 Vendor field kind -> service type (the specification shows `signature` and `text` only; \
 anything else is reported as migrate_type_unmapped and left out, not guessed):\n{}",
         signprep_pack::migrate::type_table_text()

@@ -25,7 +25,9 @@ pub struct MigrateArgs {
     #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "all")]
     pub dialect: Dialects,
     /// A vendor signer and who signs for them: `signer1=client@example.com`,
-    /// `2="Wendy Ward <wendy@example.com>"`, `Client=ann@example.com` (a role name).
+    /// `2="Wendy Ward <wendy@example.com>"`, `Client=ann@example.com` (a role name),
+    /// `Witness="Wendy Ward"` (a name with no address: it has a space). An address
+    /// `check` would reject, or a signer the PDF does not have, stops that PDF.
     /// Repeatable.
     #[arg(long, value_name = "KEY=EMAIL")]
     pub signer: Vec<String>,
@@ -124,12 +126,13 @@ pub fn run(args: &MigrateArgs) -> u8 {
     // The first PDF not migrated, named in the last line when it is the only one.
     let mut first_failed = None;
     let migrator = Arc::new(migrator);
+    let out_dir = args.out.clone();
     // Work on the batch engine (its one panic boundary); results come back in
     // input order, so the output does not depend on --jobs.
     let flow = stream.run(
         inputs.into_iter(),
         |_| 0,
-        move |input, _| migrate_one(&migrator, input),
+        move |input, _| migrate_one(&migrator, input, out_dir.as_deref()),
         |input, outcome| {
             let shown = input.path().display().to_string();
             let migrated = match outcome {
@@ -268,8 +271,10 @@ fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
     Ok(m)
 }
 
-/// Reads and migrates one input; `Err` only when it cannot be read.
-fn migrate_one(m: &Migrator, input: &Input) -> Result<Migrated, String> {
+/// Reads and migrates one input, its plan's `upload` written from `out`
+/// (the plan's folder; `None`, standard output: absolute); `Err` only when
+/// it cannot be read.
+fn migrate_one(m: &Migrator, input: &Input, out: Option<&Path>) -> Result<Migrated, String> {
     let path = match input {
         Input::File(p) => p,
         Input::Missing(_, e) => return Err(e.to_string()),
@@ -284,7 +289,11 @@ fn migrate_one(m: &Migrator, input: &Input) -> Result<Migrated, String> {
             .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned())
     };
     let upload = (!stdin).then(|| path.display().to_string());
-    Ok(m.migrate_pdf(&bytes, upload.as_deref(), &name))
+    let mut migrated = m.migrate_pdf(&bytes, upload.as_deref(), &name);
+    if let Some(plan) = &mut migrated.plan {
+        plan.place_uploads(out);
+    }
+    Ok(migrated)
 }
 
 /// Errors and warnings in full; the notes (info) one line per code, as a PDF

@@ -71,7 +71,13 @@ fn pack(args: &PackArgs) -> u8 {
     };
     let written = match &args.populate {
         Some(key) => builder(args, &bytes).and_then(|b| emit(args, b.build_populate(key))),
-        None if args.v0 => builder(args, &bytes).and_then(|b| emit(args, b.build_v0())),
+        None if args.v0 => builder(args, &bytes).and_then(|b| {
+            let built = b.build_v0().map(|mut w| {
+                w.output.place_uploads(plan_dir(args.output.as_deref()));
+                w
+            });
+            emit(args, built)
+        }),
         None => emit(
             args,
             Ok(Warned {
@@ -92,6 +98,15 @@ fn pack(args: &PackArgs) -> u8 {
         ),
         Err(Failure::Io(e)) => crate::fail(&e, 2),
     }
+}
+
+/// The folder a plan is written into (`-o FILE`), or `None` for standard
+/// output: where its `upload` paths are written from
+/// ([`signprep_pack::upload_path`]).
+pub(crate) fn plan_dir(output: Option<&Path>) -> Option<&Path> {
+    output
+        .filter(|p| *p != Path::new("-"))
+        .map(|p| p.parent().unwrap_or(Path::new("")))
 }
 
 enum Failure {

@@ -40,6 +40,8 @@ const COMPANIONS: &[(&str, &[&str])] = &[
         "signer_handle_duplicate",
         &["signer_without_signature_field"],
     ),
+    // A signatory with neither contact has no email either.
+    ("two_factor_without_contact", &["signatory_email_missing"]),
 ];
 
 /// Codes `signprep check` cannot report: only `signprep pack --v0`/`--populate` do.

@@ -69,7 +69,17 @@ fn migrated_contracts_pass_check_and_do_not_depend_on_threads() {
         let a = std::fs::read_to_string(one.join(name)).unwrap();
         let b = std::fs::read_to_string(two.join(name)).unwrap();
         assert_eq!(a, b, "{name} differs between -j 1 and -j 2");
-        let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&a).unwrap();
+        // The upload is written from the plan's folder (which depends on
+        // where the target folder is): checked here, redacted below.
+        let upload = v["requests"][0]["upload"].as_str().unwrap();
+        assert_eq!(
+            one.join(upload).canonicalize().unwrap(),
+            dir.join(name.replace(".json", ".pdf"))
+                .canonicalize()
+                .unwrap()
+        );
+        v["requests"][0]["upload"] = "[the PDF, from the plan's folder]".into();
         insta::with_settings!({ snapshot_suffix => name.trim_end_matches(".json") }, {
             insta::assert_json_snapshot!("migrate", v);
         });
@@ -91,23 +101,212 @@ fn migrated_contracts_pass_check_and_do_not_depend_on_threads() {
 }
 
 #[test]
-fn check_reads_the_upload_a_migrated_request_names() {
+fn a_migrated_plan_travels_its_upload_relative_to_the_plan() {
     let dir = testdata("migrate");
     let out = scratch("migrate", "upload");
+    let plans = out.join("plans");
     let mut args = vec![
         "migrate",
         "dropbox_contract.pdf",
         "-q",
         "-o",
-        out.to_str().unwrap(),
+        plans.to_str().unwrap(),
     ];
     args.extend(SIGNERS);
     assert_eq!(run_in(&dir, &args).status.code(), Some(0));
-    let body = out.join("dropbox_contract.json");
-    // From elsewhere the upload path resolves to nothing: check says so.
-    let c = run_in(&out, &["check", "--format", "json", body.to_str().unwrap()]);
+    let body = plans.join("dropbox_contract.json");
+    let plan: serde_json::Value = serde_json::from_slice(&std::fs::read(&body).unwrap()).unwrap();
+    let upload = plan["requests"][0]["upload"].as_str().unwrap();
+    assert!(Path::new(upload).is_relative(), "{upload}");
+    assert_eq!(
+        plans.join(upload).canonicalize().unwrap(),
+        dir.join("dropbox_contract.pdf").canonicalize().unwrap(),
+        "{upload} is the PDF, from the plan's folder"
+    );
+    // Checked from another folder (the plan's own, the scratch folder, the
+    // root), by a relative and an absolute path: the upload is read.
+    for (cwd, path) in [
+        (&*plans, "dropbox_contract.json".to_string()),
+        (&*out, "plans/dropbox_contract.json".to_string()),
+        (Path::new("/"), body.to_str().unwrap().to_string()),
+    ] {
+        let c = run_in(cwd, &["check", "--format", "json", &path]);
+        assert_eq!(
+            c.status.code(),
+            Some(0),
+            "{}: {}",
+            cwd.display(),
+            text(&c.stdout)
+        );
+        assert!(!text(&c.stdout).contains("document_unreadable"));
+    }
+    // Moved with its PDF, it still checks: the plan names the PDF beside it.
+    let moved = out.join("moved");
+    std::fs::create_dir_all(moved.join("plans")).unwrap();
+    std::fs::copy(dir.join("dropbox_contract.pdf"), moved.join("x.pdf")).unwrap();
+    let mut plan = plan;
+    plan["requests"][0]["upload"] = "../x.pdf".into();
+    std::fs::write(moved.join("plans/p.json"), plan.to_string()).unwrap();
+    let c = run_in(
+        Path::new("/"),
+        &["check", moved.join("plans/p.json").to_str().unwrap()],
+    );
+    assert_eq!(c.status.code(), Some(0), "{}", text(&c.stdout));
+}
+
+#[test]
+fn a_plan_on_standard_output_names_its_upload_absolutely() {
+    let dir = testdata("migrate");
+    let mut args = vec!["migrate", "dropbox_contract.pdf", "-q"];
+    args.extend(SIGNERS);
+    let o = run_in(&dir, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let plan: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let upload = plan["requests"][0]["upload"].as_str().unwrap();
+    assert_eq!(
+        Path::new(upload),
+        dir.canonicalize().unwrap().join("dropbox_contract.pdf")
+    );
+    // Saved anywhere, it checks from anywhere.
+    let out = scratch("migrate", "stdout");
+    std::fs::write(out.join("plan.json"), &o.stdout).unwrap();
+    let c = run_in(
+        Path::new("/"),
+        &["check", out.join("plan.json").to_str().unwrap()],
+    );
+    assert_eq!(c.status.code(), Some(0), "{}", text(&c.stdout));
+}
+
+/// `migrate dropbox_contract.pdf -o DIR ARGS` in `testdata/migrate`: exit
+/// status, stderr, and the files written.
+fn migrate_signers(name: &str, extra: &[&str]) -> (Option<i32>, String, usize) {
+    let out = scratch("migrate", name);
+    let mut args = vec![
+        "migrate",
+        "dropbox_contract.pdf",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = run_in(&testdata("migrate"), &args);
+    let err = text(&o.stderr).replace(out.to_str().unwrap(), "OUT");
+    (
+        o.status.code(),
+        err,
+        std::fs::read_dir(&*out).unwrap().count(),
+    )
+}
+
+#[test]
+fn signer_map_mistakes_stop_the_pdf_and_nothing_is_written() {
+    let bad_file = scratch("migrate", "signers-file");
+    let file = bad_file.join("signers.toml");
+    std::fs::write(
+        &file,
+        "[[signers]]\nhandle = \"signer1\"\nemail = \"wendy@example\"\n",
+    )
+    .unwrap();
+    let cases: [(&str, Vec<&str>); 4] = [
+        (
+            "not_an_email",
+            vec![
+                "--signer",
+                "signer1=not-an-email",
+                "--signer",
+                "2=b@example.com",
+            ],
+        ),
+        (
+            "no_tld",
+            vec![
+                "--signer",
+                "signer1=c@example.com",
+                "--signer",
+                "signer2=wendy@example",
+            ],
+        ),
+        (
+            "unknown_key",
+            [&SIGNERS[..], &["--signer", "signer9=c@example.com"]].concat(),
+        ),
+        ("file", vec!["--signers", file.to_str().unwrap()]),
+    ];
+    for (name, args) in cases {
+        let (status, err, written) = migrate_signers(name, &args);
+        assert_eq!(status, Some(1), "{name}: {err}");
+        assert_eq!(written, 0, "{name}: nothing written");
+        // The error-level findings and the last lines: the snapshot of the mistake.
+        let mut keep = false;
+        let shown: Vec<&str> = err
+            .lines()
+            .filter(|l| {
+                if l.starts_with("warning[") || l.starts_with("info[") {
+                    keep = false;
+                } else if !l.starts_with("  ") {
+                    keep = true;
+                }
+                keep
+            })
+            .collect();
+        insta::assert_snapshot!(format!("signer_map_{name}"), shown.join("\n"));
+    }
+    // A name with a space is a name with no address, as documented before: a warning.
+    let (status, err, written) = migrate_signers(
+        "name_only",
+        &[
+            "--signer",
+            "signer1=c@example.com",
+            "--signer",
+            "signer2=Wendy Ward",
+        ],
+    );
+    assert_eq!((status, written), (Some(0), 1), "{err}");
+    assert!(err.contains("warning[migrate_signer_unmapped]"), "{err}");
+}
+
+#[test]
+fn check_warns_of_signatories_without_email_and_errors_when_it_requests_signatures() {
+    let out = scratch("migrate", "no-email");
+    let o = run_in(
+        &testdata("migrate"),
+        &[
+            "migrate",
+            "dropbox_contract.pdf",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let plan_path = out.join("dropbox_contract.json");
+    let c = run_in(
+        &out,
+        &["check", "--format", "human", "dropbox_contract.json"],
+    );
+    assert_eq!(c.status.code(), Some(0), "{}", text(&c.stdout));
+    insta::assert_snapshot!("check_signatory_email_missing", text(&c.stdout));
+    // The same plan asking for signatures when ready: an error.
+    let mut plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&plan_path).unwrap()).unwrap();
+    plan["requests"][0]["query"] = serde_json::json!({"auto_request_signatures_when_ready": true});
+    std::fs::write(out.join("sending.json"), plan.to_string()).unwrap();
+    let c = run_in(&out, &["check", "--format", "json", "sending.json"]);
     assert_eq!(c.status.code(), Some(1), "{}", text(&c.stdout));
-    assert!(text(&c.stdout).contains("document_unreadable"));
+    let v: serde_json::Value = serde_json::from_slice(&c.stdout).unwrap();
+    let codes: Vec<&str> = v["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "request_signatures_without_email",
+            "request_signatures_without_email"
+        ],
+        "{v:#}"
+    );
 }
 
 #[test]

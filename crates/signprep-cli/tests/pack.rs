@@ -42,7 +42,9 @@ fn example_pdfs_are_current() {
 
 #[test]
 fn example_outputs_are_current() {
-    let dir = tempfile::tempdir().unwrap();
+    // Beside `expected/`: the v0 output's `upload` paths are written from the
+    // plan's folder (`../contracts/nda.pdf`), the same from here as from there.
+    let dir = tempfile::tempdir_in(root().join("testdata/example")).unwrap();
     let update = std::env::var_os("UPDATE_EXAMPLE").is_some();
     let cases: [(&str, &[&str]); 3] = [
         ("pack.json", &[]),

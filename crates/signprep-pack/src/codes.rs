@@ -206,6 +206,17 @@ signprep_core::codes! {
         /// signer has no email address. The move out of `setup` needs every
         /// signatory's email.
         RequestSignaturesWithoutEmail => "request_signatures_without_email", Error;
+        /// A v0 signatory has no `email`, in a body (or a request plan's request)
+        /// that does not ask for signatures yet. The specification's Signatory:
+        /// `email` is "required before signature request"; the document cannot
+        /// move from `setup` to `awaiting_signatures` until every signatory has
+        /// one. A warning, since an update may set it later; when the same request
+        /// asks for signatures (`status` `awaiting_signatures`, a
+        /// `request_signatures` call, or `auto_request_signatures_when_ready`) the
+        /// finding is `request_signatures_without_email`, an error, instead. Not
+        /// raised for a template (`document_type: template`): its signatories get
+        /// their addresses when it is copied.
+        SignatoryEmailMissing => "signatory_email_missing", Warning;
         /// A v0 update body (it has a `key`, or is sent with PUT) carries data field
         /// values while the document is not in `setup`: its `status` is neither
         /// `setup` nor `awaiting_signatures`, or it is `awaiting_signatures` and a
@@ -270,6 +281,13 @@ signprep_core::codes! {
         /// written for it: a migration that silently produces an empty document
         /// would be lost among hundreds of templates.
         MigrateNoFields => "migrate_no_fields", Error;
+        /// `signprep migrate`: the signer map (`--signer`, `--signers`) names a
+        /// vendor signer that this PDF's tags do not have (`signer9` where the tags
+        /// name signer1 and signer2, `Cleint` for `Client`). Most likely a typo:
+        /// the person it names would sign nothing, and the signer meant would be
+        /// left without an address. Nothing is written for the PDF; the hint names
+        /// the closest signer the PDF has.
+        MigrateSignerUnknown => "migrate_signer_unknown", Error;
     }
 }
 

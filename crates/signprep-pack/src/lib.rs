@@ -80,6 +80,7 @@ pub mod parse_error;
 mod read;
 mod rules;
 mod schema;
+mod upload;
 
 pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};
 pub use codes::{Finding, FindingCode, PackCode, PackPlace, pointer};
@@ -106,3 +107,4 @@ pub use read::{Read, read_pack, read_populate, read_v0_document};
 pub use rules::{Checked, Checker, Group, InputKind, UnknownKind, detect, read_template};
 pub use schema::SchemaName;
 pub use signprep_core;
+pub use upload::{resolve_upload, upload_path};

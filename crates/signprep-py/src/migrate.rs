@@ -70,7 +70,7 @@ impl MigrateOptions {
 /// `migrate_bytes(data, upload, name, options)`: `{"request", "findings",
 /// "summary"}` for one PDF; `request` is `None` when an error-level finding
 /// stops it. `upload` is the path written as the PDF to upload (`None` for
-/// bytes), `name` the document's name.
+/// bytes; written absolute), `name` the document's name.
 #[pyfunction]
 pub fn migrate_bytes<'py>(
     py: Python<'py>,
@@ -79,11 +79,16 @@ pub fn migrate_bytes<'py>(
     name: String,
     options: &MigrateOptions,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let migrated = py
+    let mut migrated = py
         .detach(|| catch_panic(|| options.migrator.migrate_pdf(data, upload.as_deref(), &name)))
         .map_err(|_| {
             PyValueError::new_err("internal_error: signprep failed on this input; please report it")
         })?;
+    // The plan is returned, not written: its upload is absolute, as on
+    // `signprep migrate`'s standard output.
+    if let Some(plan) = &mut migrated.plan {
+        plan.place_uploads(None);
+    }
     let out = PyDict::new(py);
     out.set_item("request", pythonize::pythonize(py, &migrated.plan)?)?;
     out.set_item("findings", pythonize::pythonize(py, &migrated.findings)?)?;

@@ -86,3 +86,38 @@ def test_a_pdf_without_vendor_tags_has_nothing_to_migrate() -> None:
         signprep.migrate(FIXTURES / "base14_courier.pdf", signers=SIGNERS)
     assert [f["code"] for f in caught.value.findings] == ["migrate_no_fields"]
     assert caught.value.code == "migrate_no_fields"
+
+
+def test_signer_map_mistakes_are_errors(tmp_path: Any) -> None:
+    pdf = MIGRATE / "dropbox_contract.pdf"
+    # An address that `check` would reject (one word is an address, never a name).
+    for value in ("not-an-email", "wendy@example", "Wendy <wendy@example>"):
+        with pytest.raises(signprep.PackError) as caught:
+            signprep.migrate(pdf, signers={"signer1": "client@example.com", "signer2": value})
+        assert caught.value.code == "email_invalid", value
+        assert [f["code"] for f in caught.value.findings if f["severity"] == "error"] == ["email_invalid"]
+    # A signer the PDF does not have: the closest one is suggested.
+    with pytest.raises(signprep.PackError) as caught:
+        signprep.migrate(pdf, signers={**SIGNERS, "signer9": "c@example.com"})
+    assert caught.value.code == "migrate_signer_unknown"
+    unknown = [f for f in caught.value.findings if f["code"] == "migrate_signer_unknown"]
+    assert len(unknown) == 1 and "`signer9`" in unknown[0]["message"]
+    assert unknown[0]["hint"].startswith("did you mean `signer1`?"), unknown[0]["hint"]
+    # The same rule for a signer file.
+    signers_file = tmp_path / "signers.toml"
+    signers_file.write_text('[[signers]]\nhandle = "signer1"\nemail = "wendy@example"\n')
+    with pytest.raises(signprep.PackError) as caught:
+        signprep.migrate(pdf, signers_file=signers_file)
+    assert caught.value.code == "email_invalid"
+    # A name with a space is a name with no address, as before: a warning only.
+    result = signprep.migrate(pdf, signers={"signer1": "client@example.com", "signer2": "Wendy Ward"})
+    second = result["request"]["requests"][0]["body"]["signatories"][1]
+    assert second["name"] == "Wendy Ward" and "email" not in second
+    assert result["summary"]["signers_without_email"] == 1
+
+
+def test_upload_is_absolute(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(MIGRATE)
+    result = signprep.migrate("dropbox_contract.pdf", signers=SIGNERS)
+    upload = result["request"]["requests"][0]["upload"]
+    assert upload == str(MIGRATE.resolve() / "dropbox_contract.pdf")

@@ -262,6 +262,9 @@ impl Migrator {
         // Numbered signers in order, then roles as they first appear.
         let mut order: Vec<(&String, &Party)> = parties.iter().collect();
         order.sort_by_key(|(_, p)| (p.index.is_none(), p.index, p.first));
+        if !order.is_empty() {
+            self.unknown_signers(&order, &file, &mut findings);
+        }
         let mut signatories = Vec::new();
         let mut uuids = BTreeMap::new();
         for (i, (canon, p)) in order.iter().enumerate() {
@@ -271,6 +274,23 @@ impl Migrator {
                 .unwrap_or_else(|| derived_uuid(digest, canon));
             uuids.insert((*canon).clone(), uuid.clone());
             let email = entry.and_then(|e| e.email.clone());
+            if let Some(e) = email.as_deref().filter(|e| !crate::rules::email_ok(e)) {
+                findings.push(
+                    Finding::new(
+                        PackCode::EmailInvalid,
+                        format!(
+                            "signer `{}`: `{e}` (the signer map's) is not a valid email address",
+                            p.written
+                        ),
+                    )
+                    .at(pointer(&pointer(&pointer(at, "signatories"), i), "email"))
+                    .file(file.clone())
+                    .hint(format!(
+                        "write it as name@domain.tld: `--signer {}=name@example.com`, or \"{}=Name <name@example.com>\"; a name with no address has a space (\"{}=First Last\")",
+                        p.written, p.written, p.written
+                    )),
+                );
+            }
             if email.is_none() {
                 summary.signers_without_email += 1;
                 findings.push(
@@ -354,6 +374,39 @@ impl Migrator {
             plan,
             findings,
             summary,
+        }
+    }
+
+    /// `migrate_signer_unknown` for each key of the signer map that names no
+    /// signer of this PDF (`order`: its signers, canonical key first).
+    fn unknown_signers(&self, order: &[(&String, &Party)], file: &str, out: &mut Vec<Finding>) {
+        let known: Vec<&str> = order.iter().map(|(c, _)| c.as_str()).collect();
+        let written: Vec<&str> = order.iter().map(|(_, p)| p.written.as_str()).collect();
+        let mut budget = crate::rules::SUGGEST_BUDGET;
+        for e in self.signers.entries() {
+            let canon = signers::canonical(&e.key);
+            if known.contains(&canon.as_str()) {
+                continue;
+            }
+            let has = format!("this PDF's signers: {}", crate::rules::list(&written));
+            let hint = crate::rules::closest(&canon, known.iter().copied(), &mut budget)
+                .and_then(|best| known.iter().position(|k| *k == best))
+                .and_then(|i| written.get(i))
+                .map_or_else(
+                    || has.clone(),
+                    |best| format!("did you mean `{best}`? {has}"),
+                );
+            out.push(
+                Finding::new(
+                    PackCode::MigrateSignerUnknown,
+                    format!(
+                        "the signer map names `{}`, which is not a signer of this PDF: nobody would sign as them",
+                        e.key
+                    ),
+                )
+                .file(file)
+                .hint(hint),
+            );
         }
     }
 

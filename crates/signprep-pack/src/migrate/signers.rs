@@ -27,8 +27,9 @@ pub struct SignerEntry {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SignerMapError {
-    /// A `--signer` argument is not `KEY=EMAIL`, `KEY=Name <email>` or `KEY=Name`.
-    #[error("`{0}` is not KEY=EMAIL, KEY=\"Name <email>\" or KEY=Name")]
+    /// A `--signer` argument is not `KEY=EMAIL`, `KEY=Name <email>` or
+    /// `KEY=First Last` (a name with no address has a space).
+    #[error("`{0}` is not KEY=EMAIL, KEY=\"Name <email>\" or KEY=\"First Last\"")]
     Argument(String),
     /// The same key twice.
     #[error("signer `{0}` is given twice")]
@@ -87,13 +88,25 @@ impl SignerMap {
         Ok(())
     }
 
-    /// Adds `KEY=EMAIL`, `KEY=Name <email>` or `KEY=Name` (a `--signer` argument).
+    /// Adds `KEY=EMAIL`, `KEY=Name <email>` or `KEY=First Last` (a
+    /// `--signer` argument).
+    ///
+    /// A value without `<` and without a space is an address; a value with a
+    /// space and no `<` is a name with no address. So a mistyped address
+    /// (`wendy@example`, `wendy.example.com`) is never taken for a name: the
+    /// migration reports it (`email_invalid`, the rule `check` applies) when
+    /// the PDF has that signer. A one-word name with no address goes in a
+    /// signer file (`name = "Carla"`).
     ///
     /// ```
     /// let mut m = signprep_pack::SignerMap::new();
     /// m.add_arg("signer1=client@example.com").unwrap();
     /// m.add_arg("Witness=Wendy Ward <wendy@example.com>").unwrap();
+    /// m.add_arg("Client=Carla Client").unwrap();
+    /// m.add_arg("signer3=carla").unwrap(); // an address, that migration reports
     /// assert_eq!(m.entries()[1].name.as_deref(), Some("Wendy Ward"));
+    /// assert_eq!(m.entries()[2].email, None);
+    /// assert_eq!(m.entries()[3].email.as_deref(), Some("carla"));
     /// assert!(m.add_arg("1=other@example.com").is_err()); // signer1 again
     /// ```
     pub fn add_arg(&mut self, arg: &str) -> Result<(), SignerMapError> {
@@ -115,10 +128,10 @@ impl SignerMap {
             e.email = Some(email.to_string());
             e.name =
                 Some(name.trim().trim_matches('"').trim().to_string()).filter(|n| !n.is_empty());
-        } else if value.contains('@') {
-            e.email = Some(value.to_string());
+        } else if value.contains(char::is_whitespace) {
+            e.name = Some(value.trim_matches('"').trim().to_string());
         } else {
-            e.name = Some(value.to_string());
+            e.email = Some(value.to_string());
         }
         self.insert(e)
     }
@@ -197,7 +210,8 @@ mod tests {
     fn arguments_and_files() {
         let mut m = SignerMap::new();
         m.add_arg("Signer2=b@example.com").unwrap();
-        m.add_arg("Client=Carla").unwrap();
+        m.add_arg("Client=Carla Client").unwrap();
+        m.add_arg("signer3=not-an-email").unwrap();
         assert!(matches!(
             m.add_arg("nothing"),
             Err(SignerMapError::Argument(_))
@@ -210,7 +224,16 @@ mod tests {
             m.get("signer2").unwrap().email.as_deref(),
             Some("b@example.com")
         );
-        assert_eq!(m.get("client").unwrap().name.as_deref(), Some("Carla"));
+        assert_eq!(
+            m.get("client").unwrap().name.as_deref(),
+            Some("Carla Client")
+        );
+        // One word is an address (checked when a PDF has the signer), never a name.
+        let third = m.get("3").unwrap();
+        assert_eq!(
+            (third.name.as_deref(), third.email.as_deref()),
+            (None, Some("not-an-email"))
+        );
         let toml = b"name = \"ignored\"\n[[signers]]\nhandle = \"signer1\"\nemail = \"a@example.com\"\nrole = \"Buyer\"\n";
         m.add_file(Path::new("s.toml"), toml).unwrap();
         assert_eq!(m.get("1").unwrap().role.as_deref(), Some("Buyer"));

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// One request to make: `method path?query` with `body`, then (v0 own-PDF flow)
 /// the PDF at `upload` to the returned `temp_upload_url_10_min`.
@@ -29,4 +30,19 @@ pub struct Request<B> {
 pub struct Requests<B> {
     /// The requests.
     pub requests: Vec<Request<B>>,
+}
+
+impl<B> Requests<B> {
+    /// Rewrites each `upload`, a path from the working folder (as the builder
+    /// and [`crate::Migrator`] write it), for a plan written into the folder
+    /// `plan_dir` ([`crate::upload_path`]: relative to that folder; absolute
+    /// for `None`, standard output), so the plan is read the same from any
+    /// working folder.
+    pub fn place_uploads(&mut self, plan_dir: Option<&Path>) {
+        for r in &mut self.requests {
+            if let Some(u) = &mut r.upload {
+                *u = crate::upload_path(Path::new(u.as_str()), plan_dir);
+            }
+        }
+    }
 }

@@ -45,7 +45,7 @@ use std::path::Path;
 
 pub use detect::detect;
 pub(crate) use pack::lost;
-pub(crate) use values::closest;
+pub(crate) use values::{SUGGEST_BUDGET, closest, email_ok, list};
 
 /// What an input is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -477,6 +477,7 @@ impl Group {
             | C::PopulateBodyEmpty
             | C::V0TagNotInPdf
             | C::RequestSignaturesWithoutEmail
+            | C::SignatoryEmailMissing
             | C::UpdateFieldOutsideSetup
             | C::RequestUnknown => Group::V0Populate,
             C::CallbackNotHttps
@@ -498,7 +499,8 @@ impl Group {
             | C::MigrateFieldReadOnly
             | C::MigrateSignerDefaulted
             | C::MigrateSignerUnmapped
-            | C::MigrateNoFields => Group::Migrate,
+            | C::MigrateNoFields
+            | C::MigrateSignerUnknown => Group::Migrate,
         }
     }
 }

@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::codes::{Finding, PackCode};
 use signprep_core::{Document, Scan};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// True when the first KiB holds `%PDF-` (readers accept leading junk).
 pub(crate) fn is_pdf(bytes: &[u8]) -> bool {
@@ -117,35 +117,10 @@ pub(crate) fn load(
     }
 }
 
-/// A path named in a body, resolved: as written (relative to the working
-/// folder) when that exists, else relative to the body's folder.
+/// A path named in a body, resolved from the body's folder
+/// ([`crate::resolve_upload`]).
 pub(crate) fn resolve(ctx: &Ctx<'_>, written: &str) -> PathBuf {
-    let p = Path::new(written);
-    if p.is_absolute() || p.exists() {
-        return p.to_path_buf();
-    }
-    let beside = tidy(&ctx.base_dir.join(p));
-    if beside.exists() {
-        beside
-    } else {
-        p.to_path_buf()
-    }
-}
-
-/// `a/b/../c` as `a/c` (lexically; a `..` with nothing to undo is kept).
-fn tidy(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match (c, out.last()) {
-            (Component::CurDir, _) => {}
-            (Component::ParentDir, Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            _ => out.push(c),
-        }
-    }
-    out.iter().map(|c| c.as_os_str()).collect()
+    crate::resolve_upload(written, ctx.base_dir)
 }
 
 /// Reads and scans a PDF named in a body; its size is checked against the
@@ -170,7 +145,7 @@ pub(crate) fn load_path(ctx: &mut Ctx<'_>, written: &str, at: &str) -> Option<Pd
                 )
                 .at(at)
                 .file(shown)
-                .hint("paths are read relative to the working folder, then to the body's folder"),
+                .hint("a relative path is read from the folder of the file that names it (`pack --v0 -o` and `migrate --out` write it so)"),
             );
             None
         }
@@ -183,6 +158,7 @@ mod tests {
     use super::*;
     use crate::rules::{Checker, values};
     use signprep_core::{Code, Diagnostic};
+    use std::path::Path;
 
     fn fixture(name: &str) -> Vec<u8> {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");

@@ -75,6 +75,22 @@ pub(super) fn check(
         check_uuids: true,
     };
     people::check(&people, policy, &mut ctx.out);
+    if !sending && doc.document_type.as_deref() != Some("template") {
+        // An empty address is `email_invalid` already.
+        for p in people.iter().filter(|p| p.signer && p.email.is_none()) {
+            ctx.push(
+                Finding::new(
+                    PackCode::SignatoryEmailMissing,
+                    format!(
+                        "{} has no email address, which the specification requires before signature requests",
+                        p.label
+                    ),
+                )
+                .at(p.at.clone())
+                .hint("set the signatory's `email` before requesting signatures: the document cannot leave `setup` without it"),
+            );
+        }
+    }
     if sending {
         for p in people
             .iter()

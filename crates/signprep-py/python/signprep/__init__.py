@@ -415,12 +415,18 @@ def migrate(
 
     ``signers`` maps a vendor signer or role to who signs for them
     (``{"signer1": "client@example.com", "Witness": "Wendy Ward
-    <wendy@example.com>"}``); ``signers_file`` is a pack manifest whose
-    ``[[signers]]`` have a ``handle``. ``map_type`` maps a vendor kind to a
-    service type (``{"initials": "initials"}``) or leaves it out (``None``).
+    <wendy@example.com>"}``; a value with a space and no ``<`` is a name with
+    no address, any other value an address); ``signers_file`` is a pack
+    manifest whose ``[[signers]]`` have a ``handle``. ``map_type`` maps a
+    vendor kind to a service type (``{"initials": "initials"}``) or leaves it
+    out (``None``). The request's ``upload`` is the PDF's absolute path (the
+    request is not written anywhere yet; ``None`` for bytes).
 
     Raises :class:`PackError` (with every finding) when an error-level
-    finding stops the file (an unreadable PDF: ``document_unreadable``),
+    finding stops the file: an unreadable PDF (``document_unreadable``), a
+    signer's address that is not valid (``email_invalid``, the rule
+    :func:`check` applies), a signer the PDF does not have
+    (``migrate_signer_unknown``, with the closest one as hint);
     :class:`IoError` when ``source`` or ``signers_file`` cannot be read.
     """
     if not isinstance(dialects, str):

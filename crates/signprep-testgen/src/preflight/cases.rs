@@ -414,6 +414,13 @@ pub fn all(p: &Pdfs) -> Result<Vec<(String, Vec<u8>)>, Error> {
             with(&v0(), |v| remove(v, "/signatories/1/email"))?,
         ),
         (
+            "signatory_email_missing.json",
+            with(&v0(), |v| {
+                set(v, "/use_two_factor_authentication", json!(false))?;
+                remove(v, "/signatories/1/email")
+            })?,
+        ),
+        (
             "request_signatures_without_email.json",
             with(&v0(), |v| {
                 set(v, "/status", json!("awaiting_signatures"))?;
