@@ -301,25 +301,26 @@ fn migrate_one(m: &Migrator, input: &Input, out: Option<&Path>) -> Result<Migrat
 fn report_brief(findings: &[Finding]) {
     let (notes, rest): (Vec<&Finding>, Vec<&Finding>) =
         findings.iter().partition(|f| f.severity == Severity::Info);
-    crate::pack_cmd::report(&rest.into_iter().cloned().collect::<Vec<_>>());
-    let mut codes: Vec<&str> = Vec::new();
-    for f in &notes {
-        if !codes.contains(&f.code.as_str()) {
-            codes.push(f.code.as_str());
+    crate::pack_cmd::report(rest);
+    // The notes grouped by code, codes in the order they first come.
+    let mut groups: Vec<(&str, Vec<&Finding>)> = Vec::new();
+    for f in notes {
+        match groups.iter_mut().find(|(code, _)| *code == f.code.as_str()) {
+            Some((_, same)) => same.push(f),
+            None => groups.push((f.code.as_str(), vec![f])),
         }
     }
-    for code in codes {
-        let same: Vec<&&Finding> = notes.iter().filter(|f| f.code.as_str() == code).collect();
+    for (code, same) in &groups {
         let Some(first) = same.first() else { continue };
         eprintln!(
             "{}",
-            crate::output::clean_lines(&note_line(code, &first.message, &same))
+            crate::output::clean_lines(&note_line(code, &first.message, same))
         );
     }
 }
 
 /// `info[CODE]: MESSAGE (--verbose ...)`, or for several, how many and on which pages.
-fn note_line(code: &str, first: &str, same: &[&&Finding]) -> String {
+fn note_line(code: &str, first: &str, same: &[&Finding]) -> String {
     if same.len() == 1 {
         return format!("info[{code}]: {first} (--verbose: where, and a hint)");
     }

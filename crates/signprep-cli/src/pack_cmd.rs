@@ -176,7 +176,7 @@ fn only_output(findings: Vec<Finding>) -> Vec<Finding> {
 }
 
 /// Findings on stderr, compiler style.
-pub(crate) fn report(findings: &[Finding]) {
+pub(crate) fn report<'a>(findings: impl IntoIterator<Item = &'a Finding>) {
     let stderr = io::stderr();
     let mut err = stderr.lock();
     for f in findings {
