@@ -184,6 +184,7 @@ pub fn suggest(code: &str) -> Option<&'static str> {
 
 /// Every code with its severity and section, in documentation order (as
 /// `--list` prints them; `GET /v1/codes` of `signprep serve`).
+#[cfg(feature = "serve")]
 pub fn listing() -> Vec<(&'static str, &'static str, &'static str)> {
     all()
         .into_iter()
