@@ -42,6 +42,11 @@ pub enum ApiCode {
     InternalError,
     /// 400: the client stopped sending the body, or it could not be read.
     BodyUnreadable,
+    /// 400: `/v1/preview`'s `page` is past the document's last page.
+    PageOutOfRange,
+    /// 422: `/v1/preview`: the document was scanned, but the renderer
+    /// could not draw the page.
+    PageNotDrawn,
 }
 
 impl ApiCode {
@@ -58,18 +63,22 @@ impl ApiCode {
             ApiCode::NotReady => "not_ready",
             ApiCode::InternalError => "internal_error",
             ApiCode::BodyUnreadable => "body_unreadable",
+            ApiCode::PageOutOfRange => "page_out_of_range",
+            ApiCode::PageNotDrawn => "page_not_drawn",
         }
     }
 
     pub fn status(self) -> StatusCode {
         match self {
-            ApiCode::BadRequest | ApiCode::BodyUnreadable => StatusCode::BAD_REQUEST,
+            ApiCode::BadRequest | ApiCode::BodyUnreadable | ApiCode::PageOutOfRange => {
+                StatusCode::BAD_REQUEST
+            }
             ApiCode::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiCode::NotFound => StatusCode::NOT_FOUND,
             ApiCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiCode::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiCode::InputNamesFiles => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiCode::InputNamesFiles | ApiCode::PageNotDrawn => StatusCode::UNPROCESSABLE_ENTITY,
             ApiCode::Busy | ApiCode::NotReady => StatusCode::SERVICE_UNAVAILABLE,
             ApiCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -100,14 +109,21 @@ impl ApiError {
     }
 }
 
-#[derive(Serialize)]
-struct ErrorBody<'a> {
+/// Every refusal and failure: `{"error": {"code": ..., "message": ...}}`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct ErrorBody<'a> {
     error: ErrorInfo<'a>,
 }
 
-#[derive(Serialize)]
+/// What went wrong.
+#[derive(Serialize, schemars::JsonSchema)]
 struct ErrorInfo<'a> {
+    /// Stable snake_case code: `bad_request`, `unauthorized`, `not_found`,
+    /// `method_not_allowed`, `body_too_large`, `unsupported_media_type`,
+    /// `input_names_files`, `busy`, `not_ready`, `internal_error`,
+    /// `body_unreadable`, `page_out_of_range`, `page_not_drawn`.
     code: &'a str,
+    /// In our words.
     message: &'a str,
 }
 
@@ -236,14 +252,14 @@ pub async fn refuse(mut e: ApiError, headers: &HeaderMap, body: Body, max: u64) 
     e
 }
 
-/// `--token-file`: every route but `/healthz` and `/readyz` needs
-/// `Authorization: Bearer TOKEN`.
+/// `--token-file`: every route but `/healthz`, `/readyz` and the page's
+/// files needs `Authorization: Bearer TOKEN`.
 pub async fn authorize(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     let Some(token) = &app.token else {
         return next.run(req).await;
     };
     let path = req.uri().path();
-    if path == "/healthz" || path == "/readyz" {
+    if path == "/healthz" || path == "/readyz" || super::page::is_page(path) {
         return next.run(req).await;
     }
     let given = req
@@ -320,7 +336,7 @@ pub async fn not_found(State(app): State<Arc<App>>, req: Request) -> ApiError {
     let e = ApiError::new(
         ApiCode::NotFound,
         format!(
-            "no route {} {}; the API is POST /v1/scan, POST /v1/check, GET /v1/codes, GET /v1/explain/{{code}}, GET /healthz, /readyz, /metrics",
+            "no route {} {}; the API is POST /v1/scan, POST /v1/check, POST /v1/preview, GET /v1/codes, GET /v1/explain/{{code}}, GET /healthz, /readyz, /metrics, /openapi.json (the page is at /)",
             req.method(),
             crate::output::clean(req.uri().path())
         ),

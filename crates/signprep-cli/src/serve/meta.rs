@@ -15,11 +15,16 @@ pub async fn healthz() -> Response {
     json_response(StatusCode::OK, b"{\"status\":\"ok\"}\n".to_vec())
 }
 
-#[derive(Serialize)]
-struct Ready {
+/// `/readyz`'s answer while the server takes work.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct Ready {
+    /// `ready`.
     status: &'static str,
+    /// `--jobs`.
     worker_threads: usize,
+    /// Requests admitted now.
     requests_in_flight: usize,
+    /// Threads lost to files the watchdog gave up on.
     worker_threads_lost: usize,
 }
 
@@ -61,15 +66,21 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
     r
 }
 
-#[derive(Serialize)]
+/// One code of `/v1/codes`.
+#[derive(Serialize, schemars::JsonSchema)]
 struct CodeEntry {
+    /// Stable snake_case code.
     code: &'static str,
+    /// `error`, `warning` or `info`.
     severity: &'static str,
+    /// Where it comes from (`scan`, `check`, ...).
     section: &'static str,
 }
 
-#[derive(Serialize)]
-struct Codes {
+/// `/v1/codes`'s answer.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct Codes {
+    /// Every code, as `signprep explain --list`.
     codes: Vec<CodeEntry>,
 }
 
@@ -86,10 +97,14 @@ pub async fn codes() -> Response {
     json_response(StatusCode::OK, json_bytes(&Codes { codes }))
 }
 
-#[derive(Serialize)]
-struct Explained<'a> {
+/// `/v1/explain/{code}`'s answer.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct Explained<'a> {
+    /// The code.
     code: &'a str,
+    /// `error`, `warning` or `info`.
     severity: &'static str,
+    /// Where it comes from.
     section: &'static str,
     /// The documentation (Markdown), as `signprep explain CODE` prints it.
     doc: String,
@@ -119,4 +134,9 @@ pub async fn explain(Path(code): Path<String>) -> Response {
             ApiError::new(ApiCode::NotFound, message).into_response()
         }
     }
+}
+
+/// `GET /openapi.json`: the API (OpenAPI 3.1), its schemas generated.
+pub async fn openapi() -> Response {
+    json_response(StatusCode::OK, json_bytes(&super::openapi::document()))
 }

@@ -7,7 +7,10 @@
 //! - [`engine`]: the batch engine's pool shared by every request, the
 //!   watchdog, the panic boundary, the `--max-pending` gate.
 //! - [`routes`]: `POST /v1/scan` and `POST /v1/check`.
-//! - [`meta`]: `/healthz`, `/readyz`, `/metrics`, `/v1/codes`, `/v1/explain/{code}`.
+//! - [`openapi`]: `/openapi.json`, the paths written, the schemas generated.
+//! - [`page`]: the page at `/` for people, its script and style.
+//! - [`preview`]: `POST /v1/preview`, a page drawn as `signprep preview` draws it.
+//! - [`meta`]: `/healthz`, `/readyz`, `/metrics`, `/v1/codes`, `/v1/explain/{code}`, `/openapi.json`.
 //! - [`metrics`]: the counters behind `/metrics` (Prometheus text).
 //!
 //! ```text
@@ -23,6 +26,9 @@ mod api;
 mod engine;
 mod meta;
 mod metrics;
+mod openapi;
+mod page;
+mod preview;
 mod routes;
 
 use crate::batch::args::{parse_duration, parse_size};
@@ -64,8 +70,9 @@ pub struct ServeArgs {
     /// time budget, and the watchdog behind it, as `scan --timeout-per-file`.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub timeout_per_file: Option<Duration>,
-    /// Require `Authorization: Bearer TOKEN` on every route but /healthz and
-    /// /readyz, TOKEN being this file's content (surrounding whitespace removed).
+    /// Require `Authorization: Bearer TOKEN` on every route but /healthz,
+    /// /readyz and the page's files (/, /app.js, /app.css: the page asks for
+    /// the token), TOKEN being this file's content (surrounding whitespace removed).
     #[arg(long, value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// On SIGTERM or Ctrl-C, wait this long at most for the requests in
@@ -157,13 +164,18 @@ pub fn run(args: &ServeArgs) -> u8 {
 /// The routes, with the layers around them.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/app.css", get(page::style))
         .route("/v1/scan", post(routes::scan))
         .route("/v1/check", post(routes::check))
+        .route("/v1/preview", post(preview::preview))
         .route("/v1/codes", get(meta::codes))
         .route("/v1/explain/{code}", get(meta::explain))
         .route("/healthz", get(meta::healthz))
         .route("/readyz", get(meta::readyz))
         .route("/metrics", get(meta::metrics))
+        .route("/openapi.json", get(meta::openapi))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

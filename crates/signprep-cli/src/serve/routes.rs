@@ -20,12 +20,12 @@ use signprep_pack::{InputKind, TypeMap};
 use std::sync::Arc;
 
 /// The media types of a PDF body.
-const PDF_TYPES: &[&str] = &["application/pdf", "application/octet-stream"];
+pub(super) const PDF_TYPES: &[&str] = &["application/pdf", "application/octet-stream"];
 
-type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
+pub(super) type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
 
 /// The query's `key=value` pairs, each key one of `known`.
-fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
+pub(super) fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
     let Query(pairs) = query.map_err(|_| {
         ApiError::new(
             ApiCode::BadRequest,
@@ -45,7 +45,7 @@ fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)>, ApiError
     Ok(pairs)
 }
 
-fn bad(key: &str, why: impl std::fmt::Display) -> ApiError {
+pub(super) fn bad(key: &str, why: impl std::fmt::Display) -> ApiError {
     ApiError::new(ApiCode::BadRequest, format!("`{key}`: {why}"))
 }
 
@@ -60,7 +60,7 @@ fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
     }
 }
 
-fn positive(key: &str, v: &str) -> Result<f64, ApiError> {
+pub(super) fn positive(key: &str, v: &str) -> Result<f64, ApiError> {
     crate::args::positive_f64(v).map_err(|e| bad(key, e))
 }
 
@@ -222,7 +222,7 @@ fn is_internal(record: &[u8]) -> bool {
         .unwrap_or(false)
 }
 
-fn engine_failed(f: Failed) -> ApiError {
+pub(super) fn engine_failed(f: Failed) -> ApiError {
     match f {
         Failed::Engine(why) => ApiError::new(ApiCode::NotReady, why),
         Failed::Cancelled => ApiError::new(ApiCode::BodyUnreadable, "the client went away"),

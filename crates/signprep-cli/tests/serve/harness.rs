@@ -23,10 +23,20 @@ pub struct Answer {
     pub content_type: String,
     pub retry_after: Option<String>,
     pub request_id: Option<String>,
+    /// Every header, names lower-case.
+    pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
 }
 
 impl Answer {
+    /// A header's value (the first), by its lower-case name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
@@ -154,6 +164,16 @@ pub fn try_answer(
     let content_type = header("content-type").unwrap_or_default();
     let retry_after = header("retry-after");
     let request_id = header("x-request-id");
+    let headers = r
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
     let status = r.status().as_u16();
     let body = r
         .body_mut()
@@ -166,6 +186,7 @@ pub fn try_answer(
         content_type,
         retry_after,
         request_id,
+        headers,
         body,
     })
 }

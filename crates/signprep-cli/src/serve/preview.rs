@@ -1,0 +1,209 @@
+//! `POST /v1/preview?page=N&dpi=D`: one page of a PDF body drawn with its
+//! tags and fields, as `signprep preview` draws it (the same loading, scan
+//! and [`crate::preview_cmd::render_pngs`]), a PNG.
+
+use super::App;
+use super::api::{ApiCode, ApiError, json_response, read_body, refuse, require_media_type};
+use super::engine::Failed;
+use super::routes::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
+use crate::args::Format;
+use crate::output::Render;
+use crate::preview_cmd::{Loaded, render_pngs};
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use signprep_core::batch::{abandoned_record, panicked_record};
+use signprep_core::{Document, PageRenderer, Record, Scanner};
+use std::sync::Arc;
+
+/// The largest `dpi` drawn: a letter page at 300 dpi is 2550 × 3300 px,
+/// 34 MB of RGBA while it is drawn; more is the viewer's zoom.
+pub const MAX_DPI: f64 = 300.0;
+
+/// `/v1/preview`'s query: the 1-based page, the resolution, the name.
+struct PreviewQuery {
+    page: usize,
+    dpi: f64,
+    name: String,
+}
+
+fn preview_query(pairs: &[(String, String)]) -> Result<PreviewQuery, ApiError> {
+    let mut q = PreviewQuery {
+        page: 1,
+        dpi: 96.0,
+        name: "-".into(),
+    };
+    for (k, v) in pairs {
+        match k.as_str() {
+            "page" => {
+                q.page = v.parse::<usize>().ok().filter(|p| *p >= 1).ok_or_else(|| {
+                    bad(
+                        k,
+                        format!(
+                            "`{}` is not a page number (1 is the first page)",
+                            crate::output::clean(v)
+                        ),
+                    )
+                })?;
+            }
+            "dpi" => {
+                q.dpi = positive(k, v)?;
+                if q.dpi > MAX_DPI {
+                    return Err(bad(
+                        k,
+                        format!("{} is more than this route draws ({MAX_DPI} dpi)", q.dpi),
+                    ));
+                }
+            }
+            "name" => q.name = v.clone(),
+            _ => {}
+        }
+    }
+    Ok(q)
+}
+
+/// What the work gave.
+enum Drawn {
+    /// The page's PNG, and the document's page count.
+    Png(Vec<u8>, usize),
+    /// The file could not be scanned: its `scan --format ndjson` record.
+    Unscanned(Record),
+    /// The page asked for is past the end.
+    NoSuchPage(usize),
+    /// The page could not be drawn: why.
+    Failed(String),
+}
+
+/// `POST /v1/preview?page=N&dpi=D`: a PDF body; 200 and the PNG of page `N`
+/// (1-based, default 1) at `D` dpi (default 96, the scan's pixels: a box
+/// lands where `scan --dpi D` puts it), with the document's page count in
+/// `x-page-count`. 422 with the scan's error record when the file cannot be
+/// scanned, 400 `page_out_of_range` past the last page, 422
+/// `page_not_drawn` when the renderer cannot draw it.
+pub async fn preview(
+    State(app): State<Arc<App>>,
+    query: Pairs,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let admitted = require_media_type(&headers, PDF_TYPES)
+        .and_then(|_| pairs(query, &["page", "dpi", "name"]))
+        .and_then(|p| preview_query(&p))
+        .and_then(|q| super::api::declared_size(&headers, app.max_body).map(|()| q))
+        .and_then(|q| Ok((q, app.engine.admit()?)));
+    let (q, permit) = match admitted {
+        Ok(a) => a,
+        Err(e) => return Err(refuse(e, &headers, body, app.max_body).await),
+    };
+    let bytes = read_body(&headers, body, app.max_body).await?;
+    let options = app.options.clone();
+    let name = q.name.clone();
+    let page = q.page;
+    let scanner = Scanner::new().dpi(q.dpi);
+    let outcome = app
+        .engine
+        .run(&permit, move |spread| {
+            draw(bytes, &name, &options.parallel(spread), &scanner, page)
+        })
+        .await;
+    let budget = app.options.time_budget;
+    let drawn = match outcome {
+        Ok(d) => d,
+        Err(Failed::Panicked(m)) => Drawn::Unscanned(panicked_record(q.name.clone(), &m)),
+        Err(Failed::Abandoned(limit)) => {
+            Drawn::Unscanned(abandoned_record(q.name.clone(), limit, budget))
+        }
+        Err(f) => return Err(engine_failed(f)),
+    };
+    match drawn {
+        Drawn::Png(png, count) => {
+            app.metrics.file(true, 1);
+            let mut r = Response::new(Body::from(png));
+            let h = r.headers_mut();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+            h.insert("x-page-count", HeaderValue::from(count));
+            Ok(r)
+        }
+        Drawn::Unscanned(record) => {
+            app.metrics.file(false, 0);
+            let internal = record
+                .error
+                .as_ref()
+                .is_some_and(|e| e.code == "internal_error");
+            let mut bytes = Render::new(Format::Ndjson)
+                .record(&record, None)
+                .map_err(|e| {
+                    ApiError::new(
+                        ApiCode::InternalError,
+                        format!("cannot write the record: {e}"),
+                    )
+                })?;
+            bytes.push(b'\n');
+            let status = if internal {
+                StatusCode::INTERNAL_SERVER_ERROR
+            } else {
+                StatusCode::UNPROCESSABLE_ENTITY
+            };
+            Ok(json_response(status, bytes))
+        }
+        Drawn::NoSuchPage(count) => Err(ApiError::new(
+            ApiCode::PageOutOfRange,
+            match count {
+                0 => format!(
+                    "`page`: {}: the document has no page to draw",
+                    crate::output::clean(&q.name)
+                ),
+                n => format!(
+                    "`page`: page {} is past the end of {} (it has {})",
+                    q.page,
+                    crate::output::clean(&q.name),
+                    crate::plural(n, "page")
+                ),
+            },
+        )),
+        Drawn::Failed(why) => Err(ApiError::new(
+            ApiCode::PageNotDrawn,
+            format!(
+                "page {} of {} could not be drawn: {why}",
+                q.page,
+                crate::output::clean(&q.name)
+            ),
+        )),
+    }
+}
+
+/// Loads, scans and draws one page (`page` 1-based), as `preview` does.
+fn draw(
+    bytes: Vec<u8>,
+    name: &str,
+    options: &signprep_core::LoadOptions,
+    scanner: &Scanner,
+    page: usize,
+) -> Drawn {
+    signprep_core::batch::test_hook(name);
+    let scanned = Document::from_bytes(&bytes, options)
+        .and_then(|doc| scanner.scan(&doc).map(|scan| (doc, scan)));
+    let (doc, scan) = match scanned {
+        Ok(d) => d,
+        Err(e) => return Drawn::Unscanned(Record::from_result(name.to_string(), Err(e))),
+    };
+    let count = doc.page_count();
+    if page > count {
+        return Drawn::NoSuchPage(count);
+    }
+    let pdf = match PageRenderer::new(bytes) {
+        Ok(p) => p,
+        Err(e) => return Drawn::Failed(e.to_string()),
+    };
+    let style = match crate::preview_cmd::style(&[], &[], true, true) {
+        Ok(s) => s,
+        Err(e) => return Drawn::Failed(e),
+    };
+    let loaded = Loaded { doc, pdf, scan };
+    match render_pngs(&loaded, &[page - 1], &style).pop() {
+        Some(Ok(png)) => Drawn::Png(png, count),
+        Some(Err(e)) => Drawn::Failed(e),
+        None => Drawn::Failed("nothing was drawn".into()),
+    }
+}

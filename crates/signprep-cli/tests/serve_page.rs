@@ -1,0 +1,283 @@
+//! `signprep serve`'s drawing and its page: `POST /v1/preview` (the PNG
+//! `signprep preview` writes, byte for byte), the page at `/` with its
+//! script and style, and `/openapi.json`. A server on 127.0.0.1, port 0,
+//! started and stopped by each test. The page in a browser is tested by
+//! `.ci/serve-page-check` (headless Chromium).
+#![cfg(feature = "serve")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+#[path = "serve/harness.rs"]
+mod harness;
+
+use harness::{Server, cli, read};
+
+/// `signprep preview --pages PAGE --dpi DPI FILE`'s PNG.
+fn cli_png(file: &str, page: usize, dpi: &str) -> Vec<u8> {
+    let dir = common::scratch("serve-preview", &format!("{page}-{dpi}"));
+    std::fs::create_dir_all(&*dir).unwrap();
+    let out = dir.to_str().unwrap().to_string();
+    let page_s = page.to_string();
+    cli(&[
+        "preview", "--pages", &page_s, "--dpi", dpi, "-o", &out, file,
+    ]);
+    let mut pngs: Vec<_> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    assert_eq!(pngs.len(), 1, "{pngs:?}");
+    std::fs::read(pngs.pop().unwrap()).unwrap()
+}
+
+#[test]
+fn preview_is_the_clis_png_of_the_page() {
+    let server = Server::start(&["--quiet"], &[]);
+    for (file, page, dpi, count) in [
+        ("testdata/fixtures/invalid_ids.pdf", 1, "96", "1"),
+        ("testdata/fixtures/mixed_page_sizes.pdf", 2, "72", "4"),
+        ("testdata/fixtures/form_geometry.pdf", 3, "150", "3"),
+    ] {
+        let a = server.post(
+            &format!("/v1/preview?page={page}&dpi={dpi}"),
+            "application/pdf",
+            &read(file),
+        );
+        assert_eq!(a.status, 200, "{file}: {}", a.text());
+        assert_eq!(a.content_type, "image/png", "{file}");
+        assert_eq!(a.header("x-page-count"), Some(count), "{file}");
+        assert!(
+            a.body == cli_png(file, page, dpi),
+            "{file} page {page} at {dpi} dpi: not the PNG `signprep preview` writes"
+        );
+    }
+}
+
+#[test]
+fn preview_refusals_and_the_next_request() {
+    let server = Server::start(&["--quiet"], &[]);
+    let good = read("testdata/fixtures/mixed_page_sizes.pdf");
+    let garbage = read("testdata/hostile/garbage.pdf");
+
+    // A file that cannot be scanned: 422 and its scan record, as /v1/scan gives it.
+    let a = server.post("/v1/preview?name=garbage.pdf", "application/pdf", &garbage);
+    assert_eq!(a.status, 422, "{}", a.text());
+    let scanned = server.post("/v1/scan?name=garbage.pdf", "application/pdf", &garbage);
+    assert_eq!(a.body, scanned.body);
+    assert_eq!(a.json()["error"]["code"], "pdf_unreadable");
+
+    let pages = cli(&[
+        "scan",
+        "--format",
+        "ndjson",
+        "--no-summary",
+        "testdata/fixtures/mixed_page_sizes.pdf",
+    ]);
+    let pages = serde_json::from_slice::<serde_json::Value>(&pages).unwrap()["pages"]
+        .as_array()
+        .unwrap()
+        .len();
+    let past = pages + 1;
+    let a = server.post(
+        &format!("/v1/preview?page={past}&name=m.pdf"),
+        "application/pdf",
+        &good,
+    );
+    assert_eq!(a.status, 400, "{}", a.text());
+    assert_eq!(a.error_code(), "page_out_of_range");
+    assert_eq!(
+        a.json()["error"]["message"],
+        format!("`page`: page {past} is past the end of m.pdf (it has {pages} pages)")
+    );
+
+    for (query, why) in [
+        ("page=0", "page 0"),
+        ("page=two", "a page that is no number"),
+        ("dpi=301", "over 300 dpi"),
+        ("dpi=0", "0 dpi"),
+        ("pages=1", "an unknown parameter"),
+    ] {
+        let a = server.post(&format!("/v1/preview?{query}"), "application/pdf", &good);
+        assert_eq!(a.status, 400, "{why}: {}", a.text());
+        assert_eq!(a.error_code(), "bad_request", "{why}");
+    }
+    let a = server.post("/v1/preview", "application/json", b"{}");
+    assert_eq!(a.status, 415, "{}", a.text());
+
+    // The server answers the next request.
+    let a = server.post(
+        &format!("/v1/preview?page={pages}"),
+        "application/pdf",
+        &good,
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.content_type, "image/png");
+}
+
+#[test]
+fn a_panic_while_drawing_is_500_and_the_server_stays_up() {
+    let server = Server::start(&["--quiet"], &[("SIGNPREP_TEST_PANIC", "boom.pdf")]);
+    let good = read("testdata/fixtures/base14_courier.pdf");
+    let a = server.post("/v1/preview?name=boom.pdf", "application/pdf", &good);
+    assert_eq!(a.status, 500, "{}", a.text());
+    assert_eq!(a.json()["error"]["code"], "internal_error");
+    let a = server.post("/v1/preview?name=fine.pdf", "application/pdf", &good);
+    assert_eq!(a.status, 200, "{}", a.text());
+}
+
+#[test]
+fn the_page_and_its_files_are_served_under_a_strict_policy() {
+    let dir = common::scratch("serve-page", "token");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let token = dir.join("token");
+    std::fs::write(&token, "s3cret\n").unwrap();
+    let server = Server::start(&["--quiet", "--token-file", token.to_str().unwrap()], &[]);
+    let page = server.get("/");
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert_eq!(page.content_type, "text/html; charset=utf-8");
+    let csp = page.header("content-security-policy").unwrap_or_default();
+    for want in [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' blob:",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+    ] {
+        assert!(csp.contains(want), "{want} not in {csp}");
+    }
+    assert!(!csp.contains("unsafe"), "{csp}");
+    let html = page.text();
+    // No inline script or style, nothing from elsewhere.
+    assert!(
+        html.contains(r#"<script src="/app.js" defer></script>"#),
+        "{html}"
+    );
+    assert_eq!(html.matches("<script").count(), 1, "{html}");
+    assert!(
+        !html.contains("style=") && !html.contains("<style"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("http:") && !html.contains("https:") && !html.contains("//"),
+        "{html}"
+    );
+    for (path, media, marker) in [
+        (
+            "/app.js",
+            "text/javascript; charset=utf-8",
+            "/v1/preview?page=",
+        ),
+        ("/app.css", "text/css; charset=utf-8", "#verdict"),
+    ] {
+        let a = server.get(path);
+        assert_eq!(a.status, 200, "{path}");
+        assert_eq!(a.content_type, media, "{path}");
+        assert!(a.text().contains(marker), "{path}");
+        assert!(!a.text().contains("http"), "{path} names another origin");
+    }
+    // The page is open (it holds no data); the API behind it needs the token.
+    assert_eq!(server.get("/v1/codes").status, 401);
+}
+
+/// `/openapi.json` with `{"$ref": "#/components/schemas/NAME"}` at its root:
+/// a validator of NAME that resolves the document's references.
+fn validator(doc: &serde_json::Value, name: &str) -> jsonschema::Validator {
+    let mut root = doc.clone();
+    root["$ref"] = format!("#/components/schemas/{name}").into();
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&root)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn invalid(v: &jsonschema::Validator, what: &str, answer: &harness::Answer) -> Vec<String> {
+    v.iter_errors(&answer.json())
+        .map(|e| format!("{what}: {e} at {}", e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
+    let server = Server::start(&["--quiet"], &[]);
+    let a = server.get("/openapi.json");
+    assert_eq!(a.status, 200);
+    let doc = a.json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths: Vec<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for route in [
+        "/",
+        "/v1/scan",
+        "/v1/check",
+        "/v1/preview",
+        "/v1/codes",
+        "/v1/explain/{code}",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/openapi.json",
+    ] {
+        assert!(paths.contains(&route), "{route} not in {paths:?}");
+    }
+    // Every path in the document is a route of the server (none answers 404).
+    for path in &paths {
+        let asked = path.replace("{code}", "tag_unterminated");
+        let status = if doc["paths"][path].get("get").is_some() {
+            server.get(&asked).status
+        } else {
+            server.post(&asked, "application/pdf", b"").status
+        };
+        assert_ne!(status, 404, "{path}");
+    }
+    let mut wrong = Vec::new();
+    let scan = validator(&doc, "Scan");
+    let check = validator(&doc, "CheckOutput");
+    let error = validator(&doc, "ErrorBody");
+    // The validators reject what does not fit.
+    assert!(!scan.is_valid(&serde_json::json!({"status": 7})));
+    assert!(!check.is_valid(&serde_json::json!({"files": 3})));
+    assert!(!error.is_valid(&serde_json::json!({"error": {"code": 1}})));
+    let mut pdfs = harness::files("fixtures", ".pdf");
+    pdfs.extend(harness::files("hostile", ".pdf"));
+    for path in &pdfs {
+        let body = read(path);
+        let a = server.post(
+            "/v1/scan?data_fields=true&dialect=all",
+            "application/pdf",
+            &body,
+        );
+        wrong.extend(invalid(&scan, &format!("scan {path}"), &a));
+        let a = server.post("/v1/check", "application/pdf", &body);
+        wrong.extend(invalid(&check, &format!("check {path}"), &a));
+    }
+    for path in harness::files("check/cases", ".json") {
+        let a = server.post(
+            &format!("/v1/check?name={path}"),
+            "application/json",
+            &read(&path),
+        );
+        let v = if a.status == 422
+            && a.json().get("error").is_some()
+            && a.json().get("files").is_none()
+        {
+            &error
+        } else {
+            &check
+        };
+        wrong.extend(invalid(v, &format!("check {path}"), &a));
+    }
+    for (path, name) in [
+        ("/v1/codes", "Codes"),
+        ("/v1/explain/tag_unterminated", "Explained"),
+        ("/readyz", "Ready"),
+        ("/nope", "ErrorBody"),
+    ] {
+        wrong.extend(invalid(&validator(&doc, name), path, &server.get(path)));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
