@@ -80,6 +80,7 @@ pub mod parse_error;
 mod read;
 mod rules;
 mod schema;
+mod suggest;
 mod upload;
 
 pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};

@@ -5,6 +5,7 @@ use crate::codes::{Finding, PackCode, pointer};
 use crate::datafields::NamePattern;
 use crate::model::pack::{ChildDocument, PackDataField};
 use crate::model::settings::{Base64Pdf, CreationSettings};
+use crate::suggest::{list, lost};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use signprep_core::{Document, Scan};
@@ -60,7 +61,7 @@ impl PackBuilder {
 
     /// Reads (for a path), checks and scans a PDF; `None` after reporting why not.
     pub(super) fn load_pdf(
-        &self,
+        &mut self,
         at: &str,
         input: ChildInput,
         name: Option<&str>,
@@ -107,7 +108,7 @@ impl PackBuilder {
                         .iter()
                         .map(|d| Finding::from_scan(d, at, &label)),
                 );
-                if let Some(Ok(mut kept)) = self.kept.as_ref().map(|k| k.lock()) {
+                if let Some(kept) = self.kept.as_mut() {
                     kept.push((bytes.clone(), scan.clone()));
                 }
                 Some(LoadedPdf { label, bytes, scan })
@@ -227,7 +228,7 @@ impl PackBuilder {
                             PackCode::CustomIdNotInDocument,
                             format!(
                                 "`{id}` is not a tag or form field of this document{}",
-                                crate::rules::lost(carries)
+                                lost(carries)
                             ),
                         )
                         .at(pointer(&fat, placed.len()))
@@ -386,20 +387,4 @@ pub(super) fn names_of(kind: PdfKind, scan: &Scan) -> Option<Vec<String>> {
             .collect(),
     };
     (kind == PdfKind::TagSyntax || !names.is_empty()).then_some(names)
-}
-
-fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        return "nothing".into();
-    }
-    let mut s = names
-        .iter()
-        .take(12)
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(", ");
-    if names.len() > 12 {
-        s.push_str(", ...");
-    }
-    s
 }

@@ -11,7 +11,7 @@ use crate::model::pack::{
     Channel, ChildDocument, DocumentPack, MailSettings, PackCcRecipient, PackDataField,
     PackSignatory, SigningSettings,
 };
-use signprep_core::{LoadOptions, Scanner};
+use signprep_core::{LoadOptions, Scan, Scanner};
 use std::collections::{BTreeMap, BTreeSet};
 use uuid::Uuid;
 
@@ -91,14 +91,26 @@ pub struct PackBuilder {
     load: LoadOptions,
     scanner: Scanner,
     findings: Vec<Finding>,
-    /// Where the PDFs read and their scans are kept, when asked
-    /// ([`PackBuilder::keep_scans`]).
-    kept: Option<KeptScans>,
+    /// The PDFs read and their scans, kept when asked
+    /// ([`PackBuilder::keep_scans`]); `None` when not.
+    kept: Option<Vec<(Vec<u8>, Scan)>>,
 }
 
-/// PDFs a build read, with their scans: `check` of a manifest hands them to
-/// the pack rules it runs on the built pack, which would scan them again.
-pub(crate) type KeptScans = std::sync::Arc<std::sync::Mutex<Vec<(Vec<u8>, signprep_core::Scan)>>>;
+/// What a build made, as `check` of a manifest needs it
+/// ([`PackBuilder::build_indexed`]).
+pub(crate) struct Indexed {
+    /// The v1 pack as far as it could be built.
+    pub(crate) pack: DocumentPack,
+    /// Every finding, errors included.
+    pub(crate) findings: Vec<Finding>,
+    /// The place among the children given of each child in the pack
+    /// (children left out have none).
+    pub(crate) given: Vec<usize>,
+    /// The PDFs the build read, with their scans, when
+    /// [`PackBuilder::keep_scans`] asked for them: the pack rules that `check`
+    /// runs on the built pack then do not scan them again.
+    pub(crate) scans: Vec<(Vec<u8>, Scan)>,
+}
 
 impl PackBuilder {
     /// A pack named `name` (`document_pack_name`).
@@ -238,10 +250,11 @@ impl PackBuilder {
         self
     }
 
-    /// Keeps every PDF read and its scan in `into`.
+    /// Keeps every PDF read and its scan, for [`PackBuilder::build_indexed`]
+    /// to return.
     #[must_use]
-    pub(crate) fn keep_scans(mut self, into: KeptScans) -> Self {
-        self.kept = Some(into);
+    pub(crate) fn keep_scans(mut self) -> Self {
+        self.kept = Some(Vec::new());
         self
     }
 
@@ -264,13 +277,13 @@ impl PackBuilder {
     /// the children given and the findings' `/documents/N` pointers count the
     /// children given.
     pub fn build_partial(self) -> (DocumentPack, Vec<Finding>) {
-        let (pack, findings, _) = self.build_indexed();
-        (pack, findings)
+        let built = self.build_indexed();
+        (built.pack, built.findings)
     }
 
     /// [`PackBuilder::build_partial`], with the place among the children given
-    /// of each child in the pack (children left out have none).
-    pub(crate) fn build_indexed(mut self) -> (DocumentPack, Vec<Finding>, Vec<usize>) {
+    /// of each child in the pack and the PDFs read ([`Indexed`]).
+    pub(crate) fn build_indexed(mut self) -> Indexed {
         let mut out = std::mem::take(&mut self.findings);
         if self
             .pack
@@ -305,7 +318,12 @@ impl PackBuilder {
         workspace_rules(&docs, self.pack.team_key.is_some(), &mut out);
         self.pack.signatories = Some(signers.signatories);
         self.pack.documents = Some(docs);
-        (self.pack, out, given)
+        Indexed {
+            pack: self.pack,
+            findings: out,
+            given,
+            scans: self.kept.unwrap_or_default(),
+        }
     }
 
     fn resolve_signers(&mut self, out: &mut Vec<Finding>) -> Signers {

@@ -382,14 +382,14 @@ impl Migrator {
     fn unknown_signers(&self, order: &[(&String, &Party)], file: &str, out: &mut Vec<Finding>) {
         let known: Vec<&str> = order.iter().map(|(c, _)| c.as_str()).collect();
         let written: Vec<&str> = order.iter().map(|(_, p)| p.written.as_str()).collect();
-        let mut budget = crate::rules::SUGGEST_BUDGET;
+        let mut budget = crate::suggest::BUDGET;
         for e in self.signers.entries() {
             let canon = signers::canonical(&e.key);
             if known.contains(&canon.as_str()) {
                 continue;
             }
-            let has = format!("this PDF's signers: {}", crate::rules::list(&written));
-            let hint = crate::rules::closest(&canon, known.iter().copied(), &mut budget)
+            let has = format!("this PDF's signers: {}", crate::suggest::list(&written));
+            let hint = crate::suggest::closest(&canon, known.iter().copied(), &mut budget)
                 .and_then(|best| known.iter().position(|k| *k == best))
                 .and_then(|i| written.get(i))
                 .map_or_else(

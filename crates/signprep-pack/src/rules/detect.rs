@@ -1,10 +1,9 @@
 //! What an input is, and handing it to its rules.
 
-use super::{Ctx, InputKind, hooks, manifest, pack, pdf, populate, secrets, v0};
+use super::{Ctx, InputKind, hooks, manifest, pack, pdf, populate, secrets, typed, v0};
 use crate::codes::{Finding, PackCode};
 use crate::model::pack::LenientPack;
 use crate::model::v0::V0Document;
-use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
 
@@ -231,30 +230,6 @@ pub(super) fn dispatch(
 /// Signer UUIDs of a manifest's pack when only its findings are wanted.
 fn check_ids() -> Box<dyn crate::ids::IdGenerator> {
     Box::new(crate::ids::SeededIds::new(0))
-}
-
-/// The typed (lenient) body, or a `body_invalid` finding. Reading from the text
-/// again on failure gives the line and column of the bad value.
-pub(super) fn typed<T: for<'de> Deserialize<'de>>(
-    ctx: &mut Ctx<'_>,
-    text: &str,
-    value: &Value,
-    what: &str,
-) -> Option<T> {
-    match T::deserialize(value) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            let msg = serde_json::from_str::<T>(text).err().map_or_else(
-                || crate::parse_error::json(&e),
-                |e| crate::parse_error::json(&e),
-            );
-            ctx.push(
-                Finding::new(PackCode::BodyInvalid, format!("not {what}: {msg}"))
-                    .hint("the specification types this value differently; see `signprep schema`"),
-            );
-            None
-        }
-    }
 }
 
 #[cfg(test)]

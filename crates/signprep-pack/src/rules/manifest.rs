@@ -4,7 +4,6 @@
 use super::Ctx;
 use super::pack::{self, settings_rules_at};
 use super::people::{self, Keys, Person, Policy};
-use crate::builder::KeptScans;
 use crate::codes::{Finding, FindingCode, PackCode};
 use crate::ids::IdGenerator;
 use crate::manifest::{Manifest, ManifestField};
@@ -60,30 +59,26 @@ pub(super) fn check(
         }
     };
     let children = manifest.children_of(ctx.base_dir);
-    let kept = KeptScans::default();
     let builder = manifest
         .builder(ctx.base_dir, ctx.label)
         .ids_boxed(ids)
         .load_options(ctx.checker.load.clone())
         .scanner(ctx.checker.scanner.clone())
-        .keep_scans(std::sync::Arc::clone(&kept));
-    let (pack, found, given) = builder.build_indexed();
+        .keep_scans();
+    let built = builder.build_indexed();
+    let pack = built.pack;
     let locate = Locate {
         manifest: &manifest,
         children: &children,
         built: &pack,
-        given: &given,
+        given: &built.given,
         label: ctx.label,
     };
-    for f in found {
+    for f in built.findings {
         ctx.push(locate.finding(f));
     }
     direct_rules(ctx, &manifest);
-    let scanned = kept
-        .lock()
-        .map(|mut k| std::mem::take(&mut *k))
-        .unwrap_or_default();
-    field_rules(ctx, &pack, &locate, &scanned);
+    field_rules(ctx, &pack, &locate, &built.scans);
     let written = !ctx.out.iter().any(Finding::is_error);
     (source, written.then_some(pack))
 }

@@ -44,8 +44,7 @@ use signprep_core::{LoadOptions, Scanner};
 use std::path::Path;
 
 pub use detect::detect;
-pub(crate) use pack::lost;
-pub(crate) use values::{SUGGEST_BUDGET, closest, email_ok, list};
+pub(crate) use values::email_ok;
 
 /// What an input is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -305,7 +304,7 @@ pub(crate) struct Ctx<'a> {
     /// The input's path as shown.
     pub(crate) label: &'a str,
     pub(crate) out: Vec<Finding>,
-    /// Work left for "did you mean" hints ([`values::SUGGEST_BUDGET`]).
+    /// Work left for "did you mean" hints ([`suggest::BUDGET`](crate::suggest::BUDGET)).
     pub(crate) suggest_budget: usize,
     /// When checking began: the PDFs a body embeds or names share one time
     /// budget (`LoadOptions::time_budget`), so that many of them cannot add
@@ -323,7 +322,7 @@ impl<'a> Ctx<'a> {
             base_dir,
             label,
             out: Vec::new(),
-            suggest_budget: values::SUGGEST_BUDGET,
+            suggest_budget: crate::suggest::BUDGET,
             started: std::time::Instant::now(),
             scanned: &[],
         }
@@ -348,6 +347,30 @@ impl<'a> Ctx<'a> {
             .hint("split the pack, or compress the PDFs (images are the usual culprit)");
             f.pointer = pointer;
             self.push(f);
+        }
+    }
+}
+
+/// The typed (lenient) body, or a `body_invalid` finding. Reading from the text
+/// again on failure gives the line and column of the bad value.
+fn typed<T: for<'de> serde::Deserialize<'de>>(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    value: &serde_json::Value,
+    what: &str,
+) -> Option<T> {
+    match T::deserialize(value) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let msg = serde_json::from_str::<T>(text).err().map_or_else(
+                || crate::parse_error::json(&e),
+                |e| crate::parse_error::json(&e),
+            );
+            ctx.push(
+                Finding::new(PackCode::BodyInvalid, format!("not {what}: {msg}"))
+                    .hint("the specification types this value differently; see `signprep schema`"),
+            );
+            None
         }
     }
 }

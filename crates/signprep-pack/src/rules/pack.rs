@@ -1,11 +1,12 @@
 //! A v1 pack body, read leniently, and the cross-checks with its PDFs.
 
 use super::people::{self, Person, Policy};
-use super::values::{closest, email_ok, list, web_url_ok};
+use super::values::{email_ok, web_url_ok};
 use super::{Ctx, pdf};
 use crate::codes::{Finding, PackCode, pointer};
 use crate::model::pack::{LenientPack, PackDataField};
 use crate::model::settings::{ChildKind, RawCreationSettings};
+use crate::suggest::{closest, list, lost};
 use signprep_core::Severity;
 use std::collections::BTreeSet;
 
@@ -447,15 +448,5 @@ fn data_field_rules(
                 ctx.push(f);
             }
         }
-    }
-}
-
-/// What a data field naming no tag or form field loses: its value or signer
-/// (then the finding is an error), or nothing.
-pub(crate) fn lost(carries: bool) -> &'static str {
-    if carries {
-        ", and its value or signer with it"
-    } else {
-        ""
     }
 }

@@ -156,7 +156,7 @@ pub(crate) fn load_path(ctx: &mut Ctx<'_>, written: &str, at: &str) -> Option<Pd
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::rules::{Checker, values};
+    use crate::rules::Checker;
     use signprep_core::{Code, Diagnostic};
     use std::path::Path;
 
@@ -187,7 +187,7 @@ mod tests {
             base_dir: Path::new(""),
             label: "test",
             out: Vec::new(),
-            suggest_budget: values::SUGGEST_BUDGET,
+            suggest_budget: crate::suggest::BUDGET,
             started: std::time::Instant::now(),
             scanned: &scanned,
         };

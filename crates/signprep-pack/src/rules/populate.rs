@@ -2,9 +2,10 @@
 //! its JSON is given.
 
 use super::Ctx;
-use super::values::{closest, email_ok, list};
+use super::values::email_ok;
 use crate::codes::{Finding, PackCode, pointer};
 use crate::model::populate::PopulateKey;
+use crate::suggest::{closest, list};
 use serde_json::Value;
 use signprep_core::Severity;
 use std::collections::{BTreeMap, BTreeSet};

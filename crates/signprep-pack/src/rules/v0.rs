@@ -1,15 +1,15 @@
 //! v0 document bodies, and the request plans `signprep pack --v0`/`--populate` write.
 
-use super::detect::typed;
 use super::pack::settings_rules_at;
 use super::pdf::{self, PdfFacts};
 use super::people::{self, Person, Policy};
-use super::values::{closest, colour_ok, list};
-use super::{Ctx, populate, secrets};
+use super::values::colour_ok;
+use super::{Ctx, populate, secrets, typed};
 use crate::codes::{Finding, PackCode, pointer};
 use crate::model::UnknownKeys;
 use crate::model::plan::Requests;
 use crate::model::v0::V0Document;
+use crate::suggest::{closest, list};
 use serde_json::Value;
 use std::collections::BTreeSet;
 

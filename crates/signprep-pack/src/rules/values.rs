@@ -104,60 +104,6 @@ pub(crate) fn uuid_ok(s: &str) -> bool {
     uuid::Uuid::parse_str(s).is_ok()
 }
 
-/// The work "did you mean" hints may take for one input, in cells of the
-/// edit-distance table (about a tenth of a second): a body with many unknown
-/// ids against a document with many names must not make its hints quadratic.
-/// Past it, hints only list the names.
-pub(crate) const SUGGEST_BUDGET: usize = 20_000_000;
-
-/// The known word nearest to `word` (edit distance at most a third of its
-/// length), within `budget` cells of work, which it uses up. Words over
-/// [`SUGGEST_MAX_CHARS`](crate::model::SUGGEST_MAX_CHARS) characters get none.
-pub(crate) fn closest<'a>(
-    word: &str,
-    known: impl IntoIterator<Item = &'a str>,
-    budget: &mut usize,
-) -> Option<&'a str> {
-    use crate::model::{SUGGEST_MAX_CHARS, edit_distance_within};
-    if word.len() > 4 * SUGGEST_MAX_CHARS || word.chars().count() > SUGGEST_MAX_CHARS {
-        return None;
-    }
-    let chars: Vec<char> = word.chars().collect();
-    let limit = (chars.len() / 3).max(1);
-    let mut best: Option<(usize, &str)> = None;
-    for k in known {
-        if *budget == 0 {
-            return None;
-        }
-        // Every candidate costs at least one unit, even when skipped.
-        let (d, cells) = edit_distance_within(&chars, k, limit);
-        *budget = budget.saturating_sub(cells.max(1));
-        if let Some(d) = d
-            && best.is_none_or(|b| (d, k) < b)
-        {
-            best = Some((d, k));
-        }
-    }
-    best.map(|(_, k)| k)
-}
-
-/// At most twelve names, comma-separated, for hints.
-pub(crate) fn list<S: AsRef<str>>(names: &[S]) -> String {
-    if names.is_empty() {
-        return "nothing".into();
-    }
-    let mut s = names
-        .iter()
-        .take(12)
-        .map(AsRef::as_ref)
-        .collect::<Vec<_>>()
-        .join(", ");
-    if names.len() > 12 {
-        s.push_str(", ...");
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,23 +193,12 @@ mod tests {
     }
 
     #[test]
-    fn colours_uuids_and_hints() {
+    fn colours_and_uuids() {
         assert!(colour_ok("#fff") && colour_ok("#A0b1C2"));
         assert!(
             !colour_ok("fff") && !colour_ok("#ffff") && !colour_ok("yellow") && !colour_ok("#ggg")
         );
         assert!(uuid_ok("3f1c2a9e-5b7d-4c1e-8a2f-6d9b0e4c7a11"));
         assert!(!uuid_ok("bob"));
-        let mut budget = SUGGEST_BUDGET;
-        assert_eq!(
-            closest("discont", ["discount", "fee"], &mut budget),
-            Some("discount")
-        );
-        assert_eq!(closest("zzz", ["discount"], &mut budget), None);
-        assert!(budget < SUGGEST_BUDGET);
-        let mut spent = 0;
-        assert_eq!(closest("discont", ["discount"], &mut spent), None);
-        assert_eq!(list::<&str>(&[]), "nothing");
-        assert_eq!(list(&["a", "b"]), "a, b");
     }
 }
