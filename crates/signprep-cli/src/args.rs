@@ -99,6 +99,9 @@ pub struct ScanArgs {
     /// read by the vendors whose distinctive tags it holds). Default: native `<# #>` only.
     #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "", hide_default_value = true)]
     pub dialect: signprep_core::Dialects,
+    /// DocuSign anchor tabs (`--anchors`, `--anchor`).
+    #[command(flatten)]
+    pub anchors: crate::anchors_arg::AnchorArgs,
     /// Override the service type of the data fields whose name or tag id matches: the whole
     /// name as written, or a glob (`*`, `?`, `[0-9]`; write a literal `[` as `[[]`). The last
     /// matching rule wins; TYPE `none` leaves them out. Repeatable.
@@ -109,9 +112,7 @@ pub struct ScanArgs {
     pub batch: crate::batch::BatchArgs,
 }
 
-fn dialect_list(s: &str) -> Result<signprep_core::Dialects, String> {
-    signprep_core::Dialects::parse(s).map_err(|e| e.to_string())
-}
+use crate::anchors_arg::dialect_list;
 
 fn type_rule(s: &str) -> Result<String, String> {
     signprep_pack::TypeMap::new()
@@ -181,6 +182,9 @@ pub struct PreviewArgs {
     /// Default: none.
     #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "", hide_default_value = true, conflicts_with_all = ["pack", "manifest"])]
     pub dialect: signprep_core::Dialects,
+    /// DocuSign anchor tabs, drawn as `migrate --anchors` places them (`--anchors`, `--anchor`).
+    #[command(flatten)]
+    pub anchors: crate::anchors_arg::AnchorArgs,
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,

@@ -3,6 +3,7 @@
 // The CLI is the one crate that prints.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod anchors_arg;
 mod args;
 mod atomic;
 mod batch;

@@ -24,6 +24,11 @@ pub struct MigrateArgs {
     /// pandadoc, documenso (comma-separated), or `all`.
     #[arg(long, value_name = "NAME[,NAME]", value_parser = dialect_list, default_value = "all")]
     pub dialect: Dialects,
+    /// DocuSign anchor tabs (`--anchors`, `--anchor`): their recipients are signers
+    /// (recipientId as the key: `1` is `signer1`; email and name from the file; a
+    /// `--signer` by id or role name wins).
+    #[command(flatten)]
+    pub anchors: crate::anchors_arg::AnchorArgs,
     /// A vendor signer and who signs for them: `signer1=client@example.com`,
     /// `2="Wendy Ward <wendy@example.com>"`, `Client=ann@example.com` (a role name),
     /// `Witness="Wendy Ward"` (a name with no address: it has a space). An address
@@ -73,9 +78,7 @@ pub struct MigrateArgs {
     pub jobs: Option<usize>,
 }
 
-fn dialect_list(s: &str) -> Result<Dialects, String> {
-    Dialects::parse(s).map_err(|e| e.to_string())
-}
+use crate::anchors_arg::dialect_list;
 
 /// Exit status: 0 every PDF migrated, 1 a PDF with an error-level finding,
 /// one whose migration panicked (`internal_error`) or one the watchdog gave
@@ -267,6 +270,9 @@ fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
         m = m
             .map_type_rule(rule)
             .map_err(|e| format!("--map-type: {e}"))?;
+    }
+    if let Some(file) = args.anchors.load(args.quiet)? {
+        m = m.anchors(file);
     }
     Ok(m)
 }

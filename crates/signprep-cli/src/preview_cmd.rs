@@ -273,7 +273,14 @@ fn preview(args: &PreviewArgs) -> u8 {
     let Some(pool) = crate::worker_pool(args.jobs) else {
         return 2;
     };
-    let scanner = Scanner::new().dpi(args.dpi).dialects(args.dialect);
+    let anchors = match args.anchors.load(false) {
+        Ok(a) => a,
+        Err(e) => return crate::fail(&e, 2),
+    };
+    let mut scanner = Scanner::new().dpi(args.dpi).dialects(args.dialect);
+    if let Some(a) = &anchors {
+        scanner = scanner.anchors(a.anchors.clone());
+    }
     let loaded = match pool.install(|| load(file, &scanner)) {
         Ok(l) => l,
         Err(e) => {
@@ -321,22 +328,32 @@ fn preview(args: &PreviewArgs) -> u8 {
             ),
         );
     }
-    let write = if args.dialect.is_empty() {
-        write_pages
+    if scanner.reads_vendor_tags() {
+        crate::preview_migrate::write_pages(
+            &pool,
+            &loaded,
+            anchors,
+            &pages,
+            &style,
+            &args.out_dir,
+            &stem,
+            args.overlay_json,
+            &file.display().to_string(),
+            &mut verdict,
+        );
     } else {
-        crate::preview_migrate::write_pages
-    };
-    write(
-        &pool,
-        &loaded,
-        &pages,
-        &style,
-        &args.out_dir,
-        &stem,
-        args.overlay_json,
-        &file.display().to_string(),
-        &mut verdict,
-    );
+        write_pages(
+            &pool,
+            &loaded,
+            &pages,
+            &style,
+            &args.out_dir,
+            &stem,
+            args.overlay_json,
+            &file.display().to_string(),
+            &mut verdict,
+        );
+    }
     verdict.finish()
 }
 

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use signprep_core::{
     BoxKind, Code, Overlay, OverlayBox, Severity, Style, draw_overlay, encode_png, render_page,
 };
-use signprep_pack::{FindingCode, Migrated, Migrator, SignerMap, V0DataField};
+use signprep_pack::{AnchorFile, FindingCode, Migrated, Migrator, SignerMap, V0DataField};
 use std::path::Path;
 
 /// The overlay of one page: the native tags and fields as `preview` draws
@@ -46,11 +46,13 @@ pub fn overlay(
             .and_then(|s| s.role.clone())
     };
     for t in scan.vendor_tags.iter().flatten().filter(|t| t.page == page) {
+        // A placed field sits on the tag's `field` box (else its text).
+        let place = t.field_box();
         let placed = fields.iter().find(|f| {
-            f.x == Some(t.x)
-                && f.y == Some(t.y)
-                && f.width == Some(t.width)
-                && f.height == Some(t.height)
+            f.x == Some(place.x)
+                && f.y == Some(place.y)
+                && f.width == Some(place.width)
+                && f.height == Some(place.height)
         });
         let mut b = OverlayBox {
             kind: BoxKind::Field,
@@ -76,6 +78,8 @@ pub fn overlay(
         }
         match placed {
             Some(f) => {
+                (b.x, b.y, b.width, b.height) =
+                    (place.x, place.y - info.y_offset, place.width, place.height);
                 b.kind_label = f.kind.clone().unwrap_or_default();
                 b.signer = role_of(f.signatory_uuid.as_deref());
                 if let Some(s) = &b.signer {
@@ -124,6 +128,7 @@ pub fn overlay(
 pub fn write_pages(
     pool: &rayon::ThreadPool,
     loaded: &Loaded,
+    anchors: Option<AnchorFile>,
     pages: &[usize],
     style: &Style,
     dir: &Path,
@@ -135,7 +140,12 @@ pub fn write_pages(
     let count = loaded.doc.page_count();
     // No signer map: signers are shown by the vendor's key (`signer1`,
     // `Client`). The digest only seeds UUIDs, which are not drawn.
-    let migrated = Migrator::new(SignerMap::new()).migrate_scan(&loaded.scan, &[0; 32], None, stem);
+    // DocuSign recipients name theirs (by role).
+    let mut migrator = Migrator::new(SignerMap::new());
+    if let Some(a) = anchors {
+        migrator = migrator.anchors(a);
+    }
+    let migrated = migrator.migrate_scan(&loaded.scan, &[0; 32], None, stem);
     let drawn: Vec<Result<(Vec<u8>, Overlay), String>> = pool.install(|| {
         pages
             .par_iter()

@@ -26,6 +26,11 @@ pub fn run(args: &ScanArgs) -> u8 {
     if let Some(w) = args.page_width {
         scanner = scanner.page_width(w);
     }
+    match args.anchors.load(args.batch.quiet) {
+        Ok(Some(file)) => scanner = scanner.anchors(file.anchors),
+        Ok(None) => {}
+        Err(e) => return crate::fail(&e, 2),
+    }
     let options = args.batch.load_options();
     let mut type_map = TypeMap::new();
     for rule in &args.type_map {

@@ -232,6 +232,12 @@ codes! {
         /// tags it holds; the text is left as text, not read as another vendor's
         /// field. `--dialect NAME` forces one vendor's reading.
         VendorTagUnread => "vendor_tag_unread", Warning;
+        /// A DocuSign anchor tab (`scan --anchors`) whose `anchorString` is on no
+        /// page of the document, and which does not say
+        /// `anchorIgnoreIfNotPresent`. DocuSign would refuse to send the envelope;
+        /// a migration has no field for it. One anchor file often serves several
+        /// documents, so this is a warning, not a failed scan.
+        VendorAnchorNotFound => "vendor_anchor_not_found", Warning;
     }
 }
 

@@ -69,4 +69,7 @@ pub use render::{
 };
 pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};
 pub use service::ServiceTypes;
-pub use tags::vendor::{Dialect, Dialects, UnknownDialect, VendorAttributes, VendorTag};
+pub use tags::vendor::{
+    AnchorTab, AnchorUnits, Anchors, Dialect, Dialects, FieldBox, UnknownDialect, VendorAttributes,
+    VendorTag, default_size, is_tab_list, tab_list_name,
+};

@@ -6,12 +6,16 @@ use crate::document::{Document, Error};
 use crate::forms::{self, Field};
 use crate::geometry::{Rect, Scale, round2};
 use crate::resources::Resources;
-use crate::tags::vendor::{Dialects, PageVendor, VendorTag, collect_page, resolve_document};
+use crate::tags::vendor::{
+    Anchors, Dialects, FoundVendorTag, PageVendor, VendorTag, collect_page, find_anchor_tabs,
+    resolve_document,
+};
 use crate::tags::{FoundTag, Unmappable, find_page_tags};
 use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One page of the output: its displayed size and where it starts in the stack.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -69,7 +73,8 @@ pub struct Scan {
     /// Every tag, in page then content order.
     pub tags: Vec<Tag>,
     /// Other vendors' tags, when the scanner was asked for dialects
-    /// ([`Scanner::dialects`]), in page then line order.
+    /// ([`Scanner::dialects`]) or DocuSign anchors ([`Scanner::anchors`]), in
+    /// page then line order (anchor tabs after the page's text tags).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vendor_tags: Option<Vec<VendorTag>>,
     /// Every form-field widget.
@@ -95,6 +100,7 @@ pub struct Scanner {
     parallel: bool,
     fields: bool,
     dialects: Dialects,
+    anchors: Option<Arc<Anchors>>,
 }
 
 impl Default for Scanner {
@@ -113,6 +119,7 @@ impl Scanner {
             parallel: true,
             fields: true,
             dialects: Dialects::NONE,
+            anchors: None,
         }
     }
 
@@ -166,6 +173,19 @@ impl Scanner {
         self
     }
 
+    /// Also find these DocuSign anchor tabs (`scan --anchors`) into
+    /// `Scan::vendor_tags`, with dialect `docusign`; an empty set finds none.
+    #[must_use]
+    pub fn anchors(mut self, anchors: Anchors) -> Self {
+        self.anchors = (!anchors.is_empty()).then(|| Arc::new(anchors));
+        self
+    }
+
+    /// True when the scanner reads vendor tags (dialects or anchors).
+    pub fn reads_vendor_tags(&self) -> bool {
+        !self.dialects.is_empty() || self.anchors.is_some()
+    }
+
     /// Scans a document: tags, fields and findings.
     ///
     /// Fails only when a resource limit is hit (a decompression bomb, say);
@@ -185,6 +205,14 @@ impl Scanner {
             } else {
                 collect_page(i, &text, self.dialects)
             };
+            // Anchors are matched per page, with no document-wide reading.
+            let (mut anchored, mut anchor_hits) = (Vec::new(), Vec::new());
+            if let Some(a) = &self.anchors {
+                let found = find_anchor_tabs(i, &text, a);
+                anchored = found.found;
+                diags.extend(found.diags);
+                anchor_hits = found.hits;
+            }
             diags.extend(text.diagnostics);
             if text.glyphs.is_empty() && text.images > 0 {
                 diags.push(
@@ -200,8 +228,10 @@ impl Scanner {
                 tags,
                 vendor,
                 vendor_at,
+                anchored,
                 diags,
                 unmappable: found.unmappable,
+                anchor_hits,
             })
         };
         let results: Vec<Result<PageResult, Error>> = if self.parallel {
@@ -245,7 +275,13 @@ impl Scanner {
             resolve_document(pages.collect(), self.dialects)
         };
         let mut vendor = vendor.into_iter();
+        let mut anchor_hit = vec![false; self.anchors.as_ref().map_or(0, |a| a.tabs().len())];
         for (i, r) in results.into_iter().enumerate() {
+            for h in &r.anchor_hits {
+                if let Some(slot) = anchor_hit.get_mut(*h) {
+                    *slot = true;
+                }
+            }
             page_tags.extend(r.tags.into_iter().map(|t| (i, t)));
             let (f, off, _, _) = factors.get(i).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
             let mut diags = r.diags;
@@ -254,6 +290,7 @@ impl Scanner {
                 let at = r.vendor_at.min(diags.len());
                 diags.splice(at..at, vendor_diags);
             }
+            vendor_tags.extend(r.anchored.into_iter().map(|t| t.output(i, f, off)));
             scan.diagnostics.extend(diags);
             // Once per font, on the first page (in page order) that shows it.
             for u in r.unmappable {
@@ -281,8 +318,11 @@ impl Scanner {
                 hidden: t.hidden,
             });
         }
-        if !self.dialects.is_empty() {
+        if self.reads_vendor_tags() {
             scan.vendor_tags = Some(vendor_tags);
+        }
+        if let Some(a) = &self.anchors {
+            scan.diagnostics.extend(missing_anchors(a, &anchor_hit, n));
         }
         tag_diags.extend(overlaps(&page_tags));
         tag_diags.extend(duplicates(&page_tags));
@@ -319,8 +359,12 @@ struct PageResult {
     vendor: PageVendor,
     /// Where the page's vendor-tag findings go in `diags`.
     vendor_at: usize,
+    /// DocuSign anchor tabs found on the page.
+    anchored: Vec<FoundVendorTag>,
     diags: Vec<Diagnostic>,
     unmappable: Vec<Unmappable>,
+    /// Indices of the anchor tabs found on the page.
+    anchor_hits: Vec<usize>,
 }
 
 /// The one `text_unmappable` of a font whose misread text holds a `<#` that
@@ -342,6 +386,41 @@ fn unmappable_finding(page: usize, u: &Unmappable) -> Diagnostic {
     )
     .page(page)
     .hint("nothing to do if no tag was meant there; a tag belongs in a font exported with a /ToUnicode map (word processors do this)")
+}
+
+/// A finding for each anchor tab found on no page that does not say
+/// `anchorIgnoreIfNotPresent` (one per distinct anchor, type and recipient).
+fn missing_anchors(anchors: &Anchors, hit: &[bool], pages: usize) -> Vec<Diagnostic> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for (tab, found) in anchors.tabs().iter().zip(hit) {
+        if *found || tab.ignore_if_not_present {
+            continue;
+        }
+        let who = tab
+            .recipient_id
+            .as_deref()
+            .or(tab.role.as_deref())
+            .map(|r| format!(" for recipient {r}"))
+            .unwrap_or_default();
+        if !seen.insert((tab.anchor.clone(), tab.list.clone(), who.clone())) {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                Code::VendorAnchorNotFound,
+                format!(
+                    "DocuSign {} tab{who} anchors on `{}`, which is on none of the {pages} page(s){}; DocuSign would refuse the envelope, and no field is placed",
+                    tab.type_name(),
+                    tab.anchor,
+                    if tab.case_sensitive { " (case-sensitive)" } else { "" },
+                ),
+            )
+            .tag(tab.anchor.clone())
+            .hint("check the anchor text in the document (a typing slip, text turned into an image), or set anchorIgnoreIfNotPresent on the tab"),
+        );
+    }
+    out
 }
 
 /// The service's reading of "upper-case ASCII only": `^[A-Z0-9_]+$`.

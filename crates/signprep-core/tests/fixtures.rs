@@ -81,6 +81,7 @@ per_fixture! {
     vendor_adobe_dropbox,
     vendor_brace_dialects,
     vendor_documenso,
+    vendor_docusign,
     vendor_dropbox_defs,
     vendor_mixups,
     vendor_signnow_forms,

@@ -91,7 +91,10 @@ pub use ids::{IdGenerator, RandomIds, SeededIds};
 pub use manifest::{
     Manifest, ManifestCc, ManifestDocument, ManifestField, ManifestSigner, TagTypes,
 };
-pub use migrate::{MapTypeError, MigrateSummary, Migrated, Migrator, SignerMap};
+pub use migrate::{
+    AnchorFile, AnchorFileError, AnchorRecipient, MapTypeError, MigrateSummary, Migrated, Migrator,
+    SignerMap,
+};
 pub use model::pack::{
     Channel, ChildDocument, DocumentPack, LenientPack, MailSettings, PackCcRecipient,
     PackDataField, PackSignatory, SigningSettings,

@@ -21,9 +21,11 @@ pub struct MigrateOptions {
 impl MigrateOptions {
     /// `signers` are `KEY=EMAIL` entries (`--signer`), `signers_file` a
     /// manifest's path and bytes (`--signers`), `map_type` `KIND=TYPE` rules
-    /// (`--map-type`; `none` leaves the kind out); the rest as `scan`.
+    /// (`--map-type`; `none` leaves the kind out); `anchor_files` and `anchor`
+    /// DocuSign anchor tabs (`--anchors`, `--anchor`), whose recipients are
+    /// signers; the rest as `scan`.
     #[new]
-    #[pyo3(signature = (*, signers, signers_file, dialects, map_type, template, dpi, page_width, apply_user_unit))]
+    #[pyo3(signature = (*, signers, signers_file, dialects, map_type, template, dpi, page_width, apply_user_unit, anchor_files=None, anchor=None))]
     #[allow(clippy::too_many_arguments)] // keyword-only, as the Python side passes them
     fn new(
         signers: Vec<String>,
@@ -34,6 +36,8 @@ impl MigrateOptions {
         dpi: f64,
         page_width: Option<f64>,
         apply_user_unit: bool,
+        anchor_files: Option<Vec<(PathBuf, Vec<u8>)>>,
+        anchor: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let mut map = SignerMap::new();
         if let Some((path, bytes)) = signers_file {
@@ -62,6 +66,9 @@ impl MigrateOptions {
             migrator = migrator
                 .map_type_rule(rule)
                 .map_err(|e| PyValueError::new_err(format!("map_type: {e}")))?;
+        }
+        if let Some(a) = crate::scan::anchor_file(anchor_files, anchor)? {
+            migrator = migrator.anchors(a);
         }
         Ok(MigrateOptions { migrator })
     }

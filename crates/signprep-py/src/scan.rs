@@ -4,7 +4,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use signprep_core::batch::{PdfSource, catch_panic, panicked_record, scan_source};
 use signprep_core::{Dialects, LoadOptions, Record, Scanner};
-use signprep_pack::{ScanRecord, TypeMap};
+use signprep_pack::{AnchorFile, ScanRecord, TypeMap};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -25,9 +25,11 @@ impl Options {
     /// `scan`'s; `timeout` (seconds, 0 for none) and `max_file_size` (bytes)
     /// are the per-file limits of `scan --timeout-per-file/--max-file-size`;
     /// `data_fields`, when given, the `NAME_OR_GLOB=TYPE` rules of
-    /// `scan --data-fields --type-map` (an empty list: the default types).
+    /// `scan --data-fields --type-map` (an empty list: the default types);
+    /// `anchor_files` DocuSign anchor files as (path, bytes) (`--anchors`),
+    /// `anchor` quick tabs `STRING=TYPE[:SIGNER]` (`--anchor`).
     #[new]
-    #[pyo3(signature = (*, dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields=None))]
+    #[pyo3(signature = (*, dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields=None, anchor_files=None, anchor=None))]
     #[allow(clippy::too_many_arguments)] // keyword-only, as the Python side passes them
     fn new(
         dpi: f64,
@@ -38,6 +40,8 @@ impl Options {
         timeout: Option<f64>,
         max_file_size: Option<u64>,
         data_fields: Option<Vec<String>>,
+        anchor_files: Option<Vec<(PathBuf, Vec<u8>)>>,
+        anchor: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let dialects =
             Dialects::parse(dialects).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -48,6 +52,9 @@ impl Options {
             .dialects(dialects);
         if let Some(w) = page_width {
             scanner = scanner.page_width(positive("page_width", w)?);
+        }
+        if let Some(a) = anchor_file(anchor_files, anchor)? {
+            scanner = scanner.anchors(a.anchors);
         }
         let mut load = LoadOptions::default();
         if let Some(t) = timeout {
@@ -69,6 +76,28 @@ impl Options {
             data_fields,
         })
     }
+}
+
+/// DocuSign anchor files (path, bytes) and `STRING=TYPE[:SIGNER]` tabs, or
+/// `None` when neither is given; a `ValueError` names what is wrong.
+pub fn anchor_file(
+    files: Option<Vec<(PathBuf, Vec<u8>)>>,
+    args: Option<Vec<String>>,
+) -> PyResult<Option<AnchorFile>> {
+    let (files, args) = (files.unwrap_or_default(), args.unwrap_or_default());
+    if files.is_empty() && args.is_empty() {
+        return Ok(None);
+    }
+    let mut out = AnchorFile::new();
+    for (path, bytes) in &files {
+        out.add_file(path, bytes)
+            .map_err(|e| PyValueError::new_err(format!("anchors: {e}")))?;
+    }
+    for a in &args {
+        out.add_arg(a)
+            .map_err(|e| PyValueError::new_err(format!("anchor: {e}")))?;
+    }
+    Ok(Some(out))
 }
 
 /// `value`, or a `ValueError` naming `what` when it is not a positive number.

@@ -121,3 +121,33 @@ def test_upload_is_absolute(monkeypatch: pytest.MonkeyPatch) -> None:
     result = signprep.migrate("dropbox_contract.pdf", signers=SIGNERS)
     upload = result["request"]["requests"][0]["upload"]
     assert upload == str(MIGRATE.resolve() / "dropbox_contract.pdf")
+
+
+def test_docusign_anchors_equal_the_clis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`anchors=` reads DocuSign's envelope JSON as `--anchors` does: same request, recipients as signers."""
+    monkeypatch.chdir(FIXTURES)
+    envelope = "vendor_docusign.envelope.json"
+    result = signprep.migrate("vendor_docusign.pdf", anchors=envelope)
+    out = subprocess.run(
+        [cli_binary(), "migrate", "vendor_docusign.pdf", "--quiet", "--anchors", envelope],
+        cwd=FIXTURES,
+        capture_output=True,
+        check=True,
+    )
+    assert result["request"] == json.loads(out.stdout)
+    emails = [s["email"] for s in result["request"]["requests"][0]["body"]["signatories"]]
+    assert emails == ["bea@example.com", "sam@example.com", "ina@example.com"]
+    missing = [f["tag"] for f in result["findings"] if f["code"] == "vendor_anchor_not_found"]
+    assert missing == ["/missing/"]
+
+
+def test_docusign_anchor_arguments_in_scan() -> None:
+    record = signprep.scan(FIXTURES / "vendor_docusign.pdf", anchor=["/sn1/=signHere:1"], fields=False)
+    tags = record["vendor_tags"]
+    assert [(t["dialect"], t["raw"], t["page"]) for t in tags] == [
+        ("docusign", "/sn1/", 0),
+        ("docusign", "/sn1/", 1),
+    ]
+    assert all("field" in t for t in tags)
+    with pytest.raises(ValueError, match="STRING=TYPE"):
+        signprep.scan(FIXTURES / "vendor_docusign.pdf", anchor=["/sn1/=bogus"])

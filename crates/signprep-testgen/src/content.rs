@@ -79,6 +79,22 @@ pub struct PlacedVendorTag {
     /// Explicit width and height written in the tag (DocuSeal, signNow).
     pub width: Option<f64>,
     pub height: Option<f64>,
+    /// A DocuSign anchor's tab, relative to the anchor text.
+    pub anchor_tab: Option<AnchorPlacement>,
+}
+
+/// Where a DocuSign tab lands relative to its anchor's text box, as the
+/// fixture's author worked it out from the tab definition (offsets already
+/// in points, the 21 pt of sign-here tabs included): from the box's left
+/// edge (or the right edge of its last glyph) and top, `dx` right and `dy`
+/// down, `width` x `height`.
+#[derive(Debug, Clone, Copy)]
+pub struct AnchorPlacement {
+    pub dx: f64,
+    pub dy: f64,
+    pub width: f64,
+    pub height: f64,
+    pub from_right: bool,
 }
 
 /// What a finished content stream holds for the oracle.
@@ -437,6 +453,33 @@ impl ContentWriter {
             tag: PlacedTag { text, glyphs },
             width,
             height,
+            anchor_tab: None,
+        });
+        Ok(self)
+    }
+
+    /// End a DocuSign anchor begun by [`ContentWriter::mark`] at the last
+    /// glyph shown (any text: anchors have no delimiters), with where its tab goes.
+    pub fn anchor(&mut self, tab: AnchorPlacement) -> Result<&mut Self, Error> {
+        let start = self
+            .mark
+            .take()
+            .ok_or_else(|| Error::new("anchor() without mark()"))?;
+        let glyphs = self
+            .glyphs
+            .get(start..)
+            .ok_or_else(|| Error::new("bad anchor range"))?
+            .to_vec();
+        if glyphs.is_empty() {
+            return Err(Error::new("an empty anchor"));
+        }
+        let text: String = glyphs.iter().map(|g| g.ch).collect();
+        self.vendor_tags.push(PlacedVendorTag {
+            dialect: "docusign",
+            tag: PlacedTag { text, glyphs },
+            width: None,
+            height: None,
+            anchor_tab: Some(tab),
         });
         Ok(self)
     }

@@ -60,6 +60,19 @@ pub struct ExpectVendorTag {
     pub width: f64,
     pub height: f64,
     pub hidden: bool,
+    /// Where the vendor places the field when not on the text's box (an
+    /// explicit size, a DocuSign anchor's offsets and tab size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<ExpectBox>,
+}
+
+/// A box in displayed-page coordinates (origin top-left, y down).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ExpectBox {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
 }
 
 /// One form-field widget. The box is in displayed-page coordinates like a

@@ -62,9 +62,13 @@
 //!   placed glyphs: the whole tag from its opening to its closing delimiter
 //!   as for `<# #>`; for Adobe, the height of the first `{` only (in text
 //!   space: every glyph's advance between the first glyph's bottom and
-//!   top); an explicit width/height written in the tag (DocuSeal
-//!   `width=`/`height=`, signNow `w:`/`h:`) replaces the measured one from
-//!   the same top-left corner of the displayed page.
+//!   top). The box is the tag's text; where the vendor places the field
+//!   elsewhere, `field` says where: an explicit width/height written in the
+//!   tag (DocuSeal `width=`/`height=`, signNow `w:`/`h:`) from the text's
+//!   top-left corner; a DocuSign anchor's tab (`vendor_docusign`, read with
+//!   [`docusign_envelope`]) from the text's top-left corner (or its last
+//!   glyph's right edge, right-aligned) moved by the tab's offsets, at its
+//!   size.
 //! * `unterminated` has one entry per `<#` an author could have typed as a
 //!   tag that has no `#>` on its line, or per tag wrapped onto a second line;
 //!   `text_unmappable` (when present) one per font whose misread text holds
@@ -200,6 +204,12 @@ pub fn migrate_contract(name: &str) -> Option<Fixture> {
         Ok(all) => all.into_iter().find(|f| f.name == name),
         Err(e) => panic!("signprep-testgen: {e}"),
     }
+}
+
+/// The DocuSign envelope definition of the `vendor_docusign` fixture
+/// (written beside it as `vendor_docusign.envelope.json`).
+pub fn docusign_envelope() -> &'static str {
+    fixtures::docusign::ENVELOPE
 }
 
 /// One fixture by name.

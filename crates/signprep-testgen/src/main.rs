@@ -96,6 +96,10 @@ fn run() -> Result<ExitCode, Error> {
             files.push((format!("{}.expect.json", fx.name), fx.expect_json()?));
             files.push((format!("{}.pdf", fx.name), fx.pdf));
         }
+        files.push((
+            "vendor_docusign.envelope.json".to_string(),
+            signprep_testgen::docusign_envelope().as_bytes().to_vec(),
+        ));
     }
     {
         for (file, bytes) in files {

@@ -6,7 +6,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
 use crate::content::{Drawn, PlacedTag, PlacedVendorTag};
 use crate::expect::{
-    Expect, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnmappable,
+    Expect, ExpectBox, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnmappable,
     ExpectUnterminated, ExpectVendorTag, is_valid_id,
 };
 use crate::geom::{PageGeom, real, round2};
@@ -323,11 +323,33 @@ fn expect_vendor_tag(
             y1 = y1.max(y);
         }
     }
-    if let Some(w) = t.width {
-        x1 = x0 + w;
-    }
-    if let Some(h) = t.height {
-        y1 = y0 + h;
+    // An explicit size places the field from the text's top-left corner.
+    let mut field = (t.width.is_some() || t.height.is_some()).then(|| ExpectBox {
+        x: round2(x0),
+        y: round2(y0),
+        width: round2(t.width.unwrap_or(x1 - x0)),
+        height: round2(t.height.unwrap_or(y1 - y0)),
+    });
+    if let Some(a) = t.anchor_tab {
+        // The anchor's last glyph's right edge, for right alignment.
+        let right = t
+            .tag
+            .glyphs
+            .last()
+            .map(|g| {
+                [g.m.apply(g.advance, g.bottom), g.m.apply(g.advance, g.top)]
+                    .iter()
+                    .map(|(ux, uy)| geom.to_display(*ux, *uy).0)
+                    .fold(f64::MIN, f64::max)
+            })
+            .unwrap_or(x1);
+        let left = if a.from_right { right } else { x0 };
+        field = Some(ExpectBox {
+            x: round2(left + a.dx),
+            y: round2(y0 + a.dy),
+            width: round2(a.width),
+            height: round2(a.height),
+        });
     }
     Ok(ExpectVendorTag {
         dialect: t.dialect.to_string(),
@@ -338,6 +360,7 @@ fn expect_vendor_tag(
         width: round2(x1 - x0),
         height: round2(y1 - y0),
         hidden: t.tag.glyphs.iter().all(|g| g.hidden),
+        field,
     })
 }
 

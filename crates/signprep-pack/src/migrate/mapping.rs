@@ -72,6 +72,11 @@ pub const TYPE_TABLE: &[TypeRow] = &[
         None,
         "filled with the signing date: `auto_assign_date` exists, but the type of a date field is not shown",
     ),
+    row(
+        "number",
+        Some("text"),
+        "typed as text; no number type is shown, so the value is not validated",
+    ),
     row("checkbox", None, "no checkbox type is shown"),
     row(
         "radio",
@@ -96,6 +101,11 @@ pub const TYPE_TABLE: &[TypeRow] = &[
     row("image", None, "no image type is shown"),
     row("stamp", None, "no stamp type is shown"),
     row("payment", None, "no payment type is shown"),
+    row(
+        "button",
+        None,
+        "an approve or decline button (DocuSign): no counterpart is shown",
+    ),
     row(
         "unknown",
         None,

@@ -25,8 +25,11 @@
 //! field is reported and left out. UUIDs are derived from the PDF's bytes and
 //! the vendor's signer key, so the output is the same on every run.
 
+mod docusign;
 mod mapping;
 mod signers;
+
+pub use docusign::{AnchorFile, AnchorFileError, AnchorRecipient};
 
 pub use mapping::{TYPE_TABLE, TypeRow, type_row, type_table_text};
 pub use signers::{SignerEntry, SignerMap, SignerMapError};
@@ -47,6 +50,10 @@ pub struct Migrator {
     load: LoadOptions,
     template: bool,
     overrides: BTreeMap<String, Option<String>>,
+    /// DocuSign anchor tabs ([`Migrator::anchors`]), kept to give any later
+    /// scanner, and their recipients as signers.
+    anchors: Option<AnchorFile>,
+    anchor_signers: SignerMap,
 }
 
 /// What one PDF gave.
@@ -116,6 +123,8 @@ impl Migrator {
             load: LoadOptions::default(),
             template: false,
             overrides: BTreeMap::new(),
+            anchors: None,
+            anchor_signers: SignerMap::new(),
         }
     }
 
@@ -123,8 +132,57 @@ impl Migrator {
     /// dialects to read: a scanner without dialects finds no vendor tag).
     #[must_use]
     pub fn scanner(mut self, scanner: Scanner) -> Self {
-        self.scanner = scanner;
+        self.scanner = match &self.anchors {
+            Some(a) => scanner.anchors(a.anchors.clone()),
+            None => scanner,
+        };
         self
+    }
+
+    /// Also place DocuSign anchor tabs (`migrate --anchors`). The file's
+    /// recipients become signers: keyed by `recipientId` (`1` is `signer1`),
+    /// with its email and name, its `roleName` as the signatory's role; the
+    /// signer map (`--signer`, by id or by role name) wins over them.
+    #[must_use]
+    pub fn anchors(mut self, file: AnchorFile) -> Self {
+        let mut map = SignerMap::new();
+        for r in &file.recipients {
+            let Some(key) = r.id.clone().or_else(|| r.role.clone()) else {
+                continue;
+            };
+            // A recipient met twice (an envelope and its template) keeps its first entry.
+            let _ = map.insert(SignerEntry {
+                key,
+                name: r.name.clone(),
+                email: r.email.clone(),
+                role: r.role.clone(),
+                ..SignerEntry::default()
+            });
+        }
+        self.anchor_signers = map;
+        self.scanner = self.scanner.anchors(file.anchors.clone());
+        self.anchors = Some(file);
+        self
+    }
+
+    /// Who signs for a signer key: the signer map's entry (by the key, or
+    /// by the anchor file's role name for it), completed by the anchor
+    /// file's recipient.
+    fn signer_entry(&self, canon: &str) -> Option<SignerEntry> {
+        let file = self.anchor_signers.get(canon);
+        let user = self.signers.get(canon).or_else(|| {
+            file.and_then(|f| f.role.as_deref())
+                .and_then(|role| self.signers.get(role))
+        });
+        match (user, file) {
+            (Some(u), Some(f)) => Some(SignerEntry {
+                name: u.name.clone().or_else(|| f.name.clone()),
+                email: u.email.clone().or_else(|| f.email.clone()),
+                role: u.role.clone().or_else(|| f.role.clone()),
+                ..u.clone()
+            }),
+            (u, f) => u.or(f).cloned(),
+        }
     }
 
     /// Limits for reading PDFs.
@@ -192,7 +250,7 @@ impl Migrator {
         let mut findings: Vec<Finding> = scan
             .diagnostics
             .iter()
-            .filter(|d| d.code.as_str().starts_with("vendor_tag") || d.severity == Severity::Error)
+            .filter(|d| d.code.as_str().starts_with("vendor_") || d.severity == Severity::Error)
             .map(|d| Finding {
                 pointer: None,
                 ..Finding::from_scan(d, at, &file)
@@ -268,7 +326,8 @@ impl Migrator {
         let mut signatories = Vec::new();
         let mut uuids = BTreeMap::new();
         for (i, (canon, p)) in order.iter().enumerate() {
-            let entry = self.signers.get(canon);
+            let entry = self.signer_entry(canon);
+            let entry = entry.as_ref();
             let uuid = entry
                 .and_then(|e| e.uuid.clone())
                 .unwrap_or_else(|| derived_uuid(digest, canon));
@@ -378,14 +437,20 @@ impl Migrator {
     }
 
     /// `migrate_signer_unknown` for each key of the signer map that names no
-    /// signer of this PDF (`order`: its signers, canonical key first).
+    /// signer of this PDF (`order`: its signers, canonical key first), by its
+    /// key or by the role name a DocuSign anchor file gives it.
     fn unknown_signers(&self, order: &[(&String, &Party)], file: &str, out: &mut Vec<Finding>) {
         let known: Vec<&str> = order.iter().map(|(c, _)| c.as_str()).collect();
+        let roles: Vec<String> = known
+            .iter()
+            .filter_map(|k| self.anchor_signers.get(k)?.role.as_deref())
+            .map(signers::canonical)
+            .collect();
         let written: Vec<&str> = order.iter().map(|(_, p)| p.written.as_str()).collect();
         let mut budget = crate::suggest::BUDGET;
         for e in self.signers.entries() {
             let canon = signers::canonical(&e.key);
-            if known.contains(&canon.as_str()) {
+            if known.contains(&canon.as_str()) || roles.contains(&canon) {
                 continue;
             }
             let has = format!("this PDF's signers: {}", crate::suggest::list(&written));
@@ -475,6 +540,8 @@ fn data_field(t: &VendorTag, service: String) -> V0DataField {
         });
     }
     let choice = mapping::CHOICE_KINDS.contains(&a.kind.as_str());
+    // Where the vendor places the field (its `field` box), else the tag's text.
+    let place = t.field_box();
     V0DataField {
         custom_id: a
             .id
@@ -488,10 +555,10 @@ fn data_field(t: &VendorTag, service: String) -> V0DataField {
         kind: Some(service),
         required: Some(a.required),
         description: description.map_or(Nullable::Absent, Nullable::Value),
-        x: Some(t.x),
-        y: Some(t.y),
-        width: Some(t.width),
-        height: Some(t.height),
+        x: Some(place.x),
+        y: Some(place.y),
+        width: Some(place.width),
+        height: Some(place.height),
         options_as_csv: (choice && !a.options.is_empty()).then(|| a.options.join(",")),
         ..V0DataField::default()
     }

@@ -26,6 +26,7 @@ fn tag(
         y: 20.0,
         width: 100.0,
         height: 12.0,
+        field: None,
         font: "Courier".into(),
         font_size: 12.0,
         hidden: false,
@@ -194,4 +195,31 @@ fn an_unreadable_pdf_is_a_finding() {
     let m = Migrator::new(SignerMap::new()).migrate_pdf(b"not a pdf", Some("bad.pdf"), "bad");
     assert_eq!(codes(&m), ["document_unreadable"]);
     assert!(m.plan.is_none());
+}
+
+#[test]
+fn a_field_box_places_the_field_and_the_text_box_does_not() {
+    let mut t = tag(
+        Dialect::Signnow,
+        "{{t:s;r:y;o:\"CEO\";w:100;h:15;}}",
+        "signature",
+        Some("CEO"),
+        None,
+    );
+    t.field = Some(signprep_core::FieldBox {
+        x: 10.0,
+        y: 20.0,
+        width: 100.0,
+        height: 15.0,
+    });
+    let m = Migrator::new(SignerMap::new()).migrate_scan(&scan(vec![t]), &[0; 32], None, "d");
+    let f = &m.plan.unwrap().requests[0]
+        .body
+        .data_fields
+        .clone()
+        .unwrap()[0];
+    assert_eq!(
+        (f.x, f.y, f.width, f.height),
+        (Some(10.0), Some(20.0), Some(100.0), Some(15.0))
+    );
 }

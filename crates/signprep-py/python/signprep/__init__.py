@@ -40,6 +40,7 @@ from . import _native
 __version__: str = _native.__version__
 
 __all__ = [
+    "Anchors",
     "Error",
     "InternalError",
     "IoError",
@@ -73,6 +74,11 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 #: the matching ones out; or ``NAME_OR_GLOB=TYPE`` strings. The last matching
 #: rule wins.
 TypeMap = Union[Mapping[str, Optional[str]], Sequence[str]]
+
+#: DocuSign anchor files (``--anchors``): a path, or several; each an envelope
+#: definition, a template, any JSON holding ``tabs``/``recipients``, or the
+#: short TOML form.
+Anchors = Union[None, str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
 
 
 class Error(Exception):
@@ -171,6 +177,8 @@ def _options(
     max_file_size: Optional[int],
     data_fields: bool = False,
     type_map: Optional[TypeMap] = None,
+    anchors: Anchors = None,
+    anchor: Sequence[str] = (),
 ) -> _native.Options:
     if not isinstance(dialects, str):
         dialects = ",".join(dialects)
@@ -186,7 +194,26 @@ def _options(
         timeout=timeout,
         max_file_size=max_file_size,
         data_fields=rules,
+        anchor_files=_anchor_files(anchors),
+        anchor=_anchor_args(anchor),
     )
+
+
+def _anchor_files(anchors: Anchors) -> Optional[List[Tuple[str, bytes]]]:
+    """DocuSign anchor files as (path, bytes), read here (``--anchors``)."""
+    if anchors is None:
+        return None
+    if isinstance(anchors, (str, os.PathLike)):
+        anchors = [anchors]
+    names = [os.fsdecode(os.fspath(a)) for a in anchors]
+    return [(n, _read(n)) for n in names] or None
+
+
+def _anchor_args(anchor: Sequence[str]) -> Optional[List[str]]:
+    """``STRING=TYPE[:SIGNER]`` tabs (``--anchor``)."""
+    if isinstance(anchor, str):
+        anchor = [anchor]
+    return [str(a) for a in anchor] or None
 
 
 def _type_rules(type_map: Optional[TypeMap]) -> List[str]:
@@ -235,6 +262,8 @@ def scan(
     max_file_size: Optional[int] = None,
     data_fields: bool = False,
     type_map: Optional[TypeMap] = None,
+    anchors: Anchors = None,
+    anchor: Sequence[str] = (),
     name: Optional[str] = None,
 ) -> Record:
     """Scans one PDF: its record, as one ``signprep scan --format ndjson`` line.
@@ -247,7 +276,10 @@ def scan(
     per-file limits. ``data_fields=True`` adds ``data_fields``, the tags and
     fields as the service's Data field objects (``--data-fields``);
     ``type_map`` (which implies it) overrides their service types
-    (``--type-map``, see :data:`TypeMap`). ``name`` is the record's ``path``
+    (``--type-map``, see :data:`TypeMap`). ``anchors`` (a path or several:
+    a DocuSign envelope definition, template, or the short TOML form) and
+    ``anchor`` (``["/sn1/=signHere:1"]``) add DocuSign anchor tabs to
+    ``vendor_tags`` (``--anchors``, ``--anchor``). ``name`` is the record's ``path``
     (default: the path, the file object's ``name``, or ``-`` for bytes).
 
     Raises a :class:`signprep.Error` subclass (``PdfUnreadable``,
@@ -255,7 +287,8 @@ def scan(
     the file cannot be scanned. The GIL is released while the PDF is read.
     """
     options = _options(
-        dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map
+        dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map,
+        anchors, anchor,
     )
     path, data, shown = _resolve(source, name)
     if path is not None:
@@ -279,6 +312,8 @@ def scan_many(
     max_file_size: Optional[int] = None,
     data_fields: bool = False,
     type_map: Optional[TypeMap] = None,
+    anchors: Anchors = None,
+    anchor: Sequence[str] = (),
     window: Optional[int] = None,
 ) -> Iterator[Record]:
     """Scans many PDFs in parallel: an iterator of records, in input order.
@@ -295,7 +330,8 @@ def scan_many(
     :func:`scan`.
     """
     options = _options(
-        dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map
+        dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map,
+        anchors, anchor,
     )
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
@@ -401,6 +437,8 @@ def migrate(
     dpi: float = 72,
     page_width: Optional[float] = None,
     apply_user_unit: bool = True,
+    anchors: Anchors = None,
+    anchor: Sequence[str] = (),
     name: Optional[str] = None,
 ) -> Record:
     """Migrates a PDF tagged for another vendor, as ``signprep migrate``.
@@ -421,6 +459,9 @@ def migrate(
     vendor kind to a service type (``{"initials": "initials"}``) or leaves it
     out (``None``). The request's ``upload`` is the PDF's absolute path (the
     request is not written anywhere yet; ``None`` for bytes).
+    ``anchors`` and ``anchor`` add DocuSign anchor tabs (as :func:`scan`);
+    the file's recipients are signers (``recipientId`` ``1`` is ``signer1``,
+    with its email), ``signers`` win over them.
 
     Raises :class:`PackError` (with every finding) when an error-level
     finding stops the file: an unreadable PDF (``document_unreadable``), a
@@ -444,6 +485,8 @@ def migrate(
         dpi=float(dpi),
         page_width=None if page_width is None else float(page_width),
         apply_user_unit=bool(apply_user_unit),
+        anchor_files=_anchor_files(anchors),
+        anchor=_anchor_args(anchor),
     )
     path, data, shown = _resolve(source, name)
     if path is not None:

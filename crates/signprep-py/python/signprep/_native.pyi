@@ -15,6 +15,8 @@ class Options:
         timeout: Optional[float],
         max_file_size: Optional[int],
         data_fields: Optional[List[str]] = None,
+        anchor_files: Optional[List[Tuple[str, bytes]]] = None,
+        anchor: Optional[List[str]] = None,
     ) -> None: ...
 
 class MigrateOptions:
@@ -29,6 +31,8 @@ class MigrateOptions:
         dpi: float,
         page_width: Optional[float],
         apply_user_unit: bool,
+        anchor_files: Optional[List[Tuple[str, bytes]]] = None,
+        anchor: Optional[List[str]] = None,
     ) -> None: ...
 
 class Batch(Iterator[Dict[str, Any]]):

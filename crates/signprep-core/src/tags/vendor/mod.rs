@@ -13,6 +13,7 @@
 mod adobe;
 mod boldsign;
 mod docuseal;
+mod docusign;
 mod dropbox;
 mod pandadoc;
 mod signnow;
@@ -29,6 +30,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub(crate) use docusign::find_anchor_tabs;
+pub use docusign::{AnchorTab, AnchorUnits, Anchors, default_size, is_tab_list, tab_list_name};
 
 /// A vendor whose text tags signprep reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
@@ -48,6 +52,10 @@ pub enum Dialect {
     Pandadoc,
     /// Documenso PDF placeholders: `{{signature, r1}}`.
     Documenso,
+    /// DocuSign anchor tabs: no grammar, the tabs of an envelope definition
+    /// or template matched by `anchorString` (`--anchors`); never part of
+    /// [`Dialect::ALL`] or of a `--dialect` list.
+    Docusign,
 }
 
 impl Dialect {
@@ -72,6 +80,7 @@ impl Dialect {
             Dialect::Signnow => "signnow",
             Dialect::Pandadoc => "pandadoc",
             Dialect::Documenso => "documenso",
+            Dialect::Docusign => "docusign",
         }
     }
 
@@ -85,6 +94,7 @@ impl Dialect {
             Dialect::Signnow => "signNow",
             Dialect::Pandadoc => "PandaDoc",
             Dialect::Documenso => "Documenso",
+            Dialect::Docusign => "DocuSign",
         }
     }
 
@@ -181,7 +191,8 @@ pub struct VendorAttributes {
     /// `text`, `date`, `date_signed`, `checkbox`, `radio`, `dropdown`,
     /// `file`, `image`, `stamp`, `name`, `email`, `company`, `title`,
     /// `phone`, `payment`, `multiple`, `number`, `definition` (a Dropbox Sign
-    /// definition tag, which places no field), or `unknown`.
+    /// definition tag, which places no field), `button` (DocuSign approve and
+    /// decline), or `unknown`.
     pub kind: String,
     /// The signer or role as written (`signer1`, `Client`, `1`, `sender`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -326,6 +337,7 @@ fn claims(d: Dialect, inner: &str) -> bool {
         Dialect::Signnow => signnow::claims(inner),
         Dialect::Pandadoc => pandadoc::claims(inner),
         Dialect::Documenso => documenso::claims(inner),
+        Dialect::Docusign => false,
     }
 }
 
@@ -339,6 +351,7 @@ pub(crate) fn parse(d: Dialect, inner: &str) -> Parsed {
         Dialect::Signnow => signnow::parse(inner),
         Dialect::Pandadoc => pandadoc::parse(inner),
         Dialect::Documenso => documenso::parse(inner),
+        Dialect::Docusign => Parsed::default(),
     }
 }
 
@@ -431,8 +444,12 @@ pub(crate) struct FoundVendorTag {
     pub(crate) dialect: Dialect,
     pub(crate) raw: String,
     pub(crate) attrs: VendorAttributes,
-    /// The field's box as the vendor would size it, displayed user-space units.
+    /// The box of the tag's text as the vendor measures it, displayed
+    /// user-space units.
     pub(crate) bbox: Rect,
+    /// Where the vendor places the field, when not on the text box (an
+    /// explicit size, DocuSign offsets and sizes).
+    pub(crate) field: Option<Rect>,
     pub(crate) font: String,
     pub(crate) font_size: f64,
     pub(crate) hidden: bool,
@@ -468,6 +485,25 @@ fn problem_diagnostic(page_index: usize, d: Dialect, raw: &str, p: &Problem) -> 
     Diagnostic::new(code, msg).page(page_index).tag(raw)
 }
 
+/// Where a tag with an explicit size (DocuSeal `width=`/`height=`, signNow
+/// `w:`/`h:`) places its field: that size, from the text box's top-left
+/// corner; `None` without one (the field is the text box). The tag keeps the
+/// box of its text.
+pub(crate) fn field_box(bbox: Rect, attrs: &VendorAttributes) -> Option<Rect> {
+    let (w, h) = (
+        attrs.width.filter(|w| *w > 0.0),
+        attrs.height.filter(|h| *h > 0.0),
+    );
+    (w.is_some() || h.is_some()).then(|| {
+        Rect::new(
+            bbox.x0,
+            bbox.y0,
+            w.map_or(bbox.x1, |w| bbox.x0 + w),
+            h.map_or(bbox.y1, |h| bbox.y0 + h),
+        )
+    })
+}
+
 /// Measures a tag the way its vendor sizes the field.
 fn measure(
     page: &PageText,
@@ -479,25 +515,20 @@ fn measure(
 ) -> Option<FoundVendorTag> {
     let glyphs = glyphs_of(lines, c.start, c.end);
     let s = span(page, &glyphs)?;
-    let mut bbox = match box_rule(d) {
+    let bbox = match box_rule(d) {
         BoxRule::Whole => s.bbox,
         BoxRule::FirstBraceHeight if s.vertical => {
             Rect::new(s.first.x0, s.bbox.y0, s.first.x1, s.bbox.y1)
         }
         BoxRule::FirstBraceHeight => Rect::new(s.bbox.x0, s.first.y0, s.bbox.x1, s.first.y1),
     };
-    // An explicit size replaces the measured one, from the same top-left corner.
-    if let Some(w) = attrs.width.filter(|w| *w > 0.0) {
-        bbox.x1 = bbox.x0 + w;
-    }
-    if let Some(h) = attrs.height.filter(|h| *h > 0.0) {
-        bbox.y1 = bbox.y0 + h;
-    }
+    let field = field_box(bbox, &attrs);
     Some(FoundVendorTag {
         dialect: d,
         raw,
         attrs,
         bbox,
+        field,
         font: s.font,
         font_size: s.font_size,
         hidden: s.hidden,
@@ -517,14 +548,20 @@ pub struct VendorTag {
     pub attributes: VendorAttributes,
     /// 0-based page index.
     pub page: usize,
-    /// Left edge of the field the vendor would place, pixels.
+    /// Left edge of the tag's text, pixels.
     pub x: f64,
-    /// Top edge, pixels from the top of page 0 (pages stacked).
+    /// Top edge of the tag's text, pixels from the top of page 0 (pages stacked).
     pub y: f64,
-    /// Width, pixels.
+    /// Width of the tag's text, pixels.
     pub width: f64,
-    /// Height, pixels.
+    /// Height of the tag's text, pixels.
     pub height: f64,
+    /// Where the vendor places the field, when that is not the text's box:
+    /// an explicit size (signNow `w:`/`h:`, DocuSeal `width=`/`height=`),
+    /// DocuSign's anchor offsets and tab sizes. `migrate` and `preview`
+    /// place the field here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<FieldBox>,
     /// Font of the first glyph, without a subset prefix.
     pub font: String,
     /// Effective font size of the first glyph, in points.
@@ -533,11 +570,46 @@ pub struct VendorTag {
     pub hidden: bool,
 }
 
+/// A field's place in page-stacked output pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct FieldBox {
+    /// Left edge, pixels.
+    pub x: f64,
+    /// Top edge, pixels from the top of page 0 (pages stacked).
+    pub y: f64,
+    /// Width, pixels.
+    pub width: f64,
+    /// Height, pixels.
+    pub height: f64,
+}
+
+impl VendorTag {
+    /// Where the field goes: the `field` box, or the text's box.
+    pub fn field_box(&self) -> FieldBox {
+        self.field.unwrap_or(FieldBox {
+            x: self.x,
+            y: self.y,
+            width: self.width,
+            height: self.height,
+        })
+    }
+}
+
 impl FoundVendorTag {
     /// Scaled by `f` and moved down the stack by `off` (both in pixels).
     pub(crate) fn output(self, page: usize, f: f64, off: f64) -> VendorTag {
         use crate::geometry::round2;
         let (x, y, width, height) = self.bbox.stacked(f, off);
+        let field = self.field.map(|r| {
+            let (x, y, width, height) = r.stacked(f, off);
+            FieldBox {
+                x: round2(x),
+                y: round2(y),
+                width: round2(width),
+                height: round2(height),
+            }
+        });
         VendorTag {
             dialect: self.dialect,
             raw: self.raw,
@@ -547,6 +619,7 @@ impl FoundVendorTag {
             y: round2(y),
             width: round2(width),
             height: round2(height),
+            field,
             font: self.font,
             font_size: round2(self.font_size),
             hidden: self.hidden,

@@ -35,8 +35,8 @@
 
 use super::{
     Candidate, Delim, Dialect, Dialects, FoundVendorTag, Parsed, Problem, VendorAttributes,
-    candidates, claims, contenders, docuseal, dropbox, measure, parse, problem_diagnostic, signnow,
-    split_outside,
+    candidates, claims, contenders, docuseal, dropbox, field_box, measure, parse,
+    problem_diagnostic, signnow, split_outside,
 };
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
@@ -139,6 +139,7 @@ fn strong(d: Dialect, inner: &str) -> bool {
         Dialect::Signnow => signnow::is_simple(inner),
         Dialect::Dropbox => dropbox::reference(inner).is_none(),
         Dialect::Boldsign | Dialect::Pandadoc | Dialect::Documenso => true,
+        Dialect::Docusign => false,
     }
 }
 
@@ -318,13 +319,9 @@ fn joined(foot: &Dangling, top: &Dangling, dialects: Dialects) -> Option<Cand> {
         let mut t = foot.measured.iter().find(|t| t.dialect == d)?.clone();
         t.raw = raw.clone();
         t.attrs = attrs.clone();
-        // An explicit size replaces the measured one, as `measure` does.
-        if let Some(w) = attrs.width.filter(|w| *w > 0.0) {
-            t.bbox.x1 = t.bbox.x0 + w;
-        }
-        if let Some(h) = attrs.height.filter(|h| *h > 0.0) {
-            t.bbox.y1 = t.bbox.y0 + h;
-        }
+        // The text box stays the foot piece's; an explicit size is the
+        // field's, as `measure` places it.
+        t.field = field_box(t.bbox, attrs);
         Some(t)
     });
     (!rs.is_empty()).then(|| Cand {
