@@ -154,3 +154,51 @@ pub fn is_valid_id(id: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
+
+/// How scanning a hostile file must end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostileExpect {
+    pub description: String,
+    /// `ok` or `error`.
+    pub status: String,
+    /// The error record's code (`status` = `error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
+    /// Page count (`status` = `ok`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<usize>,
+    /// Every tag id found, in order (`status` = `ok`).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The distinct diagnostic codes reported, sorted (`status` = `ok`).
+    #[serde(default)]
+    pub diagnostics: Vec<String>,
+}
+
+impl HostileExpect {
+    pub(crate) fn error(description: &str, code: &str) -> Self {
+        HostileExpect {
+            description: description.to_string(),
+            status: "error".to_string(),
+            error_code: Some(code.to_string()),
+            pages: None,
+            tags: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    pub(crate) fn ok(description: &str, pages: usize, tags: &[&str], diagnostics: &[&str]) -> Self {
+        let mut diagnostics: Vec<String> = diagnostics.iter().map(|s| s.to_string()).collect();
+        diagnostics.sort();
+        diagnostics.dedup();
+        HostileExpect {
+            description: description.to_string(),
+            status: "ok".to_string(),
+            error_code: None,
+            pages: Some(pages),
+            tags: tags.iter().map(|s| s.to_string()).collect(),
+            diagnostics,
+        }
+    }
+}

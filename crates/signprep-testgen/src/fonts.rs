@@ -345,7 +345,7 @@ pub fn dejavu_type0_dict(doc: &mut Document) -> Result<Dictionary, Error> {
         "CIDToGIDMap" => "Identity",
     });
     let mut cmap = Stream::new(Dictionary::new(), TYPE0_TOUNICODE.as_bytes().to_vec());
-    crate::pdfbuild::deflate_stream(&mut cmap);
+    crate::flate::deflate_stream(&mut cmap);
     let to_unicode = doc.add_object(cmap);
     Ok(dictionary! {
         "Type" => "Font",
@@ -406,7 +406,7 @@ pub fn type3_dict(doc: &mut Document) -> Result<Dictionary, Error> {
             format!("{w} 0 50 0 {right} 700 d1\n50 0 {} 700 re f\n", right - 50)
         };
         let mut s = Stream::new(Dictionary::new(), body.into_bytes());
-        crate::pdfbuild::deflate_stream(&mut s);
+        crate::flate::deflate_stream(&mut s);
         procs.set(name, doc.add_object(s));
         differences.push(Object::Name(name.as_bytes().to_vec()));
         widths.push(Object::Integer(i64::from(w)));

@@ -9,127 +9,18 @@
 //! so they can lie: wrong `/Length`, cycles, absurd counts, missing xref.
 //! Output is deterministic (garbage comes from a fixed-seed xorshift).
 
-use miniz_oxide::deflate::core::{
-    CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
-};
-use serde::{Deserialize, Serialize};
-
+use crate::flate::{repeated_zlib, zeros_zlib};
 use crate::{Error, Fixture};
+
+pub use crate::expect::HostileExpect;
+pub use crate::raw::Raw;
 
 mod fonts;
 mod pagetree;
 mod xref;
 
-/// How scanning a hostile file must end.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HostileExpect {
-    pub description: String,
-    /// `ok` or `error`.
-    pub status: String,
-    /// The error record's code (`status` = `error`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_code: Option<String>,
-    /// Page count (`status` = `ok`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pages: Option<usize>,
-    /// Every tag id found, in order (`status` = `ok`).
-    #[serde(default)]
-    pub tags: Vec<String>,
-    /// The distinct diagnostic codes reported, sorted (`status` = `ok`).
-    #[serde(default)]
-    pub diagnostics: Vec<String>,
-}
-
-impl HostileExpect {
-    pub(crate) fn error(description: &str, code: &str) -> Self {
-        HostileExpect {
-            description: description.to_string(),
-            status: "error".to_string(),
-            error_code: Some(code.to_string()),
-            pages: None,
-            tags: Vec::new(),
-            diagnostics: Vec::new(),
-        }
-    }
-
-    pub(crate) fn ok(description: &str, pages: usize, tags: &[&str], diagnostics: &[&str]) -> Self {
-        let mut diagnostics: Vec<String> = diagnostics.iter().map(|s| s.to_string()).collect();
-        diagnostics.sort();
-        diagnostics.dedup();
-        HostileExpect {
-            description: description.to_string(),
-            status: "ok".to_string(),
-            error_code: None,
-            pages: Some(pages),
-            tags: tags.iter().map(|s| s.to_string()).collect(),
-            diagnostics,
-        }
-    }
-}
-
 const UNREADABLE: &str = "pdf_unreadable";
 const LIMIT: &str = "pdf_limit_exceeded";
-
-/// A PDF written object by object, with a computed cross-reference table.
-#[derive(Debug, Default)]
-pub struct Raw {
-    objects: Vec<(u32, Vec<u8>)>,
-}
-
-impl Raw {
-    /// Object `n` with `body` between `n 0 obj` and `endobj`.
-    pub fn obj(&mut self, n: u32, body: impl AsRef<[u8]>) -> &mut Self {
-        self.objects.push((n, body.as_ref().to_vec()));
-        self
-    }
-
-    /// A stream object whose `/Length` is right.
-    pub fn stream(&mut self, n: u32, dict: &str, data: &[u8]) -> &mut Self {
-        self.stream_with_length(n, dict, data, data.len())
-    }
-
-    /// A stream object claiming `/Length length`, whatever the data's size.
-    pub fn stream_with_length(
-        &mut self,
-        n: u32,
-        dict: &str,
-        data: &[u8],
-        length: usize,
-    ) -> &mut Self {
-        let mut body = format!("<< {dict} /Length {length} >>\nstream\n").into_bytes();
-        body.extend_from_slice(data);
-        body.extend_from_slice(b"\nendstream");
-        self.obj(n, body)
-    }
-
-    /// Header, objects, xref table (free entries for unused numbers) and a
-    /// trailer naming object 1 as the catalog.
-    pub fn finish(&self) -> Vec<u8> {
-        let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
-        let mut offsets = std::collections::BTreeMap::new();
-        for (n, body) in &self.objects {
-            offsets.insert(*n, out.len());
-            out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
-            out.extend_from_slice(body);
-            out.extend_from_slice(b"\nendobj\n");
-        }
-        let size = offsets.keys().max().map_or(1, |m| m + 1);
-        let xref = out.len();
-        out.extend_from_slice(format!("xref\n0 {size}\n").as_bytes());
-        for n in 0..size {
-            match offsets.get(&n) {
-                Some(off) => out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes()),
-                None => out.extend_from_slice(b"0000000000 65535 f \n"),
-            }
-        }
-        out.extend_from_slice(
-            format!("trailer\n<< /Size {size} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n")
-                .as_bytes(),
-        );
-        out
-    }
-}
 
 /// Page content showing one Courier tag.
 const TAG_CONTENT: &[u8] = b"BT /F1 12 Tf 72 700 Td (<# SIG_1 #>) Tj ET";
@@ -472,65 +363,6 @@ fn xobject_deep_chain() -> Entry {
             &["xobject_depth_exceeded"],
         ),
     )
-}
-
-/// A zlib stream inflating to `mib` MiB of zero bytes; see [`repeated_zlib`].
-pub fn zeros_zlib(mib: usize) -> Result<Vec<u8>, Error> {
-    repeated_zlib(0, mib)
-}
-
-/// A zlib stream inflating to `mib` MiB of `byte`, built by repeating the
-/// sync-flushed deflate blocks of one MiB: about a thousandth of the size.
-/// miniz_oxide is called directly so the bytes do not depend on the flate2
-/// backend that feature unification picks.
-pub fn repeated_zlib(byte: u8, mib: usize) -> Result<Vec<u8>, Error> {
-    const MIB: usize = 1 << 20;
-    const MOD: u64 = 65521;
-    let chunk = vec![byte; MIB];
-    // Raw deflate (negative window bits) at the best level; the zlib header
-    // and checksum are written here.
-    let mut c = CompressorOxide::new(create_comp_flags_from_zip_params(10, -15, 0));
-    let head = sync_flushed(&mut c, &chunk)?;
-    let rest = sync_flushed(&mut c, &chunk)?;
-    let mut out = vec![0x78, 0xda];
-    out.extend_from_slice(&head);
-    for _ in 1..mib {
-        // Blocks of back-references into a window that holds only `byte`:
-        // valid anywhere after the first MiB.
-        out.extend_from_slice(&rest);
-    }
-    // An empty final fixed-Huffman block, then the Adler-32 of n bytes of v:
-    // a = 1 + n v, b = n + v n (n + 1) / 2 (mod 65521).
-    out.extend_from_slice(&[0x03, 0x00]);
-    let n = (mib * MIB) as u64;
-    let v = u64::from(byte);
-    let a = (1 + (n % MOD) * v) % MOD;
-    let (h, k) = if n.is_multiple_of(2) {
-        (n / 2, n + 1)
-    } else {
-        (n, n.div_ceil(2))
-    };
-    let b = (n % MOD + v * ((h % MOD) * (k % MOD) % MOD)) % MOD;
-    out.extend_from_slice(&((b << 16 | a) as u32).to_be_bytes());
-    Ok(out)
-}
-
-/// Compresses `input` and sync-flushes: the output ends on a byte boundary
-/// after complete, non-final blocks.
-fn sync_flushed(c: &mut CompressorOxide, mut input: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let (status, read, written) = compress(c, input, &mut buf, TDEFLFlush::Sync);
-        if status != TDEFLStatus::Okay {
-            return Err(Error::new(format!("deflate failed: {status:?}")));
-        }
-        out.extend_from_slice(buf.get(..written).unwrap_or_default());
-        input = input.get(read..).unwrap_or_default();
-        if input.is_empty() && written < buf.len() {
-            return Ok(out);
-        }
-    }
 }
 
 fn flate_bomb_300mb() -> Result<Entry, Error> {
@@ -924,31 +756,6 @@ fn replace_stream(r: &mut Raw, n: u32, dict: &str, data: &[u8]) {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-
-    fn inflate(z: &[u8]) -> Result<Vec<u8>, String> {
-        // Checks the Adler-32 at the end too.
-        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(z, 64 << 20)
-            .map_err(|e| format!("{e:?}"))
-    }
-
-    #[test]
-    fn bombs_inflate_to_the_size_they_claim() {
-        for (byte, mib) in [(0u8, 40usize), (b'[', 7), (0xff, 3)] {
-            let z = repeated_zlib(byte, mib).unwrap();
-            assert!(z.len() < mib * 1500, "{} bytes", z.len());
-            let data = inflate(&z).unwrap();
-            assert_eq!(data.len(), mib << 20);
-            assert!(data.iter().all(|&b| b == byte));
-        }
-    }
-
-    #[test]
-    fn a_wrong_checksum_would_be_noticed() {
-        let mut z = repeated_zlib(b'[', 2).unwrap();
-        let last = z.len() - 1;
-        z[last] ^= 1;
-        assert!(inflate(&z).is_err());
-    }
 
     #[test]
     fn deterministic_small_and_uniquely_named() {

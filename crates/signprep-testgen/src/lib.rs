@@ -79,12 +79,14 @@ pub mod encrypt;
 pub mod example;
 pub mod expect;
 mod fixtures;
+pub mod flate;
 pub mod fonts;
 pub mod geom;
 pub mod hostile;
 pub mod pdfbuild;
 pub mod preflight;
 mod quirks;
+mod raw;
 
 use std::fmt;
 

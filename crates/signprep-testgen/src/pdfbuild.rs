@@ -9,6 +9,7 @@ use crate::expect::{
     Expect, ExpectBox, ExpectField, ExpectFinding, ExpectPage, ExpectTag, ExpectUnmappable,
     ExpectUnterminated, ExpectVendorTag, is_valid_id,
 };
+use crate::flate::deflate_stream;
 use crate::geom::{PageGeom, real, round2};
 use crate::{Error, Fixture};
 
@@ -362,12 +363,4 @@ fn expect_vendor_tag(
         hidden: t.tag.glyphs.iter().all(|g| g.hidden),
         field,
     })
-}
-
-/// Flate-compresses a stream in place with a fixed encoder (miniz_oxide, level 6),
-/// so fixture bytes are the same whatever flate2 backend the build selects.
-pub fn deflate_stream(s: &mut Stream) {
-    let packed = miniz_oxide::deflate::compress_to_vec_zlib(&s.content, 6);
-    s.dict.set("Filter", "FlateDecode");
-    s.set_content(packed);
 }

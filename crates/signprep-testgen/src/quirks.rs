@@ -10,7 +10,8 @@ use miniz_oxide::deflate::compress_to_vec_zlib;
 
 use crate::Error;
 use crate::encrypt::{self, Encryption};
-use crate::hostile::{HostileExpect, Raw};
+use crate::expect::HostileExpect;
+use crate::raw::Raw;
 
 type Entry = (&'static str, Vec<u8>, HostileExpect);
 
