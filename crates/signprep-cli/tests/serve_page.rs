@@ -215,6 +215,8 @@ fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
         "/v1/scan",
         "/v1/check",
         "/v1/preview",
+        "/v1/pack",
+        "/v1/migrate",
         "/v1/codes",
         "/v1/explain/{code}",
         "/healthz",
@@ -271,6 +273,18 @@ fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
         };
         wrong.extend(invalid(v, &format!("check {path}"), &a));
     }
+    let plan = validator(&doc, "V0Plan");
+    let pack = validator(&doc, "Pack");
+    for pdf in harness::files("migrate", ".pdf") {
+        let a = server.post("/v1/migrate", "application/pdf", &read(&pdf));
+        let v = if a.status == 200 { &plan } else { &check };
+        wrong.extend(invalid(v, &format!("migrate {pdf}"), &a));
+    }
+    let packed = cli(&["pack", "testdata/check/clean/manifest.toml"]);
+    wrong.extend(
+        pack.iter_errors(&serde_json::from_slice(&packed).unwrap())
+            .map(|e| format!("pack: {e} at {}", e.instance_path())),
+    );
     for (path, name) in [
         ("/v1/codes", "Codes"),
         ("/v1/explain/tag_unterminated", "Explained"),

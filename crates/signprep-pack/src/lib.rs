@@ -89,7 +89,7 @@ pub use datafields::{DataField, ScanRecord, TypeMap, TypeMapError, data_fields};
 pub use error::Error;
 pub use ids::{IdGenerator, RandomIds, SeededIds};
 pub use manifest::{
-    Manifest, ManifestCc, ManifestDocument, ManifestField, ManifestSigner, TagTypes,
+    Files, Given, Manifest, ManifestCc, ManifestDocument, ManifestField, ManifestSigner, TagTypes,
 };
 pub use migrate::{
     AnchorFile, AnchorFileError, AnchorRecipient, MapTypeError, MigrateSummary, Migrated, Migrator,

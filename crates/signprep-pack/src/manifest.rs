@@ -272,6 +272,13 @@ impl Manifest {
     /// (sorted), manifest problems carried as findings located in the manifest
     /// (`file` is `label`).
     pub fn builder(&self, base_dir: &Path, label: &str) -> PackBuilder {
+        self.builder_in(Files::Disk(base_dir), label)
+    }
+
+    /// [`Manifest::builder`] with the documents' paths looked up in `files`:
+    /// on disk, or among PDFs given in memory (an upload; nothing is read
+    /// from disk then).
+    pub fn builder_in(&self, files: Files<'_>, label: &str) -> PackBuilder {
         let mut findings = Vec::new();
         let mut b = PackBuilder::new(self.name.clone());
         if let Some(t) = &self.document_type {
@@ -329,7 +336,7 @@ impl Manifest {
             }
         }
         for (i, d) in self.documents.iter().enumerate() {
-            for child in children(d, base_dir, &format!("/documents/{i}"), &mut findings) {
+            for child in children(d, files, &format!("/documents/{i}"), &mut findings) {
                 b = b.document(child);
             }
         }
@@ -345,14 +352,14 @@ impl Manifest {
     /// The children a build makes, in order: for each, the index of its
     /// `[[documents]]` entry and, for a `path` entry, its file. Used to locate
     /// a finding about a child at the manifest entry that made it.
-    pub(crate) fn children_of(&self, base_dir: &Path) -> Vec<(usize, Option<std::path::PathBuf>)> {
+    pub(crate) fn children_of(&self, files: Files<'_>) -> Vec<(usize, Option<std::path::PathBuf>)> {
         let mut ignored = Vec::new();
         let mut out = Vec::new();
         for (k, d) in self.documents.iter().enumerate() {
             match (&d.path, &d.template, &d.url) {
                 (Some(p), None, None) => {
                     out.extend(
-                        expand(base_dir, p, "", &mut ignored)
+                        expand(files, p, "", &mut ignored)
                             .into_iter()
                             .map(|f| (k, Some(f))),
                     );
@@ -415,7 +422,12 @@ fn field_spec(f: &ManifestField, at: &str, out: &mut Vec<Finding>) -> Option<Fie
     Some(spec)
 }
 
-fn children(d: &ManifestDocument, base: &Path, at: &str, out: &mut Vec<Finding>) -> Vec<ChildSpec> {
+fn children(
+    d: &ManifestDocument,
+    files: Files<'_>,
+    at: &str,
+    out: &mut Vec<Finding>,
+) -> Vec<ChildSpec> {
     let mut fields = Vec::new();
     for (j, f) in d.fields.iter().enumerate() {
         if let Some(spec) = field_spec(f, &format!("{at}/fields/{j}"), out) {
@@ -433,12 +445,22 @@ fn children(d: &ManifestDocument, base: &Path, at: &str, out: &mut Vec<Finding>)
     };
     match (&d.path, &d.template, &d.url) {
         (Some(p), None, None) => {
-            let files = expand(base, p, &pointer(at, "path"), out);
-            let single = files.len() == 1;
-            files
+            let found = expand(files, p, &pointer(at, "path"), out);
+            let single = found.len() == 1;
+            found
                 .into_iter()
                 .map(|f| {
-                    let c = ChildSpec::pdf(f);
+                    let c = match files {
+                        Files::Disk(_) => ChildSpec::pdf(f),
+                        Files::Given(base, given) => {
+                            let name = f.strip_prefix(base).unwrap_or(&f);
+                            let bytes = given
+                                .get(name.to_string_lossy().as_ref())
+                                .cloned()
+                                .unwrap_or_default();
+                            ChildSpec::pdf_at(f, bytes)
+                        }
+                    };
                     with(match (&d.name, single) {
                         (Some(n), true) => c.name(n.clone()),
                         _ => c,
@@ -468,8 +490,33 @@ fn children(d: &ManifestDocument, base: &Path, at: &str, out: &mut Vec<Finding>)
     }
 }
 
-/// The files a path or glob names, relative to `base`, sorted.
-fn expand(base: &Path, pattern: &str, at: &str, out: &mut Vec<Finding>) -> Vec<std::path::PathBuf> {
+/// PDFs given in memory by name (an upload), in place of the files a
+/// manifest's `path`s name on disk.
+pub type Given = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// Where a manifest's `path`s (and globs) are looked up.
+#[derive(Clone, Copy, Debug)]
+pub enum Files<'a> {
+    /// On disk, relative to this folder (the manifest's).
+    Disk(&'a Path),
+    /// Among these PDFs, by name: a pattern matches a name as it matches a
+    /// path relative to the manifest's folder (the path given first, which
+    /// findings name, as on disk). Nothing is read from disk.
+    Given(&'a Path, &'a Given),
+}
+
+/// The files a path or glob names (relative to the manifest's folder, or
+/// among the PDFs given), sorted.
+fn expand(
+    files: Files<'_>,
+    pattern: &str,
+    at: &str,
+    out: &mut Vec<Finding>,
+) -> Vec<std::path::PathBuf> {
+    let base = match files {
+        Files::Disk(base) => base,
+        Files::Given(base, given) => return expand_given(base, given, pattern, at, out),
+    };
     let full = if Path::new(pattern).is_absolute() {
         pattern.to_string()
     } else {
@@ -512,4 +559,94 @@ fn expand(base: &Path, pattern: &str, at: &str, out: &mut Vec<Finding>) -> Vec<s
         );
     }
     files
+}
+
+/// [`expand`] among PDFs given by name: `./` at the start of either is
+/// ignored; `*` does not cross a `/`. The paths are the names under `base`
+/// (the manifest's folder), as on disk.
+fn expand_given(
+    base: &Path,
+    given: &Given,
+    pattern: &str,
+    at: &str,
+    out: &mut Vec<Finding>,
+) -> Vec<std::path::PathBuf> {
+    let trimmed = pattern.trim_start_matches("./");
+    let compiled = match glob::Pattern::new(trimmed) {
+        Ok(p) => p,
+        Err(e) => {
+            out.push(Finding::new(PackCode::PatternInvalid, format!("`{pattern}`: {e}")).at(at));
+            return Vec::new();
+        }
+    };
+    let options = glob::MatchOptions {
+        case_sensitive: true,
+        require_literal_separator: true,
+        require_literal_leading_dot: false,
+    };
+    let files: Vec<std::path::PathBuf> = given
+        .keys()
+        .filter(|name| compiled.matches_with(name.trim_start_matches("./"), options))
+        .map(|name| base.join(name))
+        .collect();
+    if files.is_empty() {
+        let names: Vec<&str> = given.keys().map(String::as_str).collect();
+        out.push(
+            Finding::new(
+                PackCode::ManifestNoMatch,
+                format!("`{pattern}` matches no file"),
+            )
+            .at(at)
+            .hint(if names.is_empty() {
+                "no PDF was given with the manifest: add one for each path it names".to_string()
+            } else {
+                format!(
+                    "the PDFs given with the manifest: {} (name each as the manifest's path)",
+                    names.join(", ")
+                )
+            }),
+        );
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(found: &[std::path::PathBuf]) -> Vec<String> {
+        found.iter().map(|p| p.display().to_string()).collect()
+    }
+
+    #[test]
+    fn paths_match_the_names_given_as_they_match_files() {
+        let given: Given = ["../pdfs/a.pdf", "./b.pdf", "sub/c.pdf", "d.PDF"]
+            .iter()
+            .map(|n| (n.to_string(), Vec::new()))
+            .collect();
+        let base = Path::new("forms");
+        let mut out = Vec::new();
+        let mut at =
+            |pattern: &str| names(&expand(Files::Given(base, &given), pattern, "/p", &mut out));
+        assert_eq!(at("../pdfs/*.pdf"), ["forms/../pdfs/a.pdf"]);
+        // `*` does not cross a `/`; `./` is ignored; case counts.
+        assert_eq!(at("*.pdf"), ["forms/./b.pdf"]);
+        assert_eq!(at("./b.pdf"), ["forms/./b.pdf"]);
+        assert_eq!(at("sub/*.pdf"), ["forms/sub/c.pdf"]);
+        assert_eq!(
+            at("**/*.pdf"),
+            ["forms/../pdfs/a.pdf", "forms/./b.pdf", "forms/sub/c.pdf"]
+        );
+        assert!(at("missing.pdf").is_empty());
+        assert!(at("[").is_empty());
+        let codes: Vec<_> = out.iter().map(|f| f.code.to_string()).collect();
+        assert_eq!(codes, ["manifest_no_match", "pattern_invalid"]);
+        assert_eq!(out[0].message, "`missing.pdf` matches no file");
+        assert_eq!(
+            out[0].hint.as_deref(),
+            Some(
+                "the PDFs given with the manifest: ../pdfs/a.pdf, ./b.pdf, d.PDF, sub/c.pdf (name each as the manifest's path)"
+            )
+        );
+    }
 }

@@ -336,7 +336,7 @@ pub async fn not_found(State(app): State<Arc<App>>, req: Request) -> ApiError {
     let e = ApiError::new(
         ApiCode::NotFound,
         format!(
-            "no route {} {}; the API is POST /v1/scan, POST /v1/check, POST /v1/preview, GET /v1/codes, GET /v1/explain/{{code}}, GET /healthz, /readyz, /metrics, /openapi.json (the page is at /)",
+            "no route {} {}; the API is POST /v1/scan, POST /v1/check, POST /v1/preview, POST /v1/pack, POST /v1/migrate, GET /v1/codes, GET /v1/explain/{{code}}, GET /healthz, /readyz, /metrics, /openapi.json (the page is at /)",
             req.method(),
             crate::output::clean(req.uri().path())
         ),

@@ -7,6 +7,8 @@
 //! - [`engine`]: the batch engine's pool shared by every request, the
 //!   watchdog, the panic boundary, the `--max-pending` gate.
 //! - [`routes`]: `POST /v1/scan` and `POST /v1/check`.
+//! - [`form`]: multipart forms (a manifest or signer map with its PDFs), in memory.
+//! - [`build`]: `POST /v1/check` with a form, `POST /v1/pack`, `POST /v1/migrate`.
 //! - [`openapi`]: `/openapi.json`, the paths written, the schemas generated.
 //! - [`page`]: the page at `/` for people, its script and style.
 //! - [`preview`]: `POST /v1/preview`, a page drawn as `signprep preview` draws it.
@@ -23,7 +25,9 @@
 //! Nothing is written to disk; a request names no path (bodies only); CORS is off.
 
 mod api;
+mod build;
 mod engine;
+mod form;
 mod meta;
 mod metrics;
 mod openapi;
@@ -170,6 +174,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/scan", post(routes::scan))
         .route("/v1/check", post(routes::check))
         .route("/v1/preview", post(preview::preview))
+        .route("/v1/pack", post(build::pack))
+        .route("/v1/migrate", post(build::migrate))
         .route("/v1/codes", get(meta::codes))
         .route("/v1/explain/{code}", get(meta::explain))
         .route("/healthz", get(meta::healthz))

@@ -137,6 +137,7 @@ pub fn document() -> Value {
     let mut schemas = generator.take_definitions(true);
     let scan = lift(&mut schemas, "Scan", SchemaName::Scan.schema());
     let pack = lift(&mut schemas, "Pack", SchemaName::Pack.schema());
+    let plan = lift(&mut schemas, "V0Plan", SchemaName::V0.schema());
     let body = json!({"anyOf": [pack, {"type": "object"}],
         "description": "a request body: a v1 pack (`Pack`), a v0 document, a populate body, a webhook event or a subscription"});
     let error = error.to_value();
@@ -217,6 +218,26 @@ pub fn document() -> Value {
         "content": {"application/json": {"schema": {"anyOf": [scan, error]}}}}));
     preview_responses.insert("400".into(), problem("`page` past the last page (`page_out_of_range`), or a bad query parameter (`bad_request`)"));
     refusals(&mut preview_responses);
+    let manifest_form = json!({"type": "object", "required": ["manifest"], "properties": {
+        "manifest": {"type": "string", "format": "binary", "description": "a pack manifest (TOML or JSON); its file name names it, its folder is where its paths start"},
+        "pdf": {"type": "array", "items": {"type": "string", "format": "binary"}, "description": "each PDF the manifest names, its file name the manifest's path"}
+    }});
+    let mut pack_responses = Map::new();
+    pack_responses.insert("200".into(), json!({"description": "the v1 pack body, as `signprep pack` writes it", "content": {"application/json": {"schema": pack}}}));
+    pack_responses.insert(
+        "422".into(),
+        check_answer(
+            "an error-level finding: nothing built; `check --format json`'s output of the manifest",
+        ),
+    );
+    refusals(&mut pack_responses);
+    let mut migrate_responses = Map::new();
+    migrate_responses.insert("200".into(), json!({"description": "the request plan `signprep migrate` writes (its upload is the PDF's name)", "content": {"application/json": {"schema": plan}}}));
+    migrate_responses.insert(
+        "422".into(),
+        check_answer("an error-level finding: nothing migrated; every finding"),
+    );
+    refusals(&mut migrate_responses);
     let json_ok = |schema: &Value, what: &str| json!({"200": {"description": what, "content": {"application/json": {"schema": schema}}}});
     json!({
         "openapi": "3.1.0",
@@ -250,9 +271,39 @@ pub fn document() -> Value {
                 ],
                 "requestBody": {"required": true, "content": {
                     "application/pdf": {"schema": {"type": "string", "format": "binary"}},
-                    "application/json": {"schema": body}
+                    "application/json": {"schema": body},
+                    "multipart/form-data": {"schema": manifest_form}
                 }},
                 "responses": check_responses
+            }},
+            "/v1/pack": {"post": {
+                "summary": "Build the v1 pack body a manifest makes, with the PDFs it names",
+                "parameters": [
+                    q("compact", json!({"type": "boolean"}), "one line instead of indented JSON"),
+                    name_param
+                ],
+                "requestBody": {"required": true, "content": {"multipart/form-data": {"schema": manifest_form}}},
+                "responses": pack_responses
+            }},
+            "/v1/migrate": {"post": {
+                "summary": "The request plan for a PDF with other vendors' tags",
+                "parameters": [
+                    q("dialect", json!({"type": "string"}), "the vendors to read (all)"),
+                    q("signer", json!({"type": "string"}), "KEY=EMAIL, repeatable, as `migrate --signer`"),
+                    q("map_type", json!({"type": "string"}), "KIND=TYPE, repeatable"),
+                    q("template", json!({"type": "boolean"}), "document_type template"),
+                    q("dpi", json!({"type": "number", "exclusiveMinimum": 0}), "as scan's"),
+                    q("page_width", json!({"type": "number", "exclusiveMinimum": 0}), "as scan's"),
+                    name_param
+                ],
+                "requestBody": {"required": true, "content": {
+                    "application/pdf": {"schema": {"type": "string", "format": "binary"}},
+                    "multipart/form-data": {"schema": {"type": "object", "required": ["pdf"], "properties": {
+                        "pdf": {"type": "string", "format": "binary", "description": "the PDF (one); its file name is the plan's upload"},
+                        "signers": {"type": "string", "format": "binary", "description": "a signer map, as `migrate --signers` reads it"}
+                    }}}
+                }},
+                "responses": migrate_responses
             }},
             "/v1/preview": {"post": {
                 "summary": "One page of a PDF drawn with its tags and fields (PNG)",

@@ -49,7 +49,7 @@ pub(super) fn bad(key: &str, why: impl std::fmt::Display) -> ApiError {
     ApiError::new(ApiCode::BadRequest, format!("`{key}`: {why}"))
 }
 
-fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
+pub(super) fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
     match v {
         "true" | "1" | "yes" | "" => Ok(true),
         "false" | "0" | "no" => Ok(false),
@@ -243,6 +243,7 @@ fn check_query(
             "application/pdf",
             "application/octet-stream",
             "application/json",
+            super::form::FORM,
         ],
     )?;
     let pairs = pairs(query, &["format", "name", "kind"])?;
@@ -280,7 +281,8 @@ fn check_query(
 /// SARIF), 200 when it was checked (its findings say whether it passes),
 /// 422 when it could not be (unknown kind, the watchdog), 500 on a panic.
 /// A manifest or a request plan names files on disk: refused (422
-/// `input_names_files`): the server reads bodies, never paths.
+/// `input_names_files`): the server reads bodies, never paths. A manifest
+/// comes as a form with the PDFs it names ([`super::build::check_form`]).
 pub async fn check(
     State(app): State<Arc<App>>,
     query: Pairs,
@@ -295,6 +297,10 @@ pub async fn check(
         Err(e) => return Err(refuse(e, &headers, body, app.max_body).await),
     };
     let bytes = read_body(&headers, body, app.max_body).await?;
+    if super::api::media_type(&headers).as_deref() == Some(super::form::FORM) {
+        let named = (name != "-").then_some(name);
+        return super::build::check_form(&app, &permit, &headers, bytes, format, named).await;
+    }
     let detected = kind.or_else(|| signprep_pack::detect(&bytes, std::path::Path::new(&name)));
     if let Some(k @ (InputKind::Manifest | InputKind::Requests)) = detected {
         return Err(ApiError::new(

@@ -86,6 +86,7 @@ impl PackBuilder {
                 }
             }
             ChildInput::Bytes(b) => (name.unwrap_or("(bytes)").to_string(), b),
+            ChildInput::Named(p, b) => (p.display().to_string(), b),
             ChildInput::Template(_) | ChildInput::Url(_) => return None,
         };
         let head = bytes.get(..1024).unwrap_or(&bytes);
@@ -158,9 +159,11 @@ impl PackBuilder {
                 }
                 (name, CreationSettings::form_field_url(url), None)
             }
-            input @ (ChildInput::Path(_) | ChildInput::Bytes(_)) => {
+            input @ (ChildInput::Path(_) | ChildInput::Bytes(_) | ChildInput::Named(..)) => {
                 let stem = match &input {
-                    ChildInput::Path(p) => p.file_stem().map(|s| s.to_string_lossy().into_owned()),
+                    ChildInput::Path(p) | ChildInput::Named(p, _) => {
+                        p.file_stem().map(|s| s.to_string_lossy().into_owned())
+                    }
                     _ => None,
                 };
                 let pdf = self.load_pdf(&at, input, name.as_deref(), out)?;

@@ -43,7 +43,7 @@ impl PackBuilder {
                 ..
             } = spec;
             let (upload, stem) = match &input {
-                ChildInput::Path(p) => (
+                ChildInput::Path(p) | ChildInput::Named(p, _) => (
                     p.display().to_string(),
                     p.file_stem().map(|s| s.to_string_lossy().into_owned()),
                 ),

@@ -136,6 +136,8 @@ impl FieldSpec {
 pub(super) enum ChildInput {
     Path(PathBuf),
     Bytes(Vec<u8>),
+    /// Bytes standing for the file at this path (a manifest's PDF uploaded).
+    Named(PathBuf, Vec<u8>),
     Template(String),
     Url(String),
 }
@@ -145,6 +147,7 @@ impl fmt::Debug for ChildInput {
         match self {
             ChildInput::Path(p) => f.debug_tuple("Path").field(p).finish(),
             ChildInput::Bytes(b) => write!(f, "Bytes({} bytes)", b.len()),
+            ChildInput::Named(p, b) => write!(f, "Named({}, {} bytes)", p.display(), b.len()),
             ChildInput::Template(k) => f.debug_tuple("Template").field(k).finish(),
             ChildInput::Url(u) => f.debug_tuple("Url").field(u).finish(),
         }
@@ -172,6 +175,13 @@ impl ChildSpec {
         Self::of(Some(name.into()), ChildInput::Bytes(bytes))
     }
 
+    /// A PDF in memory standing for the file at `path` (a manifest's PDF
+    /// given in an upload): named and reported as [`ChildSpec::pdf`] names
+    /// and reports the file, read from `bytes` (moved in).
+    pub fn pdf_at(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Self {
+        Self::of(None, ChildInput::Named(path.into(), bytes))
+    }
+
     /// A copy of the template with this key.
     pub fn template(name: impl Into<String>, key: impl Into<String>) -> Self {
         Self::of(Some(name.into()), ChildInput::Template(key.into()))
@@ -195,7 +205,7 @@ impl ChildSpec {
     /// What to call this child in a message when it has no name.
     pub(super) fn label(&self) -> &str {
         match &self.input {
-            ChildInput::Path(p) => p.to_str().unwrap_or("(path)"),
+            ChildInput::Path(p) | ChildInput::Named(p, _) => p.to_str().unwrap_or("(path)"),
             ChildInput::Bytes(_) => "(bytes)",
             ChildInput::Template(k) => k,
             ChildInput::Url(u) => u,

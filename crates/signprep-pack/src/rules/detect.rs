@@ -155,7 +155,13 @@ pub(super) fn dispatch(
             return (Some(InputKind::Pdf), None);
         }
         Some(InputKind::Manifest) => {
-            let (source, _) = manifest::check(ctx, bytes, path, check_ids());
+            let (source, _) = manifest::check(
+                ctx,
+                bytes,
+                path,
+                check_ids(),
+                crate::manifest::Files::Disk(ctx.base_dir),
+            );
             return (Some(InputKind::Manifest), source);
         }
         _ => {}
@@ -173,7 +179,13 @@ pub(super) fn dispatch(
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(_) if kind.is_none() && !has_ext(path, "json") && toml_manifest(bytes) => {
-            let (source, _) = manifest::check(ctx, bytes, path, check_ids());
+            let (source, _) = manifest::check(
+                ctx,
+                bytes,
+                path,
+                check_ids(),
+                crate::manifest::Files::Disk(ctx.base_dir),
+            );
             return (Some(InputKind::Manifest), source);
         }
         Err(e) => {
@@ -220,7 +232,13 @@ pub(super) fn dispatch(
         InputKind::Subscription => hooks::check(ctx, &value, false),
         // A JSON manifest, told by its keys.
         InputKind::Manifest => {
-            let _ = manifest::check(ctx, bytes, path, check_ids());
+            let _ = manifest::check(
+                ctx,
+                bytes,
+                path,
+                check_ids(),
+                crate::manifest::Files::Disk(ctx.base_dir),
+            );
         }
         InputKind::Pdf => {}
     }

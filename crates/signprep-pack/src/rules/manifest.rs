@@ -6,7 +6,7 @@ use super::pack::{self, settings_rules_at};
 use super::people::{self, Keys, Person, Policy};
 use crate::codes::{Finding, FindingCode, PackCode};
 use crate::ids::IdGenerator;
-use crate::manifest::{Manifest, ManifestField};
+use crate::manifest::{Files, Manifest, ManifestField};
 use crate::model::pack::{DocumentPack, LenientPack};
 use serde::Deserialize;
 use serde_json::Value;
@@ -22,6 +22,7 @@ pub(super) fn check(
     bytes: &[u8],
     path: &Path,
     ids: Box<dyn IdGenerator>,
+    files: Files<'_>,
 ) -> (Option<Value>, Option<DocumentPack>) {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
@@ -58,9 +59,9 @@ pub(super) fn check(
             return (source, None);
         }
     };
-    let children = manifest.children_of(ctx.base_dir);
+    let children = manifest.children_of(files);
     let builder = manifest
-        .builder(ctx.base_dir, ctx.label)
+        .builder_in(files, ctx.label)
         .ids_boxed(ids)
         .load_options(ctx.checker.load.clone())
         .scanner(ctx.checker.scanner.clone())

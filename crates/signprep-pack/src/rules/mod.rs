@@ -260,7 +260,43 @@ impl Checker {
         let base = path.parent().unwrap_or(Path::new(""));
         let label = path.display().to_string();
         let mut ctx = Ctx::new(self, base, &label);
-        let (source, pack) = manifest::check(&mut ctx, bytes, path, Box::new(ids));
+        let (source, pack) = manifest::check(
+            &mut ctx,
+            bytes,
+            path,
+            Box::new(ids),
+            crate::manifest::Files::Disk(base),
+        );
+        let checked = Checked {
+            kind: Some(InputKind::Manifest),
+            findings: ctx.out,
+            source,
+        };
+        (checked, pack)
+    }
+
+    /// [`Checker::check_manifest`] of a manifest whose PDFs are given in
+    /// memory by name (an upload): its `path`s match the names (relative to
+    /// `label`'s folder, as on disk); nothing is read from disk. `label`
+    /// names the manifest in findings (a `.json` end or a text starting with
+    /// `{` makes it JSON, else TOML).
+    pub fn check_manifest_given(
+        &self,
+        bytes: &[u8],
+        label: &str,
+        given: &crate::manifest::Given,
+        ids: impl IdGenerator + 'static,
+    ) -> (Checked, Option<DocumentPack>) {
+        let path = Path::new(label);
+        let base = path.parent().unwrap_or(Path::new(""));
+        let mut ctx = Ctx::new(self, base, label);
+        let (source, pack) = manifest::check(
+            &mut ctx,
+            bytes,
+            path,
+            Box::new(ids),
+            crate::manifest::Files::Given(base, given),
+        );
         let checked = Checked {
             kind: Some(InputKind::Manifest),
             findings: ctx.out,

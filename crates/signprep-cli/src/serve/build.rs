@@ -1,0 +1,343 @@
+//! The routes that take a manifest or a signer map with the PDFs it names:
+//! `POST /v1/check` with a form, `POST /v1/pack`, `POST /v1/migrate`. The
+//! PDFs are matched to the manifest's `path`s by their file names, in memory
+//! ([`signprep_pack::Checker::check_manifest_given`]): the same check and
+//! build as `signprep check` and `signprep pack` on the files.
+
+use super::App;
+use super::api::{ApiCode, ApiError, json_response, media_type, read_body, refuse};
+use super::engine::{Failed, Permit};
+use super::form::{self, FORM, Form};
+use super::routes::{Pairs, bad, engine_failed, flag, pairs, positive};
+use crate::check::record::{Record as CheckRecord, Summary};
+use crate::check::write::{CheckFormat, Writer};
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use signprep_core::batch::{abandoned_record, panicked_record};
+use signprep_core::{Dialects, Scanner};
+use signprep_pack::{Checked, IdGenerator, InputKind, Migrator, RandomIds, SeededIds, SignerMap};
+use std::sync::Arc;
+
+/// `check --format json|sarif`'s output of one record, with `status`.
+pub fn check_output(
+    record: &CheckRecord,
+    format: CheckFormat,
+    status: StatusCode,
+) -> Result<Response, ApiError> {
+    let mut summary = Summary::default();
+    summary.add(record);
+    let mut out = Vec::new();
+    {
+        let mut w = Writer::new(format, &mut out);
+        w.record(record)
+            .and_then(|()| w.finish(&summary))
+            .map_err(|e| {
+                ApiError::new(
+                    ApiCode::InternalError,
+                    format!("cannot write the output: {e}"),
+                )
+            })?;
+    }
+    let mut response = json_response(status, out);
+    if format == CheckFormat::Sarif {
+        response.headers_mut().insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/sarif+json"),
+        );
+    }
+    Ok(response)
+}
+
+/// A record for work that gave no result (a panic, the watchdog).
+fn failed_record(f: Failed, name: String, app: &App) -> Result<CheckRecord, ApiError> {
+    let r = match f {
+        Failed::Panicked(m) => panicked_record(name, &m),
+        Failed::Abandoned(limit) => abandoned_record(name, limit, app.options.time_budget),
+        f => return Err(engine_failed(f)),
+    };
+    let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
+    Ok(CheckRecord::failed(r.path, code, message))
+}
+
+fn status_of(record: &CheckRecord) -> StatusCode {
+    match &record.error {
+        None => StatusCode::OK,
+        Some(e) if e.code == "internal_error" => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+/// The manifest of a form, or 400.
+fn manifest_of(form: &mut Form) -> Result<form::Part, ApiError> {
+    form.manifest.take().ok_or_else(|| {
+        ApiError::new(
+            ApiCode::BadRequest,
+            "the form has no `manifest` part (a pack manifest, TOML or JSON, with a `pdf` part for each PDF it names)",
+        )
+    })
+}
+
+/// Checks a form's manifest against its PDFs, on the engine: the record
+/// (`name` names the manifest, else its file name) and the pack it builds
+/// when no finding is an error.
+async fn check_manifest(
+    app: &Arc<App>,
+    permit: &Permit,
+    mut form: Form,
+    name: Option<String>,
+    ids: impl IdGenerator + 'static,
+) -> Result<(CheckRecord, Option<signprep_pack::DocumentPack>), ApiError> {
+    let manifest = manifest_of(&mut form)?;
+    let label = name.unwrap_or(manifest.name);
+    let checker = Arc::clone(&app.checker);
+    let shown = label.clone();
+    let outcome = app
+        .engine
+        .run(permit, move |_| {
+            signprep_core::batch::test_hook(&shown);
+            let (checked, pack) =
+                checker.check_manifest_given(&manifest.bytes, &shown, &form.pdfs, ids);
+            (CheckRecord::checked(shown, checked), pack)
+        })
+        .await;
+    match outcome {
+        Ok(done) => Ok(done),
+        Err(f) => Ok((failed_record(f, label, app)?, None)),
+    }
+}
+
+/// `POST /v1/check` with `multipart/form-data`: a `manifest` part and a
+/// `pdf` part for each PDF it names; `check --format json`'s output of the
+/// manifest (the findings of its PDFs included), as `signprep check` gives
+/// it on the files.
+pub async fn check_form(
+    app: &Arc<App>,
+    permit: &Permit,
+    headers: &HeaderMap,
+    bytes: Vec<u8>,
+    format: CheckFormat,
+    name: Option<String>,
+) -> Result<Response, ApiError> {
+    let content_type = content_type(headers);
+    let form = form::read(&content_type, bytes, &["manifest", "pdf"]).await?;
+    // As `check`: signer UUIDs from a fixed seed (the output names none).
+    let (record, _) = check_manifest(app, permit, form, name, SeededIds::new(0)).await?;
+    app.metrics.file(record.error.is_none(), 0);
+    check_output(&record, format, status_of(&record))
+}
+
+fn content_type(headers: &HeaderMap) -> String {
+    headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The media type check, the query and the admission, as every route has them.
+async fn admit(
+    app: &Arc<App>,
+    headers: &HeaderMap,
+    accepted: &[&str],
+    query: Result<Vec<(String, String)>, ApiError>,
+    body: Body,
+) -> Result<(Vec<(String, String)>, Permit, Vec<u8>), ApiError> {
+    let admitted = super::api::require_media_type(headers, accepted)
+        .and(query)
+        .and_then(|q| super::api::declared_size(headers, app.max_body).map(|()| q))
+        .and_then(|q| Ok((q, app.engine.admit()?)));
+    let (q, permit) = match admitted {
+        Ok(a) => a,
+        Err(e) => return Err(refuse(e, headers, body, app.max_body).await),
+    };
+    let bytes = read_body(headers, body, app.max_body).await?;
+    Ok((q, permit, bytes))
+}
+
+/// `POST /v1/pack` (`multipart/form-data`: a `manifest` part and a `pdf`
+/// part for each PDF it names): 200 and the v1 pack body `signprep pack`
+/// writes (indented; `compact=true`: one line); 422 and `check --format
+/// json`'s output of the manifest when a finding is an error (nothing built).
+pub async fn pack(
+    State(app): State<Arc<App>>,
+    query: Pairs,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let (q, permit, bytes) = admit(
+        &app,
+        &headers,
+        &[FORM],
+        pairs(query, &["compact", "name"]),
+        body,
+    )
+    .await?;
+    let mut compact = false;
+    let mut name = None;
+    for (k, v) in &q {
+        match k.as_str() {
+            "compact" => compact = flag(k, v)?,
+            "name" => name = Some(v.clone()),
+            _ => {}
+        }
+    }
+    let form = form::read(&content_type(&headers), bytes, &["manifest", "pdf"]).await?;
+    // As `pack`: random signer UUIDs where the manifest gives none.
+    let (record, pack) = check_manifest(&app, &permit, form, name, RandomIds).await?;
+    app.metrics.file(pack.is_some(), 0);
+    let Some(pack) = pack else {
+        let status = match status_of(&record) {
+            StatusCode::OK => StatusCode::UNPROCESSABLE_ENTITY,
+            s => s,
+        };
+        return check_output(&record, CheckFormat::Json, status);
+    };
+    let mut out = if compact {
+        serde_json::to_vec(&pack)
+    } else {
+        serde_json::to_vec_pretty(&pack)
+    }
+    .map_err(|e| {
+        ApiError::new(
+            ApiCode::InternalError,
+            format!("cannot write the pack: {e}"),
+        )
+    })?;
+    out.push(b'\n');
+    Ok(json_response(StatusCode::OK, out))
+}
+
+/// `/v1/migrate`'s options, as `migrate`'s flags.
+fn migrator(q: &[(String, String)], signers: SignerMap) -> Result<Migrator, ApiError> {
+    let mut dialects = Dialects::parse("all").unwrap_or_default();
+    let mut dpi = None;
+    let mut page_width = None;
+    let mut template = false;
+    let mut rules = Vec::new();
+    let mut signers = signers;
+    for (k, v) in q {
+        match k.as_str() {
+            "dialect" => dialects = Dialects::parse(v).map_err(|e| bad(k, e))?,
+            "dpi" => dpi = Some(positive(k, v)?),
+            "page_width" => page_width = Some(positive(k, v)?),
+            "template" => template = flag(k, v)?,
+            "map_type" => rules.push(v.clone()),
+            "signer" => signers.add_arg(v).map_err(|e| bad(k, e))?,
+            _ => {}
+        }
+    }
+    if dpi.is_some() && page_width.is_some() {
+        return Err(bad("page_width", "give dpi or page_width, not both"));
+    }
+    let mut scanner = Scanner::new()
+        .fields(false)
+        .dpi(dpi.unwrap_or(72.0))
+        .dialects(dialects);
+    if let Some(w) = page_width {
+        scanner = scanner.page_width(w);
+    }
+    let mut m = Migrator::new(signers).scanner(scanner).template(template);
+    for r in &rules {
+        m = m.map_type_rule(r).map_err(|e| bad("map_type", e))?;
+    }
+    Ok(m)
+}
+
+/// `POST /v1/migrate`: one PDF with other vendors' tags, as the body
+/// (`application/pdf`) or as the `pdf` part of a form with an optional
+/// `signers` part (a signer map, as `migrate --signers`); query: `dialect`
+/// (default all), `signer` (KEY=EMAIL, repeatable), `map_type`, `template`,
+/// `dpi`, `page_width`, `name`. 200 and the request plan `signprep migrate`
+/// writes (its `upload` is the PDF's name); 422 and `check --format json`'s
+/// output with every finding when one is an error (nothing migrated).
+pub async fn migrate(
+    State(app): State<Arc<App>>,
+    query: Pairs,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    const KEYS: &[&str] = &[
+        "dialect",
+        "dpi",
+        "page_width",
+        "template",
+        "map_type",
+        "signer",
+        "name",
+    ];
+    let accepted = &["application/pdf", "application/octet-stream", FORM];
+    let (q, permit, bytes) = admit(&app, &headers, accepted, pairs(query, KEYS), body).await?;
+    let named = q
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "name")
+        .map(|(_, v)| v.clone());
+    let (pdf_name, pdf, signers) = if media_type(&headers).as_deref() == Some(FORM) {
+        let form = form::read(&content_type(&headers), bytes, &["signers", "pdf"]).await?;
+        let mut map = SignerMap::new();
+        if let Some(s) = &form.signers {
+            map.add_file(std::path::Path::new(&s.name), &s.bytes)
+                .map_err(|e| bad("signers", e))?;
+        }
+        let mut pdfs = form.pdfs.into_iter();
+        let (Some((n, b)), None) = (pdfs.next(), pdfs.next()) else {
+            return Err(ApiError::new(
+                ApiCode::BadRequest,
+                "the form needs exactly one `pdf` part: this route migrates one PDF a request",
+            ));
+        };
+        (named.unwrap_or(n), b, map)
+    } else {
+        (
+            named.unwrap_or_else(|| "document.pdf".into()),
+            bytes,
+            SignerMap::new(),
+        )
+    };
+    let m = migrator(&q, signers)?;
+    let m = m.load_options(app.options.clone());
+    let shown = pdf_name.clone();
+    let outcome = app
+        .engine
+        .run(&permit, move |_| {
+            signprep_core::batch::test_hook(&shown);
+            let stem = std::path::Path::new(&shown)
+                .file_stem()
+                .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned());
+            m.migrate_pdf(&pdf, Some(&shown), &stem)
+        })
+        .await;
+    let migrated = match outcome {
+        Ok(m) => m,
+        Err(f) => {
+            let record = failed_record(f, pdf_name, &app)?;
+            return check_output(&record, CheckFormat::Json, status_of(&record));
+        }
+    };
+    app.metrics.file(migrated.plan.is_some(), 0);
+    match migrated.plan {
+        Some(plan) => {
+            let mut out = serde_json::to_vec_pretty(&plan).map_err(|e| {
+                ApiError::new(
+                    ApiCode::InternalError,
+                    format!("cannot write the plan: {e}"),
+                )
+            })?;
+            out.push(b'\n');
+            Ok(json_response(StatusCode::OK, out))
+        }
+        None => {
+            let record = CheckRecord::checked(
+                pdf_name,
+                Checked {
+                    kind: Some(InputKind::Pdf),
+                    findings: migrated.findings,
+                    source: None,
+                },
+            );
+            check_output(&record, CheckFormat::Json, StatusCode::UNPROCESSABLE_ENTITY)
+        }
+    }
+}
