@@ -295,3 +295,44 @@ fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_client_that_hangs_up_frees_its_place_and_is_logged_as_499() {
+    // One place: the next request is answered only if the hung-up one gave it back.
+    let server = Server::start(
+        &["--max-pending", "1"],
+        &[("SIGNPREP_TEST_HANG", "hang.pdf")],
+    );
+    let good = read("testdata/fixtures/base14_courier.pdf");
+    let impatient: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(std::time::Duration::from_secs(1)))
+        .build()
+        .into();
+    let gone = impatient
+        .post(format!("{}/v1/scan?name=hang.pdf", server.url))
+        .header("Content-Type", "application/pdf")
+        .send(&good[..]);
+    assert!(gone.is_err(), "the hung file was answered: {gone:?}");
+    let start = std::time::Instant::now();
+    while server.get("/readyz").json()["requests_in_flight"] != 0 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "the hung-up request kept its place"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let next = server.post("/v1/scan", "application/pdf", &good);
+    assert_eq!(next.status, 200, "{}", next.text());
+    let metrics = server.get("/metrics").text();
+    assert!(
+        metrics.contains(r#"route="/v1/scan",status="499"} 1"#),
+        "{metrics}"
+    );
+    let log = server.log.lock().unwrap().clone();
+    assert!(
+        log.iter().any(|l| l.contains(" POST /v1/scan 499 ")
+            && l.ends_with("(the client went away before the answer)")),
+        "{log:?}"
+    );
+}

@@ -292,43 +292,78 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 
 /// One line on stderr per request, with its id (`x-request-id`, set by
 /// tower-http, also returned to the client), and the request counted in the
-/// metrics; headers every response carries.
+/// metrics; headers every response carries. A request whose client went
+/// away before its answer (hyper drops its future) is logged and counted
+/// too, as status 499 (nginx's "client closed request"): its work was
+/// skipped if not started.
 pub async fn log(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    let start = Instant::now();
     let id = req
         .headers()
         .get("x-request-id")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-")
         .to_string();
-    let method = req.method().clone();
-    let path = req.uri().path().to_string();
     let route = req
         .extensions()
         .get::<axum::extract::MatchedPath>()
         .map_or("unmatched", |m| m.as_str())
         .to_string();
+    let mut line = LogLine {
+        app: Arc::clone(&app),
+        id,
+        method: req.method().to_string(),
+        path: req.uri().path().to_string(),
+        route,
+        start: Instant::now(),
+        status: None,
+    };
     let mut response = next.run(req).await;
-    let status = response.status().as_u16();
-    let elapsed = start.elapsed();
-    app.metrics.request(&route, status, elapsed);
+    line.status = Some(response.status().as_u16());
     let h = response.headers_mut();
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if !app.quiet {
+    response
+}
+
+/// A request's log line and count, written when it ends: with its status,
+/// or as 499 when its future was dropped (the client went away).
+struct LogLine {
+    app: Arc<App>,
+    id: String,
+    method: String,
+    path: String,
+    route: String,
+    start: Instant,
+    status: Option<u16>,
+}
+
+impl Drop for LogLine {
+    fn drop(&mut self) {
+        let elapsed = self.start.elapsed();
+        let status = self.status.unwrap_or(499);
+        self.app.metrics.request(&self.route, status, elapsed);
+        if self.app.quiet {
+            return;
+        }
+        let gone = if self.status.is_none() {
+            " (the client went away before the answer)"
+        } else {
+            ""
+        };
         #[allow(clippy::print_stderr)]
         {
             eprintln!(
-                "signprep serve: {id} {method} {} {status} {:.1}ms",
-                crate::output::clean(&path),
+                "signprep serve: {} {} {} {status} {:.1}ms{gone}",
+                self.id,
+                self.method,
+                crate::output::clean(&self.path),
                 elapsed.as_secs_f64() * 1000.0
             );
         }
     }
-    response
 }
 
 /// Any other route: 404 in our words.
