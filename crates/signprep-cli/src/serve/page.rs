@@ -2,7 +2,9 @@
 //! body), see each page drawn with its tags and fields (`/v1/preview`), the
 //! findings beside it with their explanations (`/v1/check`,
 //! `/v1/explain/{code}`), a verdict at the top, and the data fields to
-//! download (`/v1/scan?data_fields=true`). Three files compiled into the
+//! download (`/v1/scan?data_fields=true`); a manifest (`.toml`) dropped with
+//! the PDFs it names is checked with them and its v1 pack body offered for
+//! download (`/v1/check` and `/v1/pack` with a form). Three files compiled into the
 //! binary, no external asset (it works offline), and a strict
 //! Content-Security-Policy: scripts and styles from this server only, none
 //! inline; images from it or from the page's own `blob:` URLs.

@@ -221,15 +221,46 @@
       .then(function (check) { showFindings(c, check.findings, check.failure); });
   }
 
+  // A manifest (.toml) with the PDFs dropped beside it: checked as a form
+  // (POST /v1/check), and the v1 pack body it builds (POST /v1/pack) to
+  // download, as `signprep pack` writes it. Each PDF goes by its file name,
+  // which the manifest's paths must match.
+  function checkManifest(file, pdfs) {
+    var c = card(file);
+    c.body.className = "body nopages";
+    c.pages.remove();
+    function form() {
+      var f = new FormData();
+      f.append("manifest", file, file.name);
+      pdfs.forEach(function (p) { f.append("pdf", p, p.name); });
+      return f;
+    }
+    var q = "?name=" + encodeURIComponent(file.name);
+    return call("POST", "/v1/check" + q, form()).then(checkOutput).then(function (check) {
+      showFindings(c, check.findings, check.failure);
+      if (check.failure || check.findings.some(function (f) { return f.severity === "error"; })) return;
+      return call("POST", "/v1/pack" + q, form()).then(function (r) {
+        if (!r.ok) return;
+        return r.text().then(function (text) {
+          download(c, file.name.replace(/\.(toml|json)$/i, "") + ".pack.json", text,
+            "Download the request body (v1 pack, JSON)");
+        });
+      });
+    });
+  }
+
   function run(list) {
     results.textContent = "";
     tally = { files: list.length, done: 0, errors: 0, warnings: 0, failed: 0 };
     showVerdict();
     var chain = Promise.resolve();
+    var pdfs = list.filter(function (f) { return !/\.(json|toml)$/i.test(f.name); });
     list.forEach(function (file) {
       chain = chain.then(function () {
         var isJson = /\.json$/i.test(file.name) || file.type === "application/json";
-        return (isJson ? checkJson(file) : checkPdf(file)).catch(function (e) {
+        var work = /\.toml$/i.test(file.name) ? checkManifest(file, pdfs)
+          : isJson ? checkJson(file) : checkPdf(file);
+        return work.catch(function (e) {
           tally.failed++;
           var p = el("p", "failed", file.name + ": " + (e.message || e));
           results.appendChild(p);
