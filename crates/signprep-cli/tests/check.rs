@@ -652,7 +652,7 @@ fn output_is_byte_identical_whatever_the_jobs() {
 
 #[test]
 fn a_panic_is_one_internal_error_record_and_the_run_goes_on() {
-    // SIGNPREP_TEST_PANIC (debug builds only) makes the input whose name ends
+    // SIGNPREP_TEST_PANIC (test builds only: the core's `testing` feature) makes the input whose name ends
     // with it panic inside the worker: the batch engine's boundary catches it.
     let panicking = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_signprep"))

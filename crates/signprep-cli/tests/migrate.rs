@@ -448,7 +448,7 @@ fn preview_draws_the_migrated_fields_over_their_tags() {
     insta::assert_snapshot!("preview_dialect_boxes", rows.join("\n"));
 }
 
-/// `migrate PDFS... -q SIGNERS -o DIR` with a debug-only test hook (`SIGNPREP_TEST_PANIC`
+/// `migrate PDFS... -q SIGNERS -o DIR` with a test hook (`SIGNPREP_TEST_PANIC`
 /// or `SIGNPREP_TEST_HANG`) set to `dropbox_contract.pdf`: its stderr and exit status,
 /// and the files written.
 fn migrate_with_hook(
@@ -478,7 +478,7 @@ fn migrate_with_hook(
 
 #[test]
 fn a_panic_is_one_pdf_not_migrated_with_exit_1() {
-    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input:
+    // SIGNPREP_TEST_PANIC (test builds only: the core's `testing` feature) forces a panic for this input:
     // it is that PDF's internal error (exit status 1, as in `scan`, `check`
     // and `pack`), and the other PDF is migrated.
     let (status, err, written) = migrate_with_hook(
@@ -498,7 +498,7 @@ fn a_panic_is_one_pdf_not_migrated_with_exit_1() {
 
 #[test]
 fn a_pdf_that_hangs_with_one_worker_is_given_up_on_with_exit_1() {
-    // SIGNPREP_TEST_HANG (debug builds only) makes this input block for good;
+    // SIGNPREP_TEST_HANG (test builds only: the core's `testing` feature) makes this input block for good;
     // the watchdog gives up on it after twice --timeout-per-file plus 5 s (its
     // words name that limit, never a measured time), a replacement worker
     // migrates the PDF after it, and the exit status is 1, as for a panic.

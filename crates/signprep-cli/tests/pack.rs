@@ -179,7 +179,7 @@ fn schema_prints_the_committed_schemas() {
 fn a_panic_is_reported_with_exit_1_not_an_abort() {
     // Exit status 1, as `scan`, `check`, `report` and `migrate` give for an
     // input that panicked (its `internal_error`); 2 is for usage and I/O.
-    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input.
+    // SIGNPREP_TEST_PANIC (test builds only: the core's `testing` feature) forces a panic for this input.
     let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
         .args(["pack", "testdata/example/pack.toml", "--compact"])
         .env("SIGNPREP_TEST_PANIC", "example/pack.toml")

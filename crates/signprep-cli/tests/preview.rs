@@ -141,7 +141,7 @@ fn preview_exit_codes() {
 
 #[test]
 fn preview_of_a_file_that_panics_exits_1_not_an_abort() {
-    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input:
+    // SIGNPREP_TEST_PANIC (test builds only: the core's `testing` feature) forces a panic for this input:
     // one error line and exit status 1, as every subcommand gives.
     let dir = scratch("panic-one");
     let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
@@ -270,7 +270,7 @@ fn report_of_a_clean_file_exits_0_and_can_skip_images() {
 fn report_goes_on_after_a_panic_with_the_file_as_internal_error() {
     let dir = scratch("panic");
     let out_path = dir.join("r.html");
-    // SIGNPREP_TEST_PANIC (debug builds only) forces a panic for this input.
+    // SIGNPREP_TEST_PANIC (test builds only: the core's `testing` feature) forces a panic for this input.
     let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
         .args(["report", "base14_courier.pdf", "cropbox_offset.pdf", "-o"])
         .arg(&out_path)
@@ -296,7 +296,7 @@ fn report_goes_on_after_a_panic_with_the_file_as_internal_error() {
 
 #[test]
 fn report_with_one_worker_gives_up_on_a_file_that_hangs_and_goes_on() {
-    // SIGNPREP_TEST_HANG (debug builds only) makes this input block for good;
+    // SIGNPREP_TEST_HANG (test builds only: the core's `testing` feature) makes this input block for good;
     // the watchdog gives up on it after twice --timeout-per-file plus 5 s,
     // a replacement worker takes the other file, and the report is written.
     let dir = scratch("hang");
@@ -338,7 +338,7 @@ fn report_with_one_worker_gives_up_on_a_file_that_hangs_and_goes_on() {
 #[test]
 fn preview_of_a_manifest_that_panics_exits_1_not_an_abort() {
     // As `preview FILE`: `--manifest` (and `--pack`) run inside the same one
-    // panic boundary. SIGNPREP_TEST_PANIC (debug builds only) forces a panic
+    // panic boundary. SIGNPREP_TEST_PANIC (test builds only: the core's `testing` feature) forces a panic
     // for this input.
     let dir = scratch("panic-manifest");
     let out = Command::new(env!("CARGO_BIN_EXE_signprep"))

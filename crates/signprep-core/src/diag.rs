@@ -272,6 +272,7 @@ impl JsonSchema for Code {
 /// One finding: a code, its severity, a message and where it is.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// Severity (from the code).
     pub severity: Severity,

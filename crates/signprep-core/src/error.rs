@@ -272,13 +272,123 @@ pub enum Unreadable {
         /// Generation number.
         generation: u16,
     },
-    /// The document structure (catalog, page tree, form) cannot be read; the
-    /// text says what and where.
-    #[error("{0}")]
-    Structure(String),
+    /// The trailer names no document catalog (`/Root`).
+    #[error("the trailer has no /Root (document catalog)")]
+    NoCatalog,
+    /// The trailer's `/Root` names an object that is missing or no dictionary.
+    #[error("the document catalog (/Root) is missing or not a dictionary")]
+    CatalogMissing,
+    /// Cycles in the page tree hide pages that its top node's `/Count`
+    /// declares: the file is not the document it says it is.
+    #[error(
+        "the page tree has a cycle that hides pages: {damage}; its /Count declares {declared} pages and only {reached} can be reached"
+    )]
+    PagesHidden {
+        /// What the walk cut and skipped.
+        damage: PageTreeDamage,
+        /// The page count the top node declares (rounded up).
+        declared: u64,
+        /// The pages the walk reached.
+        reached: usize,
+    },
+    /// No page can be read: the page tree gives none (`pages_tree`: whether
+    /// the catalog has one; `damage`: what its walk skipped) and no object of
+    /// the file is a `/Type /Page`.
+    #[error(
+        "the document has no readable page: {}, and no object of the file is a /Type /Page",
+        no_page_why(*pages_tree, damage.as_ref())
+    )]
+    NoPage {
+        /// Whether the catalog has a `/Pages` tree.
+        pages_tree: bool,
+        /// What the walk of that tree skipped, if anything.
+        damage: Option<PageTreeDamage>,
+    },
+    /// The AcroForm field tree has a cycle: a field is its own ancestor.
+    #[error(
+        "the AcroForm field tree has a cycle (field object {num} {generation} is its own ancestor through /Kids)"
+    )]
+    FieldCycle {
+        /// Object number of the field met again.
+        num: u32,
+        /// Its generation number.
+        generation: u16,
+    },
     /// Damaged in a way not listed above.
     #[error("the file is damaged beyond what signprep repairs")]
     Damaged,
+}
+
+/// Why no page could be read ([`Unreadable::NoPage`]).
+fn no_page_why(pages_tree: bool, damage: Option<&PageTreeDamage>) -> String {
+    match (pages_tree, damage) {
+        (false, _) => "the document catalog has no /Pages tree".to_string(),
+        (true, Some(d)) => format!("its page tree gives no page ({d})"),
+        (true, None) => "its page tree gives no page".to_string(),
+    }
+}
+
+/// An object's number and generation.
+type Id = (u32, u16);
+
+/// What a walk of the page tree skipped: nodes listed inside themselves (a
+/// cycle, cut there) and kids that are missing or neither a page nor a node,
+/// each with the first one met and the node whose `/Kids` lists it. Its
+/// `Display` says it in words.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageTreeDamage {
+    /// Nodes listed inside themselves.
+    pub(crate) cycles: usize,
+    /// The first of them, and the node listing it (`None`: the top node).
+    pub(crate) first_cycle: Option<(Id, Option<Id>)>,
+    /// Kids missing or neither a page nor a node.
+    pub(crate) dangling: usize,
+    /// The first of them (`None`: a kid that is no reference), and the node
+    /// listing it (`None`: a node written in `/Kids`).
+    pub(crate) first_dangling: Option<(Option<Id>, Option<Id>)>,
+}
+
+impl PageTreeDamage {
+    /// How many nodes were listed inside themselves (cut there).
+    pub fn cycles(&self) -> usize {
+        self.cycles
+    }
+
+    /// How many kids were missing or neither a page nor a node (skipped).
+    pub fn dangling(&self) -> usize {
+        self.dangling
+    }
+}
+
+impl fmt::Display for PageTreeDamage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let obj = |(num, generation): Id| format!("object {num} {generation}");
+        let count = |n: usize, one: &str, many: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        };
+        let mut parts = Vec::new();
+        if let Some((node, parent)) = self.first_cycle {
+            parts.push(format!(
+                "{} listed inside itself (a cycle; first: {} in the /Kids of {}), cut there",
+                count(self.cycles, "node is", "nodes are"),
+                obj(node),
+                parent.map_or("the top node".to_string(), obj),
+            ));
+        }
+        if let Some((kid, parent)) = self.first_dangling {
+            parts.push(format!(
+                "{} missing or not a page or node (first: {} in the /Kids of {}), skipped",
+                count(self.dangling, "kid is", "kids are"),
+                kid.map_or("a kid that is not a reference".to_string(), obj),
+                parent.map_or("a node written in /Kids".to_string(), obj),
+            ));
+        }
+        f.write_str(&parts.join("; "))
+    }
 }
 
 /// The underlying error of a fatal error: a dependency's report, or a
@@ -334,12 +444,9 @@ impl Error {
         Error { path: None, kind }
     }
 
-    /// The document's structure cannot be read (`msg`: what and where).
-    pub(crate) fn unreadable(msg: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Unreadable {
-            what: Unreadable::Structure(msg.into()),
-            cause: None,
-        })
+    /// The document's structure cannot be read, for a typed reason.
+    pub(crate) fn unreadable(what: Unreadable) -> Self {
+        Error::new(ErrorKind::Unreadable { what, cause: None })
     }
 
     /// An unreadable file, for a typed reason and the dependency's error behind it.
@@ -541,5 +648,79 @@ impl FileErrorCode {
     /// The code of this name.
     pub fn from_name(name: &str) -> Option<&'static FileErrorCode> {
         FileErrorCode::ALL.iter().find(|c| c.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed reasons say exactly what the strings they replace said.
+    #[test]
+    fn structure_reasons_in_the_words_they_replace() {
+        let text = |u: Unreadable| Error::unreadable(u).message();
+        assert_eq!(
+            text(Unreadable::NoCatalog),
+            "not a readable PDF: the trailer has no /Root (document catalog)"
+        );
+        assert_eq!(
+            text(Unreadable::CatalogMissing),
+            "not a readable PDF: the document catalog (/Root) is missing or not a dictionary"
+        );
+        let cycle = PageTreeDamage {
+            cycles: 2,
+            first_cycle: Some(((3, 0), None)),
+            dangling: 1,
+            first_dangling: Some((None, Some((2, 0)))),
+        };
+        assert_eq!(
+            cycle.to_string(),
+            "2 nodes are listed inside itself (a cycle; first: object 3 0 in the /Kids of the top node), cut there; \
+             1 kid is missing or not a page or node (first: a kid that is not a reference in the /Kids of object 2 0), skipped"
+        );
+        let one = PageTreeDamage {
+            cycles: 1,
+            first_cycle: Some(((4, 1), Some((2, 0)))),
+            ..PageTreeDamage::default()
+        };
+        assert_eq!((one.cycles(), one.dangling()), (1, 0));
+        assert_eq!(
+            text(Unreadable::PagesHidden {
+                damage: one.clone(),
+                declared: 3,
+                reached: 1
+            }),
+            "not a readable PDF: the page tree has a cycle that hides pages: 1 node is listed inside itself \
+             (a cycle; first: object 4 1 in the /Kids of object 2 0), cut there; its /Count declares 3 pages \
+             and only 1 can be reached"
+        );
+        let no_page = |pages_tree, damage| text(Unreadable::NoPage { pages_tree, damage });
+        let tail = ", and no object of the file is a /Type /Page";
+        assert_eq!(
+            no_page(false, Some(one.clone())),
+            format!(
+                "not a readable PDF: the document has no readable page: the document catalog has no /Pages tree{tail}"
+            )
+        );
+        assert_eq!(
+            no_page(true, None),
+            format!(
+                "not a readable PDF: the document has no readable page: its page tree gives no page{tail}"
+            )
+        );
+        assert_eq!(
+            no_page(true, Some(one)),
+            format!(
+                "not a readable PDF: the document has no readable page: its page tree gives no page \
+                 (1 node is listed inside itself (a cycle; first: object 4 1 in the /Kids of object 2 0), cut there){tail}"
+            )
+        );
+        assert_eq!(
+            text(Unreadable::FieldCycle {
+                num: 7,
+                generation: 0
+            }),
+            "not a readable PDF: the AcroForm field tree has a cycle (field object 7 0 is its own ancestor through /Kids)"
+        );
     }
 }

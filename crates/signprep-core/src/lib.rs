@@ -27,7 +27,42 @@
 //!
 //! A file that cannot be read at all gives an [`Error`] with a stable code
 //! (`pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`); anything
-//! less is a [`Diagnostic`] beside the result.
+//! less is a [`Diagnostic`] beside the result:
+//!
+//! ```
+//! use signprep_core::{Document, ErrorKind, LoadOptions, Unreadable};
+//!
+//! let err = Document::from_bytes(b"not a PDF", &LoadOptions::default()).unwrap_err();
+//! assert_eq!(err.code(), "pdf_unreadable");
+//! assert!(matches!(err.kind(), ErrorKind::Unreadable { what: Unreadable::NotPdf, .. }));
+//! ```
+//!
+//! Many files at once go through [`batch`]: a bounded, ordered pool with a
+//! watchdog, one record per file in input order whatever the number of
+//! threads.
+//!
+//! # Features
+//!
+//! - `render` (off by default): page previews. [hayro](https://crates.io/crates/hayro)
+//!   renders the page and the scan's tags and fields are drawn over it
+//!   (`render_page_with_overlay`, `encode_png`); pulls in hayro and the
+//!   `image` crate, which a pipeline that only reads tags does not need.
+//! - `testing` (off by default; tests only): the hooks of `batch::test_hook`
+//!   that make a named job panic or hang, for tests of the panic boundary and
+//!   the watchdog. Without it the library reads no environment variable.
+//!
+//! # Limitations
+//!
+//! - Text only: tags are read from the text a PDF draws, never from images
+//!   (a scanned page has none: `page_no_text_layer`), and glyphs without a
+//!   Unicode mapping cannot spell a tag (`text_unmappable`).
+//! - No passwords: a file encrypted with a user password, or for
+//!   certificates, is refused (`pdf_encrypted`); files whose user password
+//!   is empty are decrypted (RC4, AES-128, AES-256).
+//! - AcroForm only: an XFA-only form has no field to extract (`xfa_form`).
+//! - Within limits: [`LoadOptions`] bounds the file size, inflated streams,
+//!   nesting, pages, operators and time; a file over a limit is refused
+//!   (`pdf_limit_exceeded`), never scanned partly.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -57,7 +92,9 @@ mod tags;
 pub use content::{Fill, Glyph};
 pub use diag::{Code, Diagnostic, Severity};
 pub use document::{Document, LoadOptions};
-pub use error::{Cause, Encryption, Error, ErrorKind, FileErrorCode, Limit, Unreadable};
+pub use error::{
+    Cause, Encryption, Error, ErrorKind, FileErrorCode, Limit, PageTreeDamage, Unreadable,
+};
 pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
 pub use record::{ErrorInfo, Record, Status};

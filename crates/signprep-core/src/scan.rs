@@ -20,6 +20,7 @@ use std::sync::Arc;
 /// One page of the output: its displayed size and where it starts in the stack.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct PageInfo {
     /// 0-based page index.
     pub index: usize,
@@ -39,6 +40,7 @@ pub struct PageInfo {
 /// A tag found in the text, in page-stacked output pixels.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Tag {
     /// The id between `<#` and `#>`, trimmed.
     pub tag_id: String,
@@ -67,6 +69,7 @@ pub struct Tag {
 /// The result of scanning one document.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Scan {
     /// Every page, in order.
     pub pages: Vec<PageInfo>,

@@ -62,6 +62,39 @@
 //!
 //! Memory: PDF children are read, scanned and Base64-encoded one at a time, so
 //! building holds one PDF plus the pack (whose size is that of the output).
+//!
+//! Checking a body before it is sent:
+//!
+//! ```
+//! use signprep_pack::{Checker, InputKind};
+//! use std::path::Path;
+//!
+//! let body = br#"{"document_pack_name": "NDA", "documents": [],
+//!                 "signatories": [{"name": "Ann", "email": "ann-at-example"}]}"#;
+//! let checked = Checker::new().check_bytes(body, Path::new("pack.json"), None);
+//! assert_eq!(checked.kind, Some(InputKind::Pack));
+//! let f = checked.findings.iter().find(|f| f.code.as_str() == "email_invalid").unwrap();
+//! assert_eq!(f.pointer.as_deref(), Some("/signatories/0/email"));
+//! assert!(f.is_error());
+//! ```
+//!
+//! # Features
+//!
+//! None of its own: the crate always builds the model, the builder, the
+//! rules, the schemas and migration. It asks for [`signprep_core`] without
+//! its `render` feature: it renders no page.
+//!
+//! # Limitations
+//!
+//! - The rules check what a body says against the specification and against
+//!   the PDFs it names or embeds; they cannot know the service's state
+//!   (whether a template key, a team or a signer's account exists), so a body
+//!   with no finding can still be refused by the service.
+//! - Nothing is fetched over the network: a child the service fetches from a
+//!   URL (`document_url`) is not read, so its form fields are not checked.
+//! - Migration reads the text tags of the vendors that
+//!   [`signprep_core::Dialect`] lists; fields another vendor keeps outside
+//!   the PDF (in its own template) are not seen.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

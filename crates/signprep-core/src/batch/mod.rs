@@ -46,16 +46,16 @@ pub use scan::{
 };
 pub use stream::{Flow, MAX_STUCK, Outcome, Stream, catch_panic, panic_message};
 
-/// Test hooks, compiled into debug builds only (release builds ignore the
-/// variables): a job whose name ends with the value of the environment
-/// variable `SIGNPREP_TEST_PANIC` panics, so tests of the panic boundary (here,
-/// in the CLI, in the Python package) have a panic to catch; one whose name
-/// ends with the value of `SIGNPREP_TEST_HANG` never returns (its thread
-/// blocks for good), so tests of the watchdog have a file that hangs. Called
-/// by every job at its start. Not a stable API.
+/// Test hooks, compiled in with the `testing` feature only (without it this
+/// does nothing and reads no environment variable): a job whose name ends
+/// with the value of the environment variable `SIGNPREP_TEST_PANIC` panics,
+/// so tests of the panic boundary (here, in the CLI) have a panic to catch;
+/// one whose name ends with the value of `SIGNPREP_TEST_HANG` never returns
+/// (its thread blocks for good), so tests of the watchdog have a file that
+/// hangs. Called by every job at its start. Not a stable API.
 #[doc(hidden)]
 pub fn test_hook(name: &str) {
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "testing")]
     {
         let named = |var: &str| {
             std::env::var_os(var).is_some_and(|suffix| {
@@ -71,6 +71,6 @@ pub fn test_hook(name: &str) {
             }
         }
     }
-    #[cfg(not(debug_assertions))]
+    #[cfg(not(feature = "testing"))]
     let _ = name;
 }

@@ -158,6 +158,7 @@ impl PageText {
 
 /// A positioned glyph, as the public API hands it out.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Glyph {
     /// Unicode text (U+FFFD when the glyph has no mapping).
     pub text: String,

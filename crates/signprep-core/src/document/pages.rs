@@ -31,7 +31,7 @@
 
 use super::{Dict, Document, Error, Obj};
 use crate::diag::{Code, Diagnostic};
-use crate::error::Limit;
+use crate::error::{Limit, PageTreeDamage, Unreadable};
 use crate::geometry::{PageGeometry, Rect, Rotation};
 use lopdf::{Dictionary, Object, ObjectId};
 use std::collections::HashSet;
@@ -134,10 +134,10 @@ pub(super) fn read_pages(doc: &Document) -> Result<Pages, Error> {
         .trailer()
         .get(b"Root")
         .and_then(Obj::as_reference)
-        .ok_or_else(|| Error::unreadable("the trailer has no /Root (document catalog)"))?;
-    let catalog = doc.dictionary(root).ok_or_else(|| {
-        Error::unreadable("the document catalog (/Root) is missing or not a dictionary")
-    })?;
+        .ok_or_else(|| Error::unreadable(Unreadable::NoCatalog))?;
+    let catalog = doc
+        .dictionary(root)
+        .ok_or_else(|| Error::unreadable(Unreadable::CatalogMissing))?;
     let mut walk = Walk::new(doc);
     let top = catalog.get(b"Pages").and_then(Kid::of);
     if let Some(top) = top {
@@ -155,11 +155,11 @@ pub(super) fn read_pages(doc: &Document) -> Result<Pages, Error> {
             .and_then(|d| doc.get_number(d, b"Count"))
             .unwrap_or(0.0);
         if walk.cuts > 0 && declared > walk.out.len() as f64 {
-            return Err(Error::unreadable(format!(
-                "the page tree has a cycle that hides pages: {}; its /Count declares {declared} pages and only {} can be reached",
-                walk.damage_parts().unwrap_or_default(),
-                walk.out.len()
-            )));
+            return Err(Error::unreadable(Unreadable::PagesHidden {
+                damage: walk.damage_parts().unwrap_or_default(),
+                declared: declared.ceil() as u64,
+                reached: walk.out.len(),
+            }));
         }
         let findings = walk.damage().into_iter().collect();
         return Ok(Pages {
@@ -195,14 +195,10 @@ pub(super) fn read_pages(doc: &Document) -> Result<Pages, Error> {
             )],
         });
     }
-    let why = match (top.is_some(), walk.damage_parts()) {
-        (false, _) => "the document catalog has no /Pages tree".to_string(),
-        (true, Some(d)) => format!("its page tree gives no page ({d})"),
-        (true, None) => "its page tree gives no page".to_string(),
-    };
-    Err(Error::unreadable(format!(
-        "the document has no readable page: {why}, and no object of the file is a /Type /Page"
-    )))
+    Err(Error::unreadable(Unreadable::NoPage {
+        pages_tree: top.is_some(),
+        damage: walk.damage_parts(),
+    }))
 }
 
 /// Inherited page attributes while walking the tree.
@@ -490,37 +486,13 @@ impl<'a> Walk<'a> {
     }
 
     /// What the walk skipped, if anything.
-    fn damage_parts(&self) -> Option<String> {
-        let mut parts = Vec::new();
-        if let Some((node, parent)) = self.first_cut {
-            parts.push(format!(
-                "{} listed inside itself (a cycle; first: {} in the /Kids of {}), cut there",
-                count(self.cuts, "node is", "nodes are"),
-                obj(node),
-                parent.map_or("the top node".to_string(), obj),
-            ));
-        }
-        if let Some((kid, parent)) = self.first_dangling {
-            parts.push(format!(
-                "{} missing or not a page or node (first: {} in the /Kids of {}), skipped",
-                count(self.dangling, "kid is", "kids are"),
-                kid.map_or("a kid that is not a reference".to_string(), obj),
-                parent.map_or("a node written in /Kids".to_string(), obj),
-            ));
-        }
-        (!parts.is_empty()).then(|| parts.join("; "))
-    }
-}
-
-fn obj(id: ObjectId) -> String {
-    format!("object {} {}", id.0, id.1)
-}
-
-fn count(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
+    fn damage_parts(&self) -> Option<PageTreeDamage> {
+        (!self.sound()).then_some(PageTreeDamage {
+            cycles: self.cuts,
+            first_cycle: self.first_cut,
+            dangling: self.dangling,
+            first_dangling: self.first_dangling,
+        })
     }
 }
 

@@ -119,6 +119,7 @@ pub enum FieldValue {
 /// One form-field widget (a field with two widgets gives two entries).
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Field {
     /// Fully qualified name: the `/T` of the field and its ancestors, joined with `.`.
     pub name: String,

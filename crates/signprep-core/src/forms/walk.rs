@@ -2,6 +2,7 @@
 //! `/Annots`, in the order the output lists them.
 
 use crate::document::{Dict, Document, Error, Obj, ObjectId};
+use crate::error::Unreadable;
 use std::collections::{HashMap, HashSet};
 
 /// Deepest `/Kids` nesting accepted in the field tree (real forms use under
@@ -276,10 +277,10 @@ impl<'a> Tree<'a> {
         }
         if let Some(id) = n.id {
             if self.path.contains(&id) {
-                return Err(Error::unreadable(format!(
-                    "the AcroForm field tree has a cycle (field object {} {} is its own ancestor through /Kids)",
-                    id.0, id.1
-                )));
+                return Err(Error::unreadable(Unreadable::FieldCycle {
+                    num: id.0,
+                    generation: id.1,
+                }));
             }
             // A node listed twice (two parents, or twice in /Fields) is
             // walked once.

@@ -34,10 +34,9 @@ fn tag(
 }
 
 fn scan(tags: Vec<VendorTag>) -> Scan {
-    Scan {
-        vendor_tags: Some(tags),
-        ..Scan::default()
-    }
+    let mut scan = Scan::default();
+    scan.vendor_tags = Some(tags);
+    scan
 }
 
 fn codes(m: &Migrated) -> Vec<&'static str> {
