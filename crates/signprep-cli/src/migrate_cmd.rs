@@ -47,6 +47,12 @@ pub struct MigrateArgs {
     /// Write `document_type: template` instead of `document`.
     #[arg(long)]
     pub template: bool,
+    /// Beside each request, `DIR/NAME.pdf`: a copy of the PDF without the text
+    /// of the tags that became fields (taken out of the page content, white
+    /// and invisible tags too, the rest of each line unmoved), which the
+    /// request then uploads. The input is never changed. Needs --out.
+    #[arg(long, requires = "out")]
+    pub strip: bool,
     /// Folder for the requests, one `NAME.json` per PDF (created when missing).
     /// Without it, one PDF's request goes to standard output.
     #[arg(long, short = 'o', value_name = "DIR")]
@@ -138,7 +144,7 @@ pub fn run(args: &MigrateArgs) -> u8 {
         move |input, _| migrate_one(&migrator, input, out_dir.as_deref()),
         |input, outcome| {
             let shown = input.path().display().to_string();
-            let migrated = match outcome {
+            let mut migrated = match outcome {
                 Outcome::Done(Ok(m)) => m,
                 Outcome::Done(Err(e)) => {
                     eprintln!("{shown}: cannot read: {e}");
@@ -180,6 +186,13 @@ pub fn run(args: &MigrateArgs) -> u8 {
                 .out
                 .as_ref()
                 .map(|d| d.join(out_name(input.path(), &mut names)));
+            if let (Some(pdf), Some(json)) = (migrated.stripped.take(), &target)
+                && let Err(e) = write_stripped(&pdf, json, input.path(), &mut migrated)
+            {
+                eprintln!("{shown}: {e}");
+                io_errors.push(e);
+                return Ok(());
+            }
             let written = match (&migrated.plan, &target) {
                 (None, _) => Ok(None),
                 (Some(plan), Some(path)) => crate::atomic::write_with(path, |w| json(w, plan))
@@ -265,7 +278,8 @@ fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
     let mut m = Migrator::new(signers)
         .scanner(scanner)
         .load_options(load_options(args))
-        .template(args.template);
+        .template(args.template)
+        .strip(args.strip);
     for rule in &args.map_type {
         m = m
             .map_type_rule(rule)
@@ -341,6 +355,30 @@ fn note_line(code: &str, first: &str, same: &[&Finding]) -> String {
         "info[{code}]: {} notes{on} (--verbose lists each); the first: {first}",
         same.len()
     )
+}
+
+/// Writes the stripped copy beside the request (`NAME.pdf` for `NAME.json`)
+/// and makes the request upload it, named from the plan's folder as every
+/// upload is (`signprep_pack::upload_path`: the plan travels with its copy);
+/// never over the input.
+fn write_stripped(pdf: &[u8], json: &Path, input: &Path, m: &mut Migrated) -> Result<(), String> {
+    let path = json.with_extension("pdf");
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same(&path, input) {
+        return Err(format!(
+            "the stripped copy {} would replace the input: choose another --out",
+            path.display()
+        ));
+    }
+    crate::atomic::write_with(&path, |w| w.write_all(pdf))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(request) = m.plan.as_mut().and_then(|p| p.requests.first_mut()) {
+        request.upload = Some(signprep_pack::upload_path(&path, json.parent()));
+    }
+    Ok(())
 }
 
 /// `NAME.json` for a PDF, unique within the run (`NAME-2.json`, ... in input order).

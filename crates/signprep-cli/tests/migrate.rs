@@ -566,3 +566,131 @@ fn migrate_says_its_notes_in_one_line_per_code_unless_verbose() {
     );
     assert_eq!(brief.matches("info[vendor_tag_visible]").count(), 1);
 }
+
+#[test]
+fn strip_writes_a_copy_without_the_placed_tags_and_uploads_it() {
+    let dir = testdata("migrate");
+    let out = scratch("migrate", "strip");
+    let input = dir.join("strip_contract.pdf");
+    let before = std::fs::read(&input).unwrap();
+    let o = run_in(
+        &dir,
+        &[
+            "migrate",
+            "strip_contract.pdf",
+            "--strip",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    for code in ["strip_tag_kept", "strip_refused", "strip_signature"] {
+        assert!(!err.contains(code), "nothing kept or refused: {err}");
+    }
+    // A stripped tag no longer shows, so it is not reported visible.
+    assert!(
+        !err.contains("{{Seller;type=signature;role=Seller}}` is painted"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        before,
+        "the input is untouched"
+    );
+    let copy = out.join("strip_contract.pdf");
+    let plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("strip_contract.json")).unwrap()).unwrap();
+    // The plan uploads the copy, named from the plan's folder as every
+    // upload is (the plan travels with it).
+    assert_eq!(
+        plan["requests"][0]["upload"].as_str(),
+        Some("strip_contract.pdf"),
+        "the plan uploads the copy"
+    );
+    let s = run_in(&dir, &["scan", "--dialect", "all", copy.to_str().unwrap()]);
+    assert_eq!(s.status.code(), Some(0), "{}", text(&s.stderr));
+    let record = text(&s.stdout);
+    // Left out of the request (read-only, initials unmapped), so left in the copy.
+    for kept in [
+        "{{Ref;role=Client;readonly=true}}",
+        "{{Initials;type=initials;role=Client}}",
+    ] {
+        assert!(record.contains(kept), "{kept} is gone: {record}");
+    }
+    for gone in ["{{Client", "{{Date", "{{City", "{{Seller"] {
+        assert!(
+            !record.contains(gone),
+            "{gone} is still in the copy: {record}"
+        );
+    }
+    let c = run_in(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            out.join("strip_contract.json").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        !text(&c.stdout).contains("\"severity\":\"error\""),
+        "{}",
+        text(&c.stdout)
+    );
+}
+
+#[test]
+fn strip_needs_an_out_folder() {
+    let o = run_in(
+        &testdata("migrate"),
+        &["migrate", "strip_contract.pdf", "--strip"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
+
+#[test]
+fn strip_takes_out_the_dropbox_definitions_of_placed_references() {
+    let dir = testdata("fixtures");
+    let out = scratch("migrate", "strip_defs");
+    let o = run_in(
+        &dir,
+        &[
+            "migrate",
+            "vendor_dropbox_defs.pdf",
+            "--dialect",
+            "dropbox",
+            "--strip",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(!err.contains("strip_tag_kept"), "{err}");
+    let copy = out.join("vendor_dropbox_defs.pdf");
+    let s = run_in(
+        &dir,
+        &["scan", "--dialect", "dropbox", copy.to_str().unwrap()],
+    );
+    assert_eq!(s.status.code(), Some(0), "{}", text(&s.stderr));
+    let record = text(&s.stdout);
+    // `[$nm]` became a text field: it goes, and so does its (white)
+    // definition on page 2; the signature goes too.
+    for gone in ["[$nm]", "[def:$nm|", "[sig|req|signer1"] {
+        assert!(
+            !record.contains(gone),
+            "{gone} is still in the copy: {record}"
+        );
+    }
+    // Checkboxes have no service type: their references are left out of the
+    // request, so they and their definitions stay.
+    for kept in [
+        "[def:$chk|check|req2|signer1]",
+        "[$chk]",
+        "[def:$chk2|",
+        "[$chk2]",
+    ] {
+        assert!(record.contains(kept), "{kept} is gone: {record}");
+    }
+}

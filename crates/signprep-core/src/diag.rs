@@ -238,6 +238,27 @@ codes! {
         /// a migration has no field for it. One anchor file often serves several
         /// documents, so this is a warning, not a failed scan.
         VendorAnchorNotFound => "vendor_anchor_not_found", Warning;
+        /// `migrate --strip` left a migrated vendor tag's text in the stripped
+        /// copy, because it cannot be removed exactly: its glyphs are drawn by a
+        /// Type 3 font, at font size 0, from a stream that is not an object of
+        /// its own or by an operator split across two content streams, by a
+        /// Form XObject or content stream that also draws text that stays (on
+        /// this page or another), or its glyphs could not be found again. The
+        /// message says which; the tag still shows (and is searchable) in the
+        /// uploaded copy. Text inside an image is never found by a scan, so
+        /// never stripped.
+        StripTagKept => "strip_tag_kept", Warning;
+        /// `migrate --strip` wrote no stripped copy, and the plan uploads the
+        /// original PDF with every tag's text in it: the file is encrypted
+        /// (signprep does not write encrypted files), its cross-reference data
+        /// is damaged (an update cannot be chained to it), or a content stream
+        /// cannot be replaced. The message says which.
+        StripRefused => "strip_refused", Warning;
+        /// `migrate --strip` changed a document that holds signatures
+        /// (`/AcroForm /SigFlags` says so). The copy is an incremental update, so
+        /// the signed bytes are all still there, but the signatures no longer
+        /// cover the document as shown: viewers report it changed after signing.
+        StripSignatureInvalidated => "strip_signature_invalidated", Warning;
     }
 }
 

@@ -18,6 +18,7 @@ use std::time::Instant;
 mod object;
 mod pages;
 mod streams;
+mod update;
 
 pub use crate::options::LoadOptions;
 pub(crate) use lopdf::ObjectId;

@@ -87,6 +87,7 @@ mod resources;
 mod scan;
 mod service;
 mod stream_cache;
+mod strip;
 mod tags;
 
 pub use content::{Fill, Glyph};
@@ -106,6 +107,7 @@ pub use render::{
 };
 pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};
 pub use service::ServiceTypes;
+pub use strip::{Stripped, strip_vendor_tags};
 pub use tags::vendor::{
     AnchorTab, AnchorUnits, Anchors, Dialect, Dialects, FieldBox, UnknownDialect, VendorAttributes,
     VendorTag, default_size, is_tab_list, tab_list_name,

@@ -441,6 +441,43 @@ impl ContentWriter {
             .take()
             .map_or(all.len(), |w| w.saturating_sub(start));
         let glyphs = all.get(..boxed).unwrap_or(all).to_vec();
+        self.push_vendor(dialect, text, glyphs, width, height)
+    }
+
+    /// How many glyphs were shown so far (to name a vendor tag inside one
+    /// `TJ` with [`ContentWriter::vendor_between`]).
+    pub fn glyphs_shown(&self) -> usize {
+        self.glyphs.len()
+    }
+
+    /// A vendor tag drawn by glyphs `start..end` (see
+    /// [`ContentWriter::glyphs_shown`]).
+    pub fn vendor_between(
+        &mut self,
+        dialect: &'static str,
+        start: usize,
+        end: usize,
+        width: Option<f64>,
+        height: Option<f64>,
+    ) -> Result<&mut Self, Error> {
+        let glyphs = self
+            .glyphs
+            .get(start..end)
+            .ok_or_else(|| Error::new("bad vendor tag range"))?
+            .to_vec();
+        let text: String = glyphs.iter().map(|g| g.ch).collect();
+        self.push_vendor(dialect, text, glyphs, width, height)
+    }
+
+    /// Records a vendor tag written `text`, boxed by `glyphs`.
+    fn push_vendor(
+        &mut self,
+        dialect: &'static str,
+        text: String,
+        glyphs: Vec<Glyph>,
+        width: Option<f64>,
+        height: Option<f64>,
+    ) -> Result<&mut Self, Error> {
         let delimited = (text.starts_with('{') && text.ends_with('}'))
             || (text.starts_with('[') && text.ends_with(']'));
         if !delimited {
@@ -513,6 +550,11 @@ impl ContentWriter {
         let m = form_matrix.then(&self.st.ctm);
         self.tags
             .extend(form.tags.iter().map(|t| t.transformed(&m)));
+        self.vendor_tags
+            .extend(form.vendor_tags.iter().map(|v| PlacedVendorTag {
+                tag: v.tag.transformed(&m),
+                ..v.clone()
+            }));
         self.unterminated += form.unterminated;
         let s = format!("/{name} Do");
         self.line(&s)

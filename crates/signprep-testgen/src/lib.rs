@@ -194,7 +194,9 @@ pub fn fixtures() -> Vec<Fixture> {
 /// `dropbox_contract`): what `signprep migrate` is shown and tested on. Not
 /// among [`fixtures`], whose every file has native tags or fields.
 pub fn try_migrate_contracts() -> Result<Vec<Fixture>, Error> {
-    fixtures::contracts::all()
+    let mut all = fixtures::contracts::all()?;
+    all.push(fixtures::strip::strip_contract()?);
+    Ok(all)
 }
 
 /// One contract of [`try_migrate_contracts`] by name.

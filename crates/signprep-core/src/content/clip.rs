@@ -8,7 +8,7 @@ use super::Interp;
 use super::args::Args;
 use crate::geometry::Rect;
 
-impl Interp<'_> {
+impl<T: super::Tracer> Interp<'_, T> {
     /// A path-construction, clipping or path-painting operator.
     pub(super) fn path_op(&mut self, operator: &[u8], args: &Args<'_>) {
         match operator {

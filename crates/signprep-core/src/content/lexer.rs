@@ -109,6 +109,20 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The offset just past the last operator read.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Skips white space and comments from `at`: where the first token at or
+    /// after `at` starts.
+    pub(crate) fn token_start(data: &[u8], at: usize) -> usize {
+        let mut lexer = Lexer::new(data);
+        lexer.pos = at;
+        lexer.skip_white();
+        lexer.pos
+    }
+
     /// The bytes of a range produced by this lexer.
     #[cfg(test)]
     pub(crate) fn slice(&self, start: u32, end: u32) -> &'a [u8] {

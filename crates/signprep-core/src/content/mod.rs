@@ -10,6 +10,7 @@ mod args;
 mod clip;
 mod lexer;
 mod page;
+mod provenance;
 mod state;
 
 use crate::diag::{Code, Diagnostic};
@@ -19,9 +20,11 @@ use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
 use crate::stream_cache::{Decoded, Reuse};
 use args::Args;
-use lexer::{Lexer, Operands, Tok};
+pub(crate) use lexer::{Lexer, Operands, Tok};
 pub use page::Glyph;
 pub(crate) use page::{GlyphRec, PageText, Run};
+pub(crate) use provenance::{LAST_STRING, Source, Trace};
+use provenance::{NoTrace, Tracer, TracingPen};
 pub use state::Fill;
 use state::GState;
 use std::sync::Arc;
@@ -108,9 +111,28 @@ struct ShowCtx {
 
 /// Interprets the content of page `index`.
 pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageText, Error> {
+    interpret(res, index, NoTrace).map(|(text, _)| text)
+}
+
+/// Interprets page `index` and says where each glyph came from (for
+/// `migrate --strip`; a plain scan records none of it).
+pub(crate) fn interpret_page_traced(
+    res: &Resources<'_>,
+    index: usize,
+) -> Result<(PageText, Trace), Error> {
+    interpret(res, index, Trace::default())
+}
+
+/// The interpreter, compiled once without tracing (a plain scan: no code
+/// for provenance at all) and once with it.
+fn interpret<T: Tracer>(
+    res: &Resources<'_>,
+    index: usize,
+    trace: T,
+) -> Result<(PageText, T), Error> {
     let doc = res.doc();
     let Some(page) = doc.pages.get(index) else {
-        return Ok(PageText::default());
+        return Ok((PageText::default(), trace));
     };
     // Also on pages without operators, where the interpreter never checks.
     doc.check_time()?;
@@ -133,8 +155,14 @@ pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageTe
         fallback: None,
         path: None,
         clip_next: false,
+        trace,
     };
-    let content = page_content(res, page, index, &mut it.out.diagnostics)?;
+    let mut segments = Vec::new();
+    let want = T::ON.then_some(&mut segments);
+    let content = page_content(res, page, index, &mut it.out.diagnostics, want)?;
+    if let Some(t) = it.trace.get() {
+        t.enter(Source::Content(segments));
+    }
     // Text pages show about one glyph per 4-20 content bytes: reserving for
     // that up front saves regrowing (and copying) the glyph records. Capped,
     // so a page of paths reserves little it does not use.
@@ -161,7 +189,7 @@ pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageTe
             .page(index),
         );
     }
-    Ok(it.out)
+    Ok((it.out, it.trace))
 }
 
 /// The page's content streams, decoded and joined (a single stream as it is
@@ -172,6 +200,7 @@ fn page_content(
     page_ref: &PageRef,
     page: usize,
     diags: &mut Vec<Diagnostic>,
+    mut segments: Option<&mut Vec<(Option<ObjectId>, usize, usize)>>,
 ) -> Result<Decoded, Error> {
     let streams = res.doc().content_streams(page_ref);
     for (number, generation) in res.doc().lost_content_streams(page_ref) {
@@ -189,7 +218,11 @@ fn page_content(
     let mut out = Vec::new();
     let one = streams.len() == 1;
     for (id, s) in streams {
-        match res.decoded_stream(id, s, Reuse::PageContent) {
+        let decoded = res.decoded_stream(id, s, Reuse::PageContent);
+        if let (Some(segs), Ok(data)) = (segments.as_deref_mut(), &decoded) {
+            segs.push((id, out.len(), data.len()));
+        }
+        match decoded {
             Ok(data) if one => return Ok(data),
             Ok(data) => {
                 out.extend_from_slice(&data);
@@ -209,7 +242,7 @@ fn page_content(
     Ok(Decoded::Owned(out))
 }
 
-struct Interp<'a> {
+struct Interp<'a, T: Tracer> {
     doc: &'a Document,
     /// The caches of the scan (fonts, decoded streams).
     res: &'a Resources<'a>,
@@ -240,12 +273,17 @@ struct Interp<'a> {
     path: Option<Rect>,
     /// `W`/`W*` seen: the path ends as a clip.
     clip_next: bool,
+    /// Where glyphs came from: [`NoTrace`] for a scan, a [`Trace`] when
+    /// asked (`interpret_page_traced`).
+    trace: T,
 }
 
-impl<'a> Interp<'a> {
+impl<'a, T: Tracer> Interp<'a, T> {
     fn run(&mut self, content: &[u8], resources: Option<Dict<'a>>) -> Result<(), Error> {
         let mut lexer = Lexer::new(content);
         let mut operands = Operands::default();
+        // Where the operator's operands began: the end of the one before.
+        let mut op_start = 0;
         while let Some(operator) = lexer.next_op(&mut operands) {
             if self.full {
                 break;
@@ -256,6 +294,11 @@ impl<'a> Interp<'a> {
             }
             if self.operators > self.doc.options.max_operators_per_page {
                 self.full = true;
+            }
+            if let Some(t) = self.trace.get() {
+                t.op = (op_start as u32, lexer.pos() as u32);
+                t.string = LAST_STRING;
+                op_start = lexer.pos();
             }
             let args = Args {
                 toks: &operands.toks,
@@ -368,9 +411,14 @@ impl<'a> Interp<'a> {
             }
             b"TJ" => {
                 let mut ctx = None;
+                let mut string = 0u16;
                 for tok in args.toks {
                     match *tok {
                         Tok::Str(a, b) => {
+                            if let Some(t) = self.trace.get() {
+                                t.string = string;
+                            }
+                            string = string.saturating_add(1);
                             if let Some(s) = args.strings.get(a as usize..b as usize) {
                                 let ctx = ctx.get_or_insert_with(|| self.show_ctx());
                                 self.show_with(ctx, s);
@@ -622,7 +670,19 @@ impl<'a> Interp<'a> {
             word_space: ctx.word_space,
         };
         let mut text = std::mem::take(&mut self.out.text);
-        font.decode(bytes, &mut text, &mut pen);
+        match self.trace.get() {
+            None => font.decode(bytes, &mut text, &mut pen),
+            Some(trace) => font.decode(
+                bytes,
+                &mut text,
+                &mut TracingPen {
+                    pen: &mut pen,
+                    trace,
+                    at: 0,
+                    type3: font.type3,
+                },
+            ),
+        }
         let (tm, full) = (pen.tm, pen.full);
         let out = &mut self.out;
         out.text = text;
@@ -701,7 +761,11 @@ impl<'a> Interp<'a> {
         let (saved_tm, saved_tlm) = (self.tm, self.tlm);
         self.gs.ctm = matrix.then(&self.gs.ctm);
         self.forms.push(id.unwrap_or((0, 0)));
+        let outer = self.trace.get().map(|t| t.enter(Source::Form(id)));
         let result = self.run(&data, inner_resources);
+        if let (Some(t), Some(outer)) = (self.trace.get(), outer) {
+            t.current = outer;
+        }
         self.forms.pop();
         // Restore whatever the form left unbalanced.
         self.stack.truncate(saved_stack + 1);

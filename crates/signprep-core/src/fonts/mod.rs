@@ -124,6 +124,8 @@ pub(crate) struct Font {
     pub(crate) damage: Option<Damage>,
     /// Set when the font's text is a guess ([`Guess`]).
     pub(crate) guess: Option<Guess>,
+    /// A Type 3 font (glyphs drawn by content streams of its own).
+    pub(crate) type3: bool,
 }
 
 /// One decoded code.
@@ -135,6 +137,8 @@ pub(crate) struct Code {
     pub(crate) word_space: bool,
     /// False when no Unicode text is known for the code.
     pub(crate) mapped: bool,
+    /// Bytes of the string the code took (1 for simple fonts).
+    pub(crate) len: u8,
 }
 
 /// Receives the codes [`Font::decode`] reads: the code's metrics and the byte
@@ -192,11 +196,13 @@ impl Font {
             fixed_pitch: false,
             damage: None,
             guess: None,
+            type3: false,
         }
     }
 
     fn load_simple(doc: &Document, dict: Dict<'_>, name: String, type3: bool) -> Font {
         let mut font = Font::simple_from(None, name, Kind::simple_empty());
+        font.type3 = type3;
         let std = if type3 { None } else { standard14(&font.name) };
         let descriptor = doc.get_dict(dict, b"FontDescriptor");
         // Type3 glyph space maps to text space through /FontMatrix.
@@ -445,6 +451,7 @@ impl Font {
             fixed_pitch: flags & 1 == 1,
             damage,
             guess: None,
+            type3: false,
         }
     }
 
@@ -474,6 +481,7 @@ impl Font {
                         width: widths[usize::from(b)],
                         word_space: b == 32,
                         mapped,
+                        len: 1,
                     };
                     f.glyph(code, at, out.len());
                 }
@@ -507,6 +515,7 @@ impl Font {
                         width,
                         word_space: len == 1 && code == 32,
                         mapped,
+                        len,
                     };
                     f.glyph(code, at, out.len());
                 }

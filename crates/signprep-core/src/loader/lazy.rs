@@ -183,6 +183,17 @@ impl Lazy {
         self.rebuild.store(true, Ordering::Relaxed);
     }
 
+    /// True when objects are decrypted as they are read.
+    pub(crate) fn encrypted(&self) -> bool {
+        self.crypt.is_some()
+    }
+
+    /// The whole input, and where `%PDF-` starts in it (offsets in the
+    /// cross-reference data count from there).
+    pub(crate) fn input(&self) -> (&[u8], usize) {
+        (&self.bytes, self.base)
+    }
+
     /// Hands the input back (the caller then loads it eagerly).
     pub(crate) fn into_bytes(self) -> Vec<u8> {
         self.bytes

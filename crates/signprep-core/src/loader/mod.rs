@@ -25,7 +25,7 @@ pub(crate) mod inflate;
 mod lazy;
 mod parse;
 mod repair;
-mod xref;
+pub(crate) mod xref;
 
 use crate::error::Error;
 pub(crate) use eager::load_eager;
@@ -80,6 +80,24 @@ impl Store {
 
     pub(crate) fn is_lazy(&self) -> bool {
         matches!(self, Store::Lazy(_))
+    }
+
+    /// True when the file is encrypted (the lazy store's decryptor, or the
+    /// eager load's `/Encrypt`).
+    pub(crate) fn encrypted(&self) -> bool {
+        match self {
+            Store::Lazy(lazy) => lazy.encrypted(),
+            Store::Eager(doc) => doc.trailer.has(b"Encrypt") || doc.encryption_state.is_some(),
+        }
+    }
+
+    /// The input as read, and where `%PDF-` starts in it, for a store that
+    /// reads on demand (the eager load keeps no bytes).
+    pub(crate) fn input(&self) -> Option<(&[u8], usize)> {
+        match self {
+            Store::Lazy(lazy) => Some(lazy.input()),
+            Store::Eager(_) => None,
+        }
     }
 
     /// The input back, for the eager load (nothing for a store that was

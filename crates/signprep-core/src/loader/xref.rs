@@ -200,7 +200,7 @@ fn entry(p: &mut Parser<'_>) -> Option<Option<XrefEntry>> {
 /// The offset `startxref` gives, found as lopdf finds it: the last `%%EOF` in
 /// the last 1024 bytes (trailing white space and NULs ignored), a `startxref`
 /// at most 25 bytes before it.
-fn xref_start(buf: &[u8]) -> Option<usize> {
+pub(crate) fn xref_start(buf: &[u8]) -> Option<usize> {
     let end = buf
         .iter()
         .rposition(|c| !b" \t\n\r\0\x0C".contains(c))

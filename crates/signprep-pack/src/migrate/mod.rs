@@ -28,6 +28,7 @@
 mod docusign;
 mod mapping;
 mod signers;
+mod strip;
 
 pub use docusign::{AnchorFile, AnchorFileError, AnchorRecipient};
 
@@ -54,6 +55,7 @@ pub struct Migrator {
     /// scanner, and their recipients as signers.
     anchors: Option<AnchorFile>,
     anchor_signers: SignerMap,
+    strip: bool,
 }
 
 /// What one PDF gave.
@@ -66,6 +68,11 @@ pub struct Migrated {
     pub findings: Vec<Finding>,
     /// Counts for the summary line.
     pub summary: MigrateSummary,
+    /// With [`Migrator::strip`]: the PDF without the placed tags' text (an
+    /// incremental update of the input), to upload instead of it; `None` when
+    /// not asked, when there is no plan, or when no copy could be written
+    /// (a `strip_refused` finding says why).
+    pub stripped: Option<Vec<u8>>,
 }
 
 /// A `KIND=TYPE` rule that is not one ([`Migrator::map_type_rule`]).
@@ -125,7 +132,16 @@ impl Migrator {
             overrides: BTreeMap::new(),
             anchors: None,
             anchor_signers: SignerMap::new(),
+            strip: false,
         }
+    }
+
+    /// Also make a copy of each PDF without the text of the tags that became
+    /// fields ([`Migrated::stripped`], `signprep migrate --strip`).
+    #[must_use]
+    pub fn strip(mut self, yes: bool) -> Self {
+        self.strip = yes;
+        self
     }
 
     /// The scanner (its dpi or page width and `/UserUnit` choice; give it the
@@ -230,10 +246,20 @@ impl Migrator {
     /// to upload (`None` for standard input); `name` the document name.
     pub fn migrate_pdf(&self, pdf: &[u8], upload: Option<&str>, name: &str) -> Migrated {
         let file = upload.unwrap_or(name);
-        match Document::from_bytes(pdf, &self.load).and_then(|doc| self.scanner.scan(&doc)) {
-            Ok(scan) => self.migrate_scan(&scan, &Sha256::digest(pdf).into(), upload, name),
-            Err(e) => unreadable(file, &e.message()),
+        let doc = match Document::from_bytes(pdf, &self.load) {
+            Ok(doc) => doc,
+            Err(e) => return unreadable(file, &e.message()),
+        };
+        let scan = match self.scanner.scan(&doc) {
+            Ok(scan) => scan,
+            Err(e) => return unreadable(file, &e.message()),
+        };
+        let digest = Sha256::digest(pdf).into();
+        let (mut migrated, placed) = self.migrate_placed(&scan, &digest, upload, name);
+        if self.strip && migrated.plan.is_some() {
+            strip::strip(&doc, &scan, &placed, file, &mut migrated);
         }
+        migrated
     }
 
     /// Migrates a scan made with dialects. `digest` (the SHA-256 of the PDF)
@@ -245,6 +271,17 @@ impl Migrator {
         upload: Option<&str>,
         name: &str,
     ) -> Migrated {
+        self.migrate_placed(scan, digest, upload, name).0
+    }
+
+    /// [`Migrator::migrate_scan`], and the vendor tags that became fields.
+    fn migrate_placed<'s>(
+        &self,
+        scan: &'s Scan,
+        digest: &[u8; 32],
+        upload: Option<&str>,
+        name: &str,
+    ) -> (Migrated, Vec<&'s VendorTag>) {
         let file = upload.unwrap_or(name).to_string();
         let at = "/requests/0/body";
         let mut findings: Vec<Finding> = scan
@@ -272,6 +309,7 @@ impl Migrator {
         };
         let mut parties: BTreeMap<String, Party> = BTreeMap::new();
         let mut fields: Vec<(String, V0DataField)> = Vec::new();
+        let mut placed: Vec<&VendorTag> = Vec::new();
         for (n, &t) in tags.iter().enumerate() {
             let Some(service) = self.service_type(t, &file, &mut findings) else {
                 summary.left_out += 1;
@@ -315,6 +353,7 @@ impl Migrator {
                 first: n,
             });
             fields.push((canon, data_field(t, service)));
+            placed.push(t);
         }
 
         // Numbered signers in order, then roles as they first appear.
@@ -429,11 +468,13 @@ impl Migrator {
                 upload: upload.map(str::to_string),
             }],
         });
-        Migrated {
+        let migrated = Migrated {
             plan,
             findings,
             summary,
-        }
+            stripped: None,
+        };
+        (migrated, placed)
     }
 
     /// `migrate_signer_unknown` for each key of the signer map that names no
@@ -601,6 +642,7 @@ fn unreadable(file: &str, why: &str) -> Migrated {
             failed: 1,
             ..MigrateSummary::default()
         },
+        stripped: None,
     }
 }
 

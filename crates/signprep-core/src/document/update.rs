@@ -1,0 +1,248 @@
+//! Writing a changed copy of the document as an *incremental update* (ISO
+//! 32000-1 7.5.6): the input's bytes unchanged, then new bodies for the
+//! replaced content streams (same object numbers, Flate-compressed), a
+//! cross-reference section of the kind the file's newest one is (a table or a
+//! stream) and a trailer whose `/Prev` is the input's `startxref`.
+//!
+//! Why an update and not a rewrite: every object not replaced stays
+//! byte-identical (fonts, images, forms, metadata, object streams), nothing
+//! lopdf would re-serialise differently can change a page, and a reader that
+//! wants the original has it in the first bytes of the copy. It is the
+//! document layer's job because it serialises lopdf's dictionaries (the
+//! replaced streams keep theirs, less the filter and length).
+#![allow(clippy::disallowed_types)] // the document layer: writes lopdf objects
+
+use super::{Document, ObjectId};
+use lopdf::{Dictionary, Object, Writer};
+use std::io::Write as _;
+
+/// Why no update could be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum UpdateRefusal {
+    /// The file is encrypted: the new streams would have to be encrypted too.
+    Encrypted,
+    /// The cross-reference data did not read cleanly (the file was loaded
+    /// whole or its table rebuilt): an update would chain to damaged data.
+    Damaged,
+    /// Object `id` is not a stream in this file, or its data lives in another
+    /// file (`/F`).
+    NotReplaceable(ObjectId),
+}
+
+impl UpdateRefusal {
+    /// In our words, for a finding.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            UpdateRefusal::Encrypted => {
+                "the file is encrypted, and signprep does not write encrypted files".into()
+            }
+            UpdateRefusal::Damaged => {
+                "the file's cross-reference data is damaged, and a copy could not be chained to it"
+                    .into()
+            }
+            UpdateRefusal::NotReplaceable((n, g)) => {
+                format!(
+                    "content stream object {n} {g} cannot be replaced (not a stream, or its data is in another file)"
+                )
+            }
+        }
+    }
+}
+
+impl Document {
+    /// True when the file is encrypted.
+    pub(crate) fn is_encrypted(&self) -> bool {
+        self.store.encrypted()
+    }
+
+    /// True when the form says signatures exist (`/AcroForm /SigFlags` bit 1,
+    /// ISO 32000-1 12.7.2): changing the file is then reported.
+    pub(crate) fn is_signed(&self) -> bool {
+        let root = self.get_dict(self.trailer(), b"Root");
+        let form = root.and_then(|r| self.get_dict(r, b"AcroForm"));
+        form.and_then(|f| self.get_number(f, b"SigFlags"))
+            .is_some_and(|v| (v as i64) & 1 == 1)
+    }
+
+    /// Whether [`Document::incremental_update`] can write a copy: the input's
+    /// bytes, where its offsets count from, and its `startxref`.
+    pub(crate) fn updatable(&self) -> Result<(&[u8], usize, usize), UpdateRefusal> {
+        if self.is_encrypted() {
+            return Err(UpdateRefusal::Encrypted);
+        }
+        let Some((input, base)) = self.store.input() else {
+            return Err(UpdateRefusal::Damaged);
+        };
+        if self.was_repaired() || self.store.rebuilt() {
+            return Err(UpdateRefusal::Damaged);
+        }
+        let prev = crate::loader::xref::xref_start(input).ok_or(UpdateRefusal::Damaged)?;
+        Ok((input, base, prev))
+    }
+
+    /// The input with an incremental update appended that gives each object
+    /// of `replacements` the decoded stream data beside it (its dictionary
+    /// kept, `/Filter` `/FlateDecode`); the input as it is when there is
+    /// nothing to replace.
+    pub(crate) fn incremental_update(
+        &self,
+        replacements: &[(ObjectId, Vec<u8>)],
+    ) -> Result<Vec<u8>, UpdateRefusal> {
+        let (input, base, prev) = self.updatable()?;
+        if replacements.is_empty() {
+            return Ok(input.to_vec());
+        }
+        let newest_is_stream = !input
+            .get(base + prev..)
+            .is_some_and(|rest| rest.starts_with(b"xref"));
+        let mut out = Vec::with_capacity(input.len() + replacements.len() * 4096 + 512);
+        out.extend_from_slice(input);
+        if !matches!(out.last(), Some(b'\n' | b'\r')) {
+            out.push(b'\n');
+        }
+        let mut offsets: Vec<(ObjectId, usize)> = Vec::new();
+        let mut sorted: Vec<&(ObjectId, Vec<u8>)> = replacements.iter().collect();
+        sorted.sort_by_key(|(id, _)| *id);
+        for (id, data) in sorted {
+            let dict = self.replaced_dict(*id)?;
+            let body = deflate(data);
+            offsets.push((*id, out.len() - base));
+            let mut dict = dict;
+            dict.set("Length", Object::Integer(body.len() as i64));
+            out.extend_from_slice(format!("{} {} obj\n", id.0, id.1).as_bytes());
+            // Writing to a Vec cannot fail.
+            let _ = Writer::write_object(&mut out, &Object::Dictionary(dict));
+            out.extend_from_slice(b"\nstream\n");
+            out.extend_from_slice(&body);
+            out.extend_from_slice(b"\nendstream\nendobj\n");
+        }
+        let trailer = self.update_trailer(prev, &offsets);
+        if newest_is_stream {
+            write_xref_stream(&mut out, base, trailer, &offsets);
+        } else {
+            write_xref_table(&mut out, base, trailer, &offsets);
+        }
+        Ok(out)
+    }
+
+    /// The dictionary of stream `id` for its new body: `/Filter`,
+    /// `/DecodeParms` and `/DL` dropped (the body is written with one filter).
+    fn replaced_dict(&self, id: ObjectId) -> Result<Dictionary, UpdateRefusal> {
+        let Some(Object::Stream(stream)) = self.store.get(id) else {
+            return Err(UpdateRefusal::NotReplaceable(id));
+        };
+        let mut dict = stream.dict.clone();
+        if dict.has(b"F") {
+            return Err(UpdateRefusal::NotReplaceable(id));
+        }
+        for key in [&b"Filter"[..], b"DecodeParms", b"DL", b"Length"] {
+            dict.remove(key);
+        }
+        dict.set("Filter", Object::Name(b"FlateDecode".to_vec()));
+        Ok(dict)
+    }
+
+    /// The update's trailer entries: `/Size`, `/Root`, `/Info`, `/ID` as the
+    /// newest trailer has them, `/Prev`.
+    fn update_trailer(&self, prev: usize, offsets: &[(ObjectId, usize)]) -> Dictionary {
+        let old = self.store.trailer();
+        let mut t = Dictionary::new();
+        let size = old
+            .get(b"Size")
+            .ok()
+            .and_then(|o| o.as_i64().ok())
+            .unwrap_or(0)
+            .max(
+                offsets
+                    .iter()
+                    .map(|((n, _), _)| i64::from(*n) + 1)
+                    .max()
+                    .unwrap_or(0),
+            );
+        t.set("Size", Object::Integer(size));
+        for key in ["Root", "Info", "ID"] {
+            if let Ok(v) = old.get(key.as_bytes()) {
+                t.set(key, v.clone());
+            }
+        }
+        t.set("Prev", Object::Integer(prev as i64));
+        t
+    }
+}
+
+fn deflate(data: &[u8]) -> Vec<u8> {
+    use flate2::Compression;
+    use flate2::write::ZlibEncoder;
+    let mut enc = ZlibEncoder::new(
+        Vec::with_capacity(data.len() / 3 + 64),
+        Compression::default(),
+    );
+    // Writing to a Vec cannot fail.
+    let _ = enc.write_all(data);
+    enc.finish().unwrap_or_default()
+}
+
+/// A classic section: one subsection per object, then the trailer.
+fn write_xref_table(
+    out: &mut Vec<u8>,
+    base: usize,
+    trailer: Dictionary,
+    offsets: &[(ObjectId, usize)],
+) {
+    let at = out.len() - base;
+    out.extend_from_slice(b"xref\n");
+    for ((n, g), off) in offsets {
+        out.extend_from_slice(format!("{n} 1\n{off:010} {g:05} n\r\n").as_bytes());
+    }
+    out.extend_from_slice(b"trailer\n");
+    let _ = Writer::write_object(out, &Object::Dictionary(trailer));
+    out.extend_from_slice(format!("\nstartxref\n{at}\n%%EOF\n").as_bytes());
+}
+
+/// A cross-reference stream (uncompressed) numbered `/Size`, which grows by one.
+fn write_xref_stream(
+    out: &mut Vec<u8>,
+    base: usize,
+    mut trailer: Dictionary,
+    offsets: &[(ObjectId, usize)],
+) {
+    let own = trailer
+        .get(b"Size")
+        .ok()
+        .and_then(|o| o.as_i64().ok())
+        .unwrap_or(0)
+        .max(0);
+    let at = out.len() - base;
+    let mut entries: Vec<(i64, usize, u16)> = offsets
+        .iter()
+        .map(|((n, g), off)| (i64::from(*n), *off, *g))
+        .collect();
+    entries.push((own, at, 0));
+    let width = if at > u32::MAX as usize { 8 } else { 4 };
+    let mut data = Vec::with_capacity(entries.len() * (3 + width));
+    let mut index = Vec::new();
+    for (n, off, g) in &entries {
+        data.push(1u8);
+        data.extend_from_slice(&(*off as u64).to_be_bytes()[8 - width..]);
+        data.extend_from_slice(&g.to_be_bytes());
+        index.push(Object::Integer(*n));
+        index.push(Object::Integer(1));
+    }
+    trailer.set("Size", Object::Integer(own + 1));
+    trailer.set("Type", Object::Name(b"XRef".to_vec()));
+    trailer.set(
+        "W",
+        Object::Array(vec![
+            Object::Integer(1),
+            Object::Integer(width as i64),
+            Object::Integer(2),
+        ]),
+    );
+    trailer.set("Index", Object::Array(index));
+    trailer.set("Length", Object::Integer(data.len() as i64));
+    out.extend_from_slice(format!("{own} 0 obj\n").as_bytes());
+    let _ = Writer::write_object(out, &Object::Dictionary(trailer));
+    out.extend_from_slice(b"\nstream\n");
+    out.extend_from_slice(&data);
+    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
+}

@@ -1,0 +1,378 @@
+//! `migrate --strip`: a copy of the PDF without the text of the vendor tags a
+//! migration placed fields for.
+//!
+//! Every page is interpreted again with provenance
+//! ([`crate::content::interpret_page_traced`]): each glyph says which stream,
+//! operator, string operand and bytes drew it. A tag's glyphs are found as a
+//! scan found them (the page's lines, the tag's text at the tag's box); each
+//! is taken out of its string and replaced by the `TJ` number equal to its
+//! advance, so nothing else on the line moves ([`rewrite`]). A stream is
+//! changed only where a removed glyph was: every other operator keeps its
+//! bytes. A stream drawn more than once (a Form XObject on several pages, one
+//! content stream listed by several pages) is changed only when every glyph
+//! the change removes belongs to a stripped tag wherever it is drawn; a tag
+//! that cannot be removed exactly is left, with a `strip_tag_kept` finding.
+//! The copy is the input with an incremental update appended
+//! ([`Document::incremental_update`]).
+
+mod rewrite;
+
+use crate::content::{PageText, Trace, interpret_page_traced};
+use crate::diag::{Code, Diagnostic};
+use crate::document::{Document, Error, ObjectId};
+use crate::resources::Resources;
+use crate::scan::PageInfo;
+use crate::stream_cache::Reuse;
+use crate::tags::vendor::VendorTag;
+use crate::tags::{Lines, build_lines, glyphs_of, span};
+use rayon::prelude::*;
+use rewrite::{Edits, Removal};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A stripped copy of a PDF, and what could not be stripped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stripped {
+    /// The copy: the input with an incremental update appended (the input
+    /// itself when no glyph was removed). `None` when no copy can be written
+    /// (an encrypted or damaged file: see `diagnostics`).
+    pub pdf: Option<Vec<u8>>,
+    /// For each tag asked about, in order: whether its text was removed.
+    pub removed: Vec<bool>,
+    /// `strip_tag_kept` for each tag left, `strip_refused` when there is no
+    /// copy, `strip_signature_invalidated` for a signed document.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Where one glyph's code is: the stream object, the operator's span in its
+/// decoded bytes, the string operand and the code's bytes in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    stream: ObjectId,
+    op: (usize, usize),
+    string: u16,
+    bytes: (u32, u32),
+}
+
+/// One tag's plan: its glyphs' keys and `TJ` numbers, or why it stays.
+#[derive(Debug)]
+enum Plan {
+    /// On `page`, `glyphs` (indices into its glyph records) drawn at `keys`.
+    Remove {
+        page: usize,
+        glyphs: Vec<u32>,
+        keys: Vec<(Key, f64)>,
+    },
+    Keep(String),
+}
+
+/// Removes the text of `tags` (vendor tags of a scan of `doc` whose pages are
+/// `pages`) from a copy of `doc`.
+///
+/// Each tag is looked for again on its page by its text at its box. Fatal
+/// only where a scan is (a limit); anything that cannot be done exactly is a
+/// finding.
+pub fn strip_vendor_tags(
+    doc: &Document,
+    pages: &[PageInfo],
+    tags: &[VendorTag],
+) -> Result<Stripped, Error> {
+    let mut out = Stripped {
+        removed: vec![false; tags.len()],
+        ..Stripped::default()
+    };
+    if let Err(why) = doc.updatable() {
+        out.diagnostics.push(refused(&why.describe()));
+        return Ok(out);
+    }
+    let res = Resources::new(doc);
+    let traced: Vec<(PageText, Trace)> = (0..doc.page_count())
+        .into_par_iter()
+        .map(|i| interpret_page_traced(&res, i))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Result<_, _>>()?;
+    if let Some(e) = doc.deferred_error() {
+        return Err(e);
+    }
+    let mut plans = plan_tags(doc, pages, tags, &traced);
+    // Streams to rewrite; a stream that cannot be rewritten keeps its tags,
+    // and that can keep others sharing their glyphs: until nothing changes.
+    let replacements = loop {
+        settle(&mut plans, &traced);
+        let mut failed = BTreeSet::new();
+        let mut replacements = Vec::new();
+        for (stream, edits) in edits_of(&plans) {
+            match rewritten(doc, &res, stream, &edits) {
+                Some(data) => replacements.push((stream, data)),
+                None => {
+                    failed.insert(stream);
+                }
+            }
+        }
+        if failed.is_empty() {
+            break replacements;
+        }
+        for plan in &mut plans {
+            if let Plan::Remove { keys, .. } = plan
+                && keys.iter().any(|(k, _)| failed.contains(&k.stream))
+            {
+                *plan = Plan::Keep(
+                    "its content stream could not be rewritten (an operator is not where it was read)"
+                        .into(),
+                );
+            }
+        }
+    };
+    match doc.incremental_update(&replacements) {
+        Ok(pdf) => out.pdf = Some(pdf),
+        Err(why) => {
+            out.diagnostics.push(refused(&why.describe()));
+            return Ok(out);
+        }
+    }
+    for ((tag, plan), removed) in tags.iter().zip(&plans).zip(&mut out.removed) {
+        match plan {
+            Plan::Remove { .. } => *removed = true,
+            Plan::Keep(why) => out.diagnostics.push(
+                Diagnostic::new(
+                    Code::StripTagKept,
+                    format!(
+                        "page {}: {} tag `{}` is left in the stripped copy: {why}",
+                        tag.page + 1,
+                        tag.dialect.vendor(),
+                        tag.raw
+                    ),
+                )
+                .page(tag.page)
+                .tag(tag.raw.clone())
+                .hint("remove it in the source document, or paint it white there"),
+            ),
+        }
+    }
+    if doc.is_signed() && !replacements.is_empty() {
+        out.diagnostics.push(
+            Diagnostic::new(
+                Code::StripSignatureInvalidated,
+                "the document holds signatures; the stripped copy changes its pages after signing, so they no longer cover what is shown",
+            )
+            .hint("strip the unsigned original, or upload this one without --strip"),
+        );
+    }
+    Ok(out)
+}
+
+fn refused(why: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::StripRefused,
+        format!("no stripped copy: {why}; the plan uploads the original, tags included"),
+    )
+    .hint("remove the tags in the source document, or decrypt or repair the file first")
+}
+
+/// Finds each tag's glyphs and where they were drawn.
+fn plan_tags(
+    doc: &Document,
+    pages: &[PageInfo],
+    tags: &[VendorTag],
+    traced: &[(PageText, Trace)],
+) -> Vec<Plan> {
+    let mut lines: BTreeMap<usize, (Lines, String)> = BTreeMap::new();
+    let mut used: BTreeSet<(usize, u32)> = BTreeSet::new();
+    let mut plans = Vec::with_capacity(tags.len());
+    for tag in tags {
+        let Some((text, trace)) = traced.get(tag.page) else {
+            plans.push(Plan::Keep("its page is not in the document".into()));
+            continue;
+        };
+        let (page_lines, flat) = lines.entry(tag.page).or_insert_with(|| {
+            let l = build_lines(text);
+            let flat = l.text.replace('\n', " ");
+            (l, flat)
+        });
+        let scale = page_scale(doc, pages, tag.page);
+        let Some(glyphs) = find_glyphs(tag, text, page_lines, flat, scale, &used) else {
+            plans.push(Plan::Keep(
+                "its glyphs could not be found again at its box".into(),
+            ));
+            continue;
+        };
+        used.extend(glyphs.iter().map(|&g| (tag.page, g)));
+        plans.push(plan_glyphs(tag.page, glyphs, trace));
+    }
+    plans
+}
+
+/// Output pixels per user-space unit of page `p`, and its offset in the stack.
+fn page_scale(doc: &Document, pages: &[PageInfo], p: usize) -> (f64, f64) {
+    let w = doc.page_geometry(p).map_or(0.0, |g| g.displayed_size().0);
+    match pages.get(p) {
+        Some(info) if w > 0.0 => (info.width / w, info.y_offset),
+        _ => (1.0, 0.0),
+    }
+}
+
+/// The glyphs of the occurrence of `tag.raw` on its page nearest its box
+/// (top-left corner within half the tag's height, or a pixel), not taken by
+/// an earlier tag.
+fn find_glyphs(
+    tag: &VendorTag,
+    text: &PageText,
+    lines: &Lines,
+    flat: &str,
+    (f, off): (f64, f64),
+    used: &BTreeSet<(usize, u32)>,
+) -> Option<Vec<u32>> {
+    let tolerance = (tag.height / 2.0).max(1.0);
+    let mut best: Option<(f64, Vec<u32>)> = None;
+    for (start, needle) in flat.match_indices(tag.raw.as_str()) {
+        let mut glyphs = glyphs_of(lines, start, start + needle.len());
+        glyphs.dedup();
+        if glyphs.iter().any(|&g| used.contains(&(tag.page, g))) {
+            continue;
+        }
+        let Some(s) = span(text, &glyphs) else {
+            continue;
+        };
+        let (x, y, _, _) = s.bbox.stacked(f, off);
+        let d = (x - tag.x).abs() + (y - tag.y).abs();
+        if d <= tolerance && best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, glyphs));
+        }
+    }
+    best.map(|(_, g)| g)
+}
+
+/// Where each glyph was drawn, or why the tag cannot be removed exactly.
+fn plan_glyphs(page: usize, glyphs: Vec<u32>, trace: &Trace) -> Plan {
+    let mut keys = Vec::with_capacity(glyphs.len());
+    for &g in &glyphs {
+        let Some(src) = trace.glyphs.get(g as usize) else {
+            return Plan::Keep("its glyphs could not be traced to their stream".into());
+        };
+        if src.type3 {
+            return Plan::Keep("it is set in a Type 3 font".into());
+        }
+        if !src.kern.is_finite() {
+            return Plan::Keep("it is shown at font size 0".into());
+        }
+        let Some((stream, op)) = trace.source(src).and_then(|s| s.locate(src.op)) else {
+            return Plan::Keep(
+                "it is drawn from a stream that is no object of its own, or by an operator split across two content streams".into(),
+            );
+        };
+        keys.push((
+            Key {
+                stream,
+                op,
+                string: src.string,
+                bytes: src.bytes,
+            },
+            src.kern,
+        ));
+    }
+    Plan::Remove { page, glyphs, keys }
+}
+
+/// Keeps every tag whose removal would also remove a glyph that stays: the
+/// same code drawn elsewhere (a shared Form XObject or content stream) outside
+/// a removed tag, or by a tag that is kept; and tags whose code is drawn with
+/// different spacing elsewhere (one `TJ` number cannot fit both).
+fn settle(plans: &mut [Plan], traced: &[(PageText, Trace)]) {
+    loop {
+        let mut owners: BTreeMap<Key, (f64, Vec<usize>)> = BTreeMap::new();
+        let mut keep: BTreeMap<usize, String> = BTreeMap::new();
+        for (t, plan) in plans.iter().enumerate() {
+            if let Plan::Remove { keys, .. } = plan {
+                for (k, kern) in keys {
+                    let e = owners.entry(*k).or_insert((*kern, Vec::new()));
+                    if (e.0 - kern).abs() > 1e-6 {
+                        keep.insert(
+                            t,
+                            "its text is drawn again elsewhere with different spacing".into(),
+                        );
+                    }
+                    e.1.push(t);
+                }
+            }
+        }
+        if owners.is_empty() {
+            return;
+        }
+        let streams: BTreeSet<ObjectId> = owners.keys().map(|k| k.stream).collect();
+        // Every glyph drawn from a changed stream must belong to a removed tag.
+        let removed: BTreeSet<(usize, u32)> = plans
+            .iter()
+            .filter_map(|p| match p {
+                Plan::Remove { page, glyphs, .. } => Some(glyphs.iter().map(move |&g| (*page, g))),
+                Plan::Keep(_) => None,
+            })
+            .flatten()
+            .collect();
+        for (p, (_, trace)) in traced.iter().enumerate() {
+            for (i, src) in trace.glyphs.iter().enumerate() {
+                let Some((stream, op)) = trace.source(src).and_then(|s| s.locate(src.op)) else {
+                    continue;
+                };
+                if !streams.contains(&stream) || removed.contains(&(p, i as u32)) {
+                    continue;
+                }
+                let key = Key {
+                    stream,
+                    op,
+                    string: src.string,
+                    bytes: src.bytes,
+                };
+                if let Some((_, ts)) = owners.get(&key) {
+                    for &t in ts {
+                        keep.entry(t).or_insert_with(|| {
+                            format!(
+                                "its text is drawn by a Form XObject or content stream that also draws it where it stays (page {})",
+                                p + 1
+                            )
+                        });
+                    }
+                }
+            }
+        }
+        if keep.is_empty() {
+            return;
+        }
+        for (t, why) in keep {
+            if let Some(plan) = plans.get_mut(t) {
+                *plan = Plan::Keep(why);
+            }
+        }
+    }
+}
+
+/// The removals of the tags still removed, by stream and operator.
+fn edits_of(plans: &[Plan]) -> BTreeMap<ObjectId, Edits> {
+    let mut out: BTreeMap<ObjectId, Edits> = BTreeMap::new();
+    for plan in plans {
+        let Plan::Remove { keys, .. } = plan else {
+            continue;
+        };
+        for (k, kern) in keys {
+            let list = out.entry(k.stream).or_default().entry(k.op).or_default();
+            let r = Removal {
+                string: k.string,
+                bytes: k.bytes,
+                kern: *kern,
+            };
+            if !list
+                .iter()
+                .any(|x| x.string == r.string && x.bytes == r.bytes)
+            {
+                list.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// Stream `id` decoded, with `edits` applied.
+fn rewritten(doc: &Document, res: &Resources<'_>, id: ObjectId, edits: &Edits) -> Option<Vec<u8>> {
+    let stream = doc.object(id)?.as_stream()?;
+    let data = res.decoded_stream(Some(id), stream, Reuse::Form).ok()?;
+    rewrite::rewrite(&data, edits)
+}

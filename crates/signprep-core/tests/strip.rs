@@ -1,0 +1,268 @@
+//! `strip_vendor_tags` (`migrate --strip`), checked by reading the stripped
+//! copy back: no stripped tag's text is found by a scan with every dialect,
+//! every other glyph keeps its box within 0.01 pt, and (feature `render`)
+//! every pixel outside the stripped tags' boxes is painted as before.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use signprep_core::{
+    Code, Dialects, Document, Glyph, LoadOptions, Rect, Scan, Scanner, Stripped, VendorTag,
+    strip_vendor_tags,
+};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn read(rel: &str) -> Vec<u8> {
+    std::fs::read(root().join(rel)).unwrap()
+}
+
+fn open(bytes: &[u8]) -> Document {
+    Document::from_bytes(bytes, &LoadOptions::default()).unwrap()
+}
+
+fn scan(doc: &Document) -> Scan {
+    Scanner::new().dialects(Dialects::all()).scan(doc).unwrap()
+}
+
+/// The contract's vendor tags, and the ones migration places (all but the
+/// read-only `{{Ref...}}`).
+fn contract() -> (Vec<u8>, Document, Scan, Vec<VendorTag>) {
+    let bytes = read("testdata/migrate/strip_contract.pdf");
+    let doc = open(&bytes);
+    let s = scan(&doc);
+    let placed: Vec<VendorTag> = s
+        .vendor_tags
+        .clone()
+        .unwrap()
+        .into_iter()
+        .filter(|t| !t.raw.starts_with("{{Ref"))
+        .collect();
+    (bytes, doc, s, placed)
+}
+
+fn stripped(doc: &Document, s: &Scan, tags: &[VendorTag]) -> Stripped {
+    strip_vendor_tags(doc, &s.pages, tags).unwrap()
+}
+
+fn close(a: &Rect, b: &Rect, tol: f64) -> bool {
+    (a.x0 - b.x0).abs() <= tol
+        && (a.y0 - b.y0).abs() <= tol
+        && (a.x1 - b.x1).abs() <= tol
+        && (a.y1 - b.y1).abs() <= tol
+}
+
+/// The box of a tag (72 dpi: pixels are points), in page coordinates.
+fn tag_box(t: &VendorTag, s: &Scan) -> Rect {
+    let off = s.pages[t.page].y_offset;
+    Rect::new(t.x, t.y - off, t.x + t.width, t.y - off + t.height)
+}
+
+/// Walks the original page's glyphs against the stripped page's: each kept
+/// glyph must be there with its box within 0.01 pt; the others (removed) are
+/// returned.
+fn removed_glyphs(before: &[Glyph], after: &[Glyph]) -> Result<Vec<Glyph>, String> {
+    let mut removed = Vec::new();
+    let mut it = after.iter().peekable();
+    for g in before {
+        match it.peek() {
+            Some(a) if a.text == g.text && close(&a.bbox, &g.bbox, 0.01) => {
+                it.next();
+            }
+            _ => removed.push(g.clone()),
+        }
+    }
+    match it.next() {
+        Some(extra) => Err(format!("a glyph moved or appeared: {extra:?}")),
+        None => Ok(removed),
+    }
+}
+
+#[test]
+fn stripped_copy_has_no_placed_tag_and_every_other_glyph_in_place() {
+    let (bytes, doc, s, placed) = contract();
+    assert_eq!(placed.len(), 6, "{placed:#?}");
+    let out = stripped(&doc, &s, &placed);
+    assert_eq!(out.diagnostics, vec![], "nothing kept, nothing refused");
+    assert_eq!(out.removed, vec![true; placed.len()]);
+    let copy = out.pdf.unwrap();
+    assert!(
+        copy.starts_with(&bytes),
+        "an incremental update of the input"
+    );
+
+    let doc2 = open(&copy);
+    let s2 = scan(&doc2);
+    let left: Vec<&str> = s2
+        .vendor_tags
+        .as_deref()
+        .unwrap()
+        .iter()
+        .map(|t| t.raw.as_str())
+        .collect();
+    assert_eq!(left, vec!["{{Ref;role=Client;readonly=true}}"]);
+
+    for page in 0..doc.page_count() {
+        let before = doc.glyphs(page).unwrap();
+        let after = doc2.glyphs(page).unwrap();
+        let removed =
+            removed_glyphs(&before, &after).unwrap_or_else(|e| panic!("page {page}: {e}"));
+        let tags: Vec<&VendorTag> = placed.iter().filter(|t| t.page == page).collect();
+        let want: usize = tags.iter().map(|t| t.raw.chars().count()).sum();
+        assert_eq!(removed.len(), want, "page {page}: removed {removed:?}");
+        for g in &removed {
+            let (cx, cy) = ((g.bbox.x0 + g.bbox.x1) / 2.0, (g.bbox.y0 + g.bbox.y1) / 2.0);
+            let inside = tags.iter().any(|t| {
+                let b = tag_box(t, &s);
+                cx >= b.x0 && cx <= b.x1 && cy >= b.y0 - 1.0 && cy <= b.y1 + 1.0
+            });
+            assert!(
+                inside,
+                "page {page}: removed glyph {g:?} is in no stripped tag"
+            );
+        }
+    }
+}
+
+#[test]
+fn stripping_is_deterministic_and_leaves_unasked_tags() {
+    let (_, doc, s, placed) = contract();
+    let a = stripped(&doc, &s, &placed);
+    let b = stripped(&doc, &s, &placed);
+    assert_eq!(a, b);
+    // Only the white City tag: the rest stays.
+    let city: Vec<VendorTag> = placed
+        .iter()
+        .filter(|t| t.raw.starts_with("{{City"))
+        .cloned()
+        .collect();
+    let out = stripped(&doc, &s, &city);
+    let s2 = scan(&open(&out.pdf.unwrap()));
+    assert_eq!(
+        s2.vendor_tags.unwrap().len(),
+        s.vendor_tags.as_ref().unwrap().len() - 1
+    );
+}
+
+#[test]
+fn a_form_drawn_where_its_tag_stays_is_not_changed() {
+    let (_, doc, s, placed) = contract();
+    // The footer's tag on page 1 only: page 2 draws the same form, unstripped.
+    let first: Vec<VendorTag> = placed
+        .iter()
+        .filter(|t| t.raw.starts_with("{{Initials") && t.page == 0)
+        .cloned()
+        .collect();
+    assert_eq!(first.len(), 1);
+    let out = stripped(&doc, &s, &first);
+    assert_eq!(out.removed, vec![false]);
+    let codes: Vec<Code> = out.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec![Code::StripTagKept]);
+    assert!(
+        out.diagnostics[0].message.contains("page 2"),
+        "{}",
+        out.diagnostics[0].message
+    );
+    // Nothing changed: the copy is the input.
+    assert_eq!(
+        out.pdf.unwrap(),
+        read("testdata/migrate/strip_contract.pdf")
+    );
+}
+
+#[test]
+fn a_type3_tag_is_kept_with_a_finding() {
+    let bytes = read("testdata/fixtures/type3_font.pdf");
+    let doc = open(&bytes);
+    let s = Scanner::new().scan(&doc).unwrap();
+    // A native tag stands in for a vendor tag: stripping finds glyphs by text and box.
+    let t = s.tags.first().expect("the fixture has a tag");
+    let tag = VendorTag {
+        dialect: signprep_core::Dialect::Docuseal,
+        raw: t.raw.clone(),
+        attributes: Default::default(),
+        page: t.page,
+        x: t.x,
+        y: t.y,
+        width: t.width,
+        height: t.height,
+        field: None,
+        font: t.font.clone(),
+        font_size: t.font_size,
+        hidden: t.hidden,
+    };
+    let out = stripped(&doc, &s, &[tag]);
+    assert_eq!(out.removed, vec![false]);
+    assert_eq!(out.diagnostics.len(), 1);
+    assert_eq!(out.diagnostics[0].code, Code::StripTagKept);
+    assert!(
+        out.diagnostics[0].message.contains("Type 3"),
+        "{}",
+        out.diagnostics[0].message
+    );
+    assert_eq!(out.pdf.unwrap(), bytes);
+}
+
+#[test]
+fn an_encrypted_file_is_refused() {
+    use signprep_testgen::encrypt::{Encryption, encrypt};
+    let plain = read("testdata/migrate/strip_contract.pdf");
+    let bytes = encrypt(&plain, &Encryption::standard(4, "")).unwrap();
+    let doc = open(&bytes);
+    let s = Scanner::new().scan(&doc).unwrap();
+    let out = stripped(&doc, &s, &[]);
+    assert_eq!(out.pdf, None);
+    assert_eq!(out.diagnostics.len(), 1);
+    assert_eq!(out.diagnostics[0].code, Code::StripRefused);
+    assert!(out.diagnostics[0].message.contains("encrypted"));
+}
+
+/// Pixels outside the stripped tags' boxes (grown by 2 px for anti-aliasing)
+/// are painted as before; inside them something changed.
+#[cfg(feature = "render")]
+#[test]
+fn rendering_outside_the_tags_is_unchanged() {
+    use signprep_core::{PageRenderer, render_page};
+    let (bytes, doc, s, placed) = contract();
+    let copy = stripped(&doc, &s, &placed).pdf.unwrap();
+    let doc2 = open(&copy);
+    let s2 = scan(&doc2);
+    let r1 = PageRenderer::new(bytes).unwrap();
+    let r2 = PageRenderer::new(copy).unwrap();
+    for page in 0..doc.page_count() {
+        let a = render_page(&doc, &r1, page, &s).unwrap();
+        let b = render_page(&doc2, &r2, page, &s2).unwrap();
+        assert_eq!(a.dimensions(), b.dimensions());
+        let boxes: Vec<Rect> = placed
+            .iter()
+            .filter(|t| t.page == page)
+            .map(|t| tag_box(t, &s))
+            .collect();
+        let (mut outside_diff, mut inside_diff) = (0, 0);
+        for (x, y, pa) in a.enumerate_pixels() {
+            let pb = b.get_pixel(x, y);
+            let (fx, fy) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+            let inside = boxes.iter().any(|r| {
+                fx >= r.x0 - 2.0 && fx <= r.x1 + 2.0 && fy >= r.y0 - 2.0 && fy <= r.y1 + 2.0
+            });
+            if pa != pb {
+                if inside {
+                    inside_diff += 1;
+                } else {
+                    outside_diff += 1;
+                }
+            }
+        }
+        assert_eq!(
+            outside_diff, 0,
+            "page {page}: pixels changed outside the tags"
+        );
+        // White text paints nothing; the visible tags do.
+        assert!(
+            inside_diff > 0,
+            "page {page}: nothing changed inside the tags"
+        );
+    }
+}
