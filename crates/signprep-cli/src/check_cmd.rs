@@ -7,7 +7,7 @@ use crate::check::record::{Failure, Record, Summary};
 use crate::check::write::{CheckFormat, Writer};
 use clap::{Args, ValueEnum};
 use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
-use signprep_core::{LoadOptions, Severity};
+use signprep_core::{FileErrorCode, LoadOptions, Severity};
 use signprep_pack::{Checker, InputKind, read_template};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -157,6 +157,9 @@ pub fn run(args: &CheckArgs) -> u8 {
     )
     .without_pages();
     let mut tally = Tally::default();
+    // The first input skipped as `kind_unknown`, and why: named when it is
+    // the only input.
+    let mut first_skipped: Option<(String, String)> = None;
     let work = move |item: &Item, _waiting: usize| check_one(&checker, item, kind);
     // Largest files first (output order is kept).
     let weight = |item: &Item| match item {
@@ -166,19 +169,23 @@ pub fn run(args: &CheckArgs) -> u8 {
     let flow = stream.run(items, weight, work, |item, outcome| {
         let shown = item.path().display().to_string();
         let r = match outcome {
-            Outcome::Done(Some(r)) => r,
-            Outcome::Done(None) => {
-                summary.skipped += 1;
-                progress.skipped();
-                return Ok(());
-            }
+            Outcome::Done(r) => r,
             Outcome::Panicked(m) => failed(panicked_record(shown, &m)),
             Outcome::Abandoned(limit) => failed(abandoned_record(shown, limit, budget)),
             Outcome::NotStarted(n) => failed(not_started_record(shown, n)),
         };
         summary.add(&r);
         tally.add(&r);
-        progress.file(0, r.findings.len());
+        if r.is_skipped() {
+            // The bar counts what is checked.
+            progress.skipped();
+            if first_skipped.is_none() {
+                let why = r.findings.first().map(|l| l.finding.message.clone());
+                first_skipped = Some((r.path.clone(), why.unwrap_or_default()));
+            }
+        } else {
+            progress.file(0, r.findings.len());
+        }
         progress.around_output(|| writer.record(&r))
     });
     progress.finish();
@@ -188,7 +195,12 @@ pub fn run(args: &CheckArgs) -> u8 {
     };
     if summary.files == 0 && !summary.interrupted && !args.allow_empty {
         return crate::fail(
-            &nothing_to_check(&paths, args.files_from.as_deref(), summary.skipped),
+            &nothing_to_check(
+                &paths,
+                args.files_from.as_deref(),
+                summary.skipped,
+                first_skipped,
+            ),
             2,
         );
     }
@@ -221,14 +233,36 @@ pub fn run(args: &CheckArgs) -> u8 {
     }
 }
 
-/// A scan record's error (a panic, a watchdog) as a check record.
-fn failed(r: signprep_core::Record) -> Record {
-    let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
+/// A scan record's error (a panic, a watchdog) as a check record (`signprep
+/// serve` turns the engine's failures into check records with it too).
+pub fn failed(r: signprep_core::Record) -> Record {
+    let (code, message) = r
+        .error
+        .map_or((FileErrorCode::InternalError, String::new()), |e| {
+            (e.code, e.message)
+        });
     Record::failed(r.path, code, message)
 }
 
-/// Why a run with no input fails.
-fn nothing_to_check(paths: &[PathBuf], files_from: Option<&Path>, skipped: usize) -> String {
+/// Why a run with no input fails; `first_skipped`, the first input skipped
+/// as `kind_unknown` and why, is named when it was the only one.
+fn nothing_to_check(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    skipped: usize,
+    first_skipped: Option<(String, String)>,
+) -> String {
+    if skipped == 1
+        && paths.len() == 1
+        && files_from.is_none()
+        && let Some((path, why)) = first_skipped
+    {
+        return if why.starts_with("it is empty") {
+            format!("nothing to check: {path} is empty")
+        } else {
+            format!("nothing to check: {path}: {why}")
+        };
+    }
     let mut parts = Vec::new();
     if !paths.is_empty() {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
@@ -334,62 +368,55 @@ fn files_named(n: usize, first: &Option<String>) -> String {
     }
 }
 
-/// One input's record; `None` for a file found in a folder whose kind is unknown.
-fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Option<Record> {
-    let (path, named, bytes) = match item {
+/// One input's record: checked, failed (`io_error`), or skipped with a
+/// `kind_unknown` note when its kind could not be told (named or found in a
+/// folder alike: a `Cargo.toml` given by a pre-commit hook does not fail the
+/// run; a run that checks nothing at all does).
+fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Record {
+    let io_error = FileErrorCode::IoError;
+    let (path, bytes) = match item {
         Item::Missing(p, e) => {
-            return Some(Record::failed(
+            return Record::failed(
                 p.display().to_string(),
-                "io_error",
+                io_error,
                 format!("cannot read: {e}"),
-            ));
+            );
         }
         Item::Stdin => {
             let mut buf = Vec::new();
             if let Err(e) = std::io::stdin().lock().read_to_end(&mut buf) {
-                return Some(Record::failed(
+                return Record::failed(
                     "-".into(),
-                    "io_error",
+                    io_error,
                     format!("cannot read standard input: {e}"),
-                ));
+                );
             }
-            (PathBuf::from("-"), true, buf)
+            (PathBuf::from("-"), buf)
         }
-        Item::File { path, named } => match std::fs::read(path) {
-            Ok(b) => (path.clone(), *named, b),
+        Item::File { path, .. } => match std::fs::read(path) {
+            Ok(b) => (path.clone(), b),
             Err(e) => {
-                return Some(Record::failed(
+                return Record::failed(
                     path.display().to_string(),
-                    "io_error",
+                    io_error,
                     format!("cannot read: {e}"),
-                ));
+                );
             }
         },
     };
-    check_bytes(checker, path.display().to_string(), named, &bytes, kind)
+    check_bytes(checker, &path, &bytes, kind)
 }
 
-/// The record of one input already read (`shown`: its name in the record;
-/// `named`: given by name, so an input of unknown kind is a `kind_unknown`
-/// record rather than skipped). `signprep serve` checks its request bodies
-/// with it too.
+/// The record of one input already read, named `path` in the record (and
+/// its relative paths read from that file's folder). `signprep serve`
+/// checks its request bodies with it too, so both give the same record.
 pub fn check_bytes(
     checker: &Checker,
-    shown: String,
-    named: bool,
+    path: &Path,
     bytes: &[u8],
     kind: Option<InputKind>,
-) -> Option<Record> {
+) -> Record {
+    let shown = path.display().to_string();
     signprep_core::batch::test_hook(&shown);
-    let checked = checker.check_bytes(bytes, Path::new(&shown), kind);
-    if checked.kind.is_none() && checked.findings.is_empty() {
-        let why = if bytes.trim_ascii().is_empty() {
-            // An empty input never passes, and "name it with --kind" would not help.
-            "it is empty: nothing to check"
-        } else {
-            "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or subscription body, or a manifest); name it with --kind"
-        };
-        return named.then(|| Record::failed(shown, "kind_unknown", why.into()));
-    }
-    Some(Record::checked(shown, checked))
+    Record::checked(shown, checker.check_bytes(bytes, path, kind))
 }

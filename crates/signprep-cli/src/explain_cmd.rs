@@ -24,7 +24,7 @@ pub struct ExplainArgs {
 enum Entry {
     Pack(PackCode),
     Scan(Code),
-    File(&'static FileErrorCode),
+    File(FileErrorCode),
 }
 
 const SCAN_TAGS: &str = "PDF scan: tags and pages";
@@ -36,7 +36,7 @@ impl Entry {
         match self {
             Entry::Pack(c) => c.as_str(),
             Entry::Scan(c) => c.as_str(),
-            Entry::File(f) => f.name,
+            Entry::File(f) => f.as_str(),
         }
     }
 
@@ -44,7 +44,7 @@ impl Entry {
         match self {
             Entry::Pack(c) => c.severity().as_str(),
             Entry::Scan(c) => c.severity().as_str(),
-            Entry::File(_) => "error",
+            Entry::File(f) => f.severity().as_str(),
         }
     }
 
@@ -68,7 +68,7 @@ impl Entry {
         let raw = match self {
             Entry::Pack(c) => c.doc(),
             Entry::Scan(c) => c.doc(),
-            Entry::File(f) => f.doc,
+            Entry::File(f) => f.doc(),
         };
         raw.lines()
             .map(|l| l.strip_prefix(' ').unwrap_or(l))
@@ -99,13 +99,44 @@ fn all() -> Vec<Entry> {
                 .filter(|e| e.section() == section),
         );
     }
-    out.extend(FileErrorCode::ALL.iter().map(Entry::File));
+    out.extend(FileErrorCode::ALL.iter().copied().map(Entry::File));
     out
 }
 
 fn lookup(name: &str) -> Option<Entry> {
-    let name = name.trim().to_ascii_lowercase().replace('-', "_");
+    let name = normal(name);
     all().into_iter().find(|e| e.name() == name)
+}
+
+fn normal(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace('-', "_")
+}
+
+/// Codes no longer reported, each with the code that now names its
+/// condition: kept so that `signprep explain` answers for an old log, and
+/// never emitted (they are in no code enum).
+pub const RETIRED: &[(&str, &str)] = &[
+    // `check`, `pack` and `migrate` now give a PDF they cannot read the
+    // core's code, the one `scan` writes for the same file.
+    (
+        "document_unreadable",
+        "pdf_unreadable, pdf_encrypted, pdf_limit_exceeded or io_error",
+    ),
+    ("document_not_pdf", "pdf_unreadable"),
+    // `report` and `preview`: a page the renderer cannot draw.
+    ("render_unreadable", "page_not_drawn"),
+    ("render_page_count_mismatch", "page_not_drawn"),
+    ("render_no_such_page", "page_not_drawn"),
+    ("render_bad_size", "page_not_drawn"),
+    ("render_encode_failed", "page_not_drawn"),
+];
+
+fn retired(name: &str) -> Option<&'static str> {
+    let name = normal(name);
+    RETIRED
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map(|(_, new)| *new)
 }
 
 /// Where `docs/diagnostics.md` is published: each code has an anchor there
@@ -141,15 +172,20 @@ pub fn run(args: &ExplainArgs) -> u8 {
         list()
     } else {
         let code = args.code.as_deref().unwrap_or_default();
-        match lookup(code) {
-            Some(e) => format!(
+        match (lookup(code), retired(code)) {
+            (Some(e), _) => format!(
                 "{} ({}; {})\n\n{}\n",
                 e.name(),
                 e.severity(),
                 e.section(),
                 e.doc()
             ),
-            None => {
+            (None, Some(now)) => format!(
+                "{} (retired)\n\nNo longer reported: the same condition is now `{now}` in every command (`signprep explain {}`).\n",
+                normal(code),
+                now.split(',').next().unwrap_or(now).trim()
+            ),
+            (None, None) => {
                 match suggest(code) {
                     Some(n) => eprintln!(
                         "error: no code `{code}`; did you mean `{n}`? (`signprep explain --list` lists them)"
@@ -243,7 +279,7 @@ pub fn markdown() -> String {
                     "\nReported by `signprep scan` for each PDF, and by `check` and `pack` for every PDF\na body embeds or a manifest names, located at its child.\n"
                 }
                 FILE_SECTION => {
-                    "\nThe codes of a `signprep scan` error record: the file could not be scanned at all.\n"
+                    "\nA PDF that cannot be read or scanned at all has one of these codes in every command:\nthe `error.code` of a `signprep scan` or `check` record, the finding `check`, `pack` and\n`migrate` report for a PDF (an input, or one a body embeds or a manifest names), the\n`[code]` of `preview`'s error line, `report`'s file status, and the Python package's\nexceptions.\n"
                 }
                 _ => "",
             };
@@ -256,6 +292,15 @@ pub fn markdown() -> String {
             e.severity(),
             e.doc()
         );
+    }
+    s.push_str("\n## Retired codes\n\nNo longer reported; `signprep explain` still answers for them.\n\n| retired | now |\n|---|---|\n");
+    for (old, new) in RETIRED {
+        let now: Vec<String> = new
+            .split(", ")
+            .flat_map(|n| n.split(" or "))
+            .map(|n| format!("[`{n}`](#{n})"))
+            .collect();
+        let _ = writeln!(s, "| `{old}` | {} |", now.join(", "));
     }
     s
 }
@@ -309,6 +354,14 @@ mod tests {
             Some(Entry::Scan(_))
         ));
         assert!(matches!(lookup("pdf_encrypted"), Some(Entry::File(_))));
+        assert!(matches!(lookup("page_not_drawn"), Some(Entry::Scan(_))));
+        assert!(matches!(lookup("kind_unknown"), Some(Entry::Pack(_))));
+        for (old, new) in RETIRED {
+            assert!(lookup(old).is_none(), "{old} is retired, yet a code");
+            for n in new.split(", ").flat_map(|n| n.split(" or ")) {
+                assert!(lookup(n).is_some(), "{old} retires to {n}, no code");
+            }
+        }
         assert!(lookup("nonsense").is_none());
         assert_eq!(distance("kitten", "sitting"), 3);
     }

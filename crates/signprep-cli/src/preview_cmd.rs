@@ -4,15 +4,17 @@
 use crate::args::PreviewArgs;
 use rayon::prelude::*;
 use signprep_core::{
-    Document, LoadOptions, Overlay, PageRenderer, Scan, Scanner, Style, encode_png,
-    render_page_with_overlay,
+    Code, Document, FileErrorCode, LoadOptions, Overlay, PageRenderer, RenderError, Scan, Scanner,
+    Style, encode_png, render_page_with_overlay,
 };
 use std::path::{Path, PathBuf};
 
 /// A document loaded once for scanning and drawing.
 pub struct Loaded {
     pub doc: Document,
-    pub pdf: PageRenderer,
+    /// The page renderer, or why it cannot read a file the scan read
+    /// (`page_not_drawn`: `report` shows the scan with that finding).
+    pub pdf: Result<PageRenderer, RenderError>,
     pub scan: Scan,
 }
 
@@ -20,8 +22,14 @@ pub struct Loaded {
 pub enum LoadError {
     /// The file could not be read (exit 2).
     Io(String),
-    /// The file is not a PDF that can be scanned or drawn (exit 1, like a scan error record).
-    Pdf { code: String, message: String },
+    /// The file is not a PDF that can be scanned (exit 1, like a scan error
+    /// record, with the same code).
+    Pdf {
+        code: FileErrorCode,
+        message: String,
+    },
+    /// The file scanned but no page of it can be drawn (exit 1, `page_not_drawn`).
+    Render(String),
 }
 
 impl LoadError {
@@ -29,16 +37,33 @@ impl LoadError {
         match self {
             LoadError::Io(m) => m.clone(),
             LoadError::Pdf { code, message } => format!("{message} [{code}]"),
+            LoadError::Render(m) => format!("{m} [{}]", Code::PageNotDrawn),
         }
     }
 }
 
-/// Reads a file once; scans it and parses it for drawing from the same bytes.
+/// Reads a file once; scans it and parses it for drawing from the same
+/// bytes. A file the renderer cannot read is an error here: `preview` has
+/// nothing to write for it.
 pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
-    load_with(path, scanner, &LoadOptions::default())
+    drawable(
+        load_with(path, scanner, &LoadOptions::default()),
+        &path.display().to_string(),
+    )
 }
 
-/// [`load`] with these options (`report --timeout-per-file`).
+/// `loaded`, or [`LoadError::Render`] when no page of it can be drawn.
+fn drawable(loaded: Result<Loaded, LoadError>, label: &str) -> Result<Loaded, LoadError> {
+    let loaded = loaded?;
+    if let Err(e) = &loaded.pdf {
+        return Err(LoadError::Render(format!("{label}: {e}")));
+    }
+    Ok(loaded)
+}
+
+/// [`load`] with these options (`report --timeout-per-file`); a file the
+/// renderer cannot read is loaded, with the renderer's error in
+/// [`Loaded::pdf`].
 pub fn load_with(
     path: &Path,
     scanner: &Scanner,
@@ -55,7 +80,7 @@ pub fn load_with(
         .len();
     if len > options.max_file_bytes {
         return Err(LoadError::Pdf {
-            code: "pdf_limit_exceeded".into(),
+            code: FileErrorCode::PdfLimitExceeded,
             message: format!(
                 "{}: the file is {len} bytes, over the limit",
                 path.display()
@@ -67,9 +92,13 @@ pub fn load_with(
     load_bytes_with(bytes, &path.display().to_string(), scanner, options)
 }
 
-/// Scans a PDF's bytes and parses them for drawing; errors name `label`.
+/// Scans a PDF's bytes and parses them for drawing; errors name `label`
+/// (a file the renderer cannot read is one, as in [`load`]).
 pub fn load_bytes(bytes: Vec<u8>, label: &str, scanner: &Scanner) -> Result<Loaded, LoadError> {
-    load_bytes_with(bytes, label, scanner, &LoadOptions::default())
+    drawable(
+        load_bytes_with(bytes, label, scanner, &LoadOptions::default()),
+        label,
+    )
 }
 
 /// [`load_bytes`] with these options.
@@ -81,19 +110,26 @@ fn load_bytes_with(
 ) -> Result<Loaded, LoadError> {
     if bytes.len() as u64 > options.max_file_bytes {
         return Err(LoadError::Pdf {
-            code: "pdf_limit_exceeded".into(),
+            code: FileErrorCode::PdfLimitExceeded,
             message: format!("{label}: the file is {} bytes, over the limit", bytes.len()),
         });
     }
-    let pdf_err = |code: &str, message: String| LoadError::Pdf {
-        code: code.to_string(),
-        message: format!("{label}: {message}"),
+    let pdf_err = |e: signprep_core::Error| LoadError::Pdf {
+        code: e.file_code(),
+        message: format!("{label}: {}", e.message()),
     };
-    let doc = Document::from_bytes(&bytes, options).map_err(|e| pdf_err(e.code(), e.message()))?;
-    let scan = scanner
-        .scan(&doc)
-        .map_err(|e| pdf_err(e.code(), e.message()))?;
-    let pdf = PageRenderer::new(bytes).map_err(|e| pdf_err(e.code(), e.to_string()))?;
+    let doc = Document::from_bytes(&bytes, options).map_err(pdf_err)?;
+    let scan = scanner.scan(&doc).map_err(pdf_err)?;
+    // A renderer that reads other pages than the scan draws none of them: one
+    // finding for the file, not one per page.
+    let pdf = PageRenderer::new(bytes).and_then(|pdf| {
+        let (renderer, document) = (pdf.page_count(), doc.page_count());
+        if renderer == document {
+            Ok(pdf)
+        } else {
+            Err(RenderError::PageCountMismatch { renderer, document })
+        }
+    });
     Ok(Loaded { doc, pdf, scan })
 }
 
@@ -141,7 +177,8 @@ pub fn render_pngs(
     pages
         .par_iter()
         .map(|&p| {
-            render_page_with_overlay(&loaded.doc, &loaded.pdf, p, &loaded.scan, style)
+            let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
+            render_page_with_overlay(&loaded.doc, pdf, p, &loaded.scan, style)
                 .and_then(|img| encode_png(&img))
                 .map_err(|e| e.to_string())
         })
@@ -293,8 +330,9 @@ fn preview(args: &PreviewArgs) -> u8 {
         // Nothing would be drawn, and an empty input never passes.
         return crate::fail(
             &format!(
-                "{}: the document has no page: nothing to draw [document_no_pages]",
-                file.display()
+                "{}: the document has no page: nothing to draw [{}]",
+                file.display(),
+                Code::DocumentNoPages
             ),
             1,
         );

@@ -152,8 +152,9 @@ pub fn write_pages(
             .map(|&p| {
                 let overlay = overlay(loaded, &migrated, p, style)
                     .ok_or_else(|| format!("no page {}", p + 1))?;
-                let mut img = render_page(&loaded.doc, &loaded.pdf, p, &loaded.scan)
-                    .map_err(|e| e.to_string())?;
+                let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
+                let mut img =
+                    render_page(&loaded.doc, pdf, p, &loaded.scan).map_err(|e| e.to_string())?;
                 draw_overlay(&mut img, &overlay, style);
                 let png = encode_png(&img).map_err(|e| e.to_string())?;
                 Ok((png, overlay))

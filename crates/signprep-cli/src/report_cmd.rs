@@ -23,8 +23,8 @@ use base64::Engine as _;
 use rayon::prelude::*;
 use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
 use signprep_core::{
-    LoadOptions, Overlay, Scanner, Severity, Style, encode_png, render_page,
-    render_page_with_overlay,
+    Code, Diagnostic, FileErrorCode, LoadOptions, Overlay, Scanner, Severity, Style, encode_png,
+    render_page, render_page_with_overlay,
 };
 use std::collections::BTreeSet;
 use std::fs::File;
@@ -323,10 +323,11 @@ fn one(
         Ok(l) => l,
         Err(e) => {
             let (code, message, io_error) = match e {
-                LoadError::Io(m) => ("io_error".to_string(), m, true),
-                LoadError::Pdf { code, message } => (code, message, false),
+                LoadError::Io(m) => (FileErrorCode::IoError.as_str(), m, true),
+                LoadError::Pdf { code, message } => (code.as_str(), message, false),
+                LoadError::Render(m) => (Code::PageNotDrawn.as_str(), m, false),
             };
-            return failed(id, path_s, name, code, message, io_error);
+            return failed(id, path_s, name, code.into(), message, io_error);
         }
     };
     scanned(id, path_s, name, &loaded, style, max_pages)
@@ -334,7 +335,10 @@ fn one(
 
 /// The section of a file the engine reported as failed (a panic).
 fn failed_record(id: usize, name: String, r: signprep_core::Record) -> Done {
-    let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
+    let (code, message) = r
+        .error
+        .map(|e| (e.code.as_str().to_string(), e.message))
+        .unwrap_or_default();
     let message = format!("{}: {message}", r.path);
     failed(id, r.path, name, code, message, false)
 }
@@ -380,14 +384,14 @@ fn scanned(
     style: &Style,
     max_pages: usize,
 ) -> Done {
-    let scan = &loaded.scan;
-    let overlays: Vec<Overlay> = (0..scan.pages.len())
-        .filter_map(|p| Overlay::for_page(scan, p, style))
+    let overlays: Vec<Overlay> = (0..loaded.scan.pages.len())
+        .filter_map(|p| Overlay::for_page(&loaded.scan, p, style))
         .collect();
     // Full size where there are tags or fields to look at; a thumbnail for a
     // page with findings of its own (a scanned page), and for the first page
-    // when nothing else is drawn; other pages not at all.
-    let considered = scan.pages.len().min(max_pages);
+    // when nothing else is drawn; other pages not at all. A file the
+    // renderer cannot read has no page drawn.
+    let considered = loaded.scan.pages.len().min(max_pages);
     let mut pages: Vec<(usize, bool)> = (0..considered)
         .filter_map(|p| {
             let o = overlays.iter().find(|o| o.page == p)?;
@@ -400,6 +404,9 @@ fn scanned(
         .collect();
     if pages.is_empty() && considered > 0 {
         pages.push((0, true));
+    }
+    if loaded.pdf.is_err() {
+        pages.clear();
     }
     let engine = base64::engine::general_purpose::STANDARD;
     let images: Vec<(usize, PageImage)> = pages
@@ -420,6 +427,29 @@ fn scanned(
             (p, img)
         })
         .collect();
+    // A page that cannot be drawn is a finding on the scanned file: one for
+    // the file when the renderer cannot read it, else one per page.
+    let mut undrawn = Vec::new();
+    if let Err(e) = &loaded.pdf {
+        undrawn.push(Diagnostic::new(
+            Code::PageNotDrawn,
+            format!("no page can be drawn: {e}; the tags and fields listed are the scan's"),
+        ));
+    }
+    for (p, img) in &images {
+        if let PageImage::Failed(e) = img {
+            undrawn.push(Diagnostic::new(Code::PageNotDrawn, e.clone()).page(*p));
+        }
+    }
+    let with_undrawn;
+    let scan = if undrawn.is_empty() {
+        &loaded.scan
+    } else {
+        let mut s = loaded.scan.clone();
+        s.diagnostics.extend(undrawn);
+        with_undrawn = s;
+        &with_undrawn
+    };
     let count = |s: Severity| scan.diagnostics.iter().filter(|d| d.severity == s).count();
     let codes: BTreeSet<String> = scan
         .diagnostics
@@ -474,7 +504,8 @@ fn scanned(
 /// One page as PNG: with its boxes and legend, or (`thumb`, a page with no
 /// tag or field) alone at 1/[`THUMB`] of the size.
 fn draw(loaded: &Loaded, page: usize, style: &Style, thumb: bool) -> Result<Vec<u8>, String> {
-    let (doc, pdf, scan) = (&loaded.doc, &loaded.pdf, &loaded.scan);
+    let (doc, scan) = (&loaded.doc, &loaded.scan);
+    let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
     let img = if thumb {
         let full = render_page(doc, pdf, page, scan).map_err(|e| e.to_string())?;
         let (w, h) = (full.width(), full.height());

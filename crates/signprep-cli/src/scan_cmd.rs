@@ -6,7 +6,7 @@ use crate::output::{Render, Writer};
 use signprep_core::batch::{
     PdfSource, abandoned_record, not_started_record, panicked_record, scan_source, watchdog_for,
 };
-use signprep_core::{ErrorInfo, LoadOptions, Record, Scan, Scanner, Status};
+use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scan, Scanner, Status};
 use signprep_pack::TypeMap;
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -84,7 +84,9 @@ pub fn run(args: &ScanArgs) -> u8 {
         let r = match input {
             Input::File(p) if p.as_os_str() == "-" => scan_stdin(&options, &scanner, spread),
             Input::File(p) => scan_source(&PdfSource::path(p), &options, &scanner, spread),
-            Input::Missing(p, e) => error_record(p, "io_error", format!("cannot read: {e}")),
+            Input::Missing(p, e) => {
+                error_record(p, FileErrorCode::IoError, format!("cannot read: {e}"))
+            }
         };
         Rendered::of(&r, &render, worker_type_map.as_ref().as_ref())
     };
@@ -178,14 +180,11 @@ fn input_name(path: &std::path::Path) -> String {
     path.display().to_string()
 }
 
-fn error_record(path: &std::path::Path, code: &str, message: String) -> Record {
+fn error_record(path: &std::path::Path, code: FileErrorCode, message: String) -> Record {
     Record {
         path: path.display().to_string(),
         status: Status::Error,
-        error: Some(ErrorInfo {
-            code: code.into(),
-            message,
-        }),
+        error: Some(ErrorInfo { code, message }),
         scan: Scan::default(),
     }
 }
@@ -196,7 +195,7 @@ fn scan_stdin(options: &LoadOptions, scanner: &Scanner, spread: bool) -> Record 
         Ok(bytes) => scan_source(&PdfSource::bytes("-", bytes), options, scanner, spread),
         Err(e) => error_record(
             std::path::Path::new("-"),
-            "io_error",
+            FileErrorCode::IoError,
             format!("cannot read standard input: {e}"),
         ),
     }

@@ -75,7 +75,6 @@ const ISSUE_RULES: &[&str] = &[
     "document_source_ambiguous",
     "document_source_missing",
     "base64_invalid",
-    "document_not_pdf",
     "document_without_tags",
     "document_without_form_fields",
     "workspace_defaults_without_team",
@@ -289,8 +288,16 @@ fn every_rule_has_a_case() {
         // `migrate_*` codes are made by `signprep migrate`, not by a check
         // rule; tests/migrate.rs covers them.
         .filter(|c| !c.starts_with("migrate_"))
+        // `kind_unknown` skips a file, and a file alone is "nothing to
+        // check" (exit 2); `check_classifies_before_it_judges` covers it.
+        .filter(|c| *c != "kind_unknown")
         .filter(|c| !cases.contains(*c))
         .collect();
+    // A PDF that cannot be read has the core's code in `check` as in `scan`
+    // (a non-PDF embedded and alone, a missing upload).
+    for file_code in ["pdf_unreadable", "io_error"] {
+        assert!(cases.contains(file_code), "no case {file_code}");
+    }
     assert!(missing.is_empty(), "codes without a case: {missing:?}");
     // A scan diagnostic surfaced from an embedded PDF, and from a PDF alone.
     assert!(cases.contains("tag_id_not_uppercase"));
@@ -487,9 +494,11 @@ fn exit_statuses_and_failures() {
     std::fs::write(&unknown, "[1, 2, 3]").unwrap();
     let out = run(&["check", "--format", "ndjson", unknown.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
+    // Named, of no kind `check` checks: skipped with a `kind_unknown` note;
+    // nothing was checked, which never passes.
     let r: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-    assert_eq!(r["status"], "error");
-    assert_eq!(r["error"]["code"], "kind_unknown");
+    assert_eq!(r["status"], "skipped");
+    assert_eq!(r["findings"][0]["code"], "kind_unknown");
 
     let out = run(&["check", "--format", "ndjson", "no/such/file.json"]);
     assert_eq!(out.status.code(), Some(2));
@@ -963,4 +972,180 @@ fn a_file_that_hangs_with_one_worker_is_abandoned_and_the_run_ends() {
 fn two_files_that_hang_with_one_worker_are_abandoned_and_the_run_ends() {
     // The replacement gets stuck too, and is replaced in turn.
     assert_hanging_files_are_abandoned("1", &[1, 4]);
+}
+
+/// `check .` in a repository: a `Cargo.toml`, a `pyproject.toml`, a
+/// `package.json` and a `tsconfig.json` (JSON with comments) are no manifest
+/// or body, so each is skipped with a `kind_unknown` note and the one plan is
+/// checked: exit 0. Named with `--kind manifest`, a TOML is judged as one.
+#[test]
+fn check_classifies_before_it_judges() {
+    let dir = common::scratch("check", "classify");
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(dir.join("pdfs")).unwrap();
+    let clean = root().join("testdata/check");
+    std::fs::copy(
+        clean.join("pdfs/contract.pdf"),
+        dir.join("pdfs/contract.pdf"),
+    )
+    .unwrap();
+    std::fs::copy(clean.join("clean/requests.json"), repo.join("plan.json")).unwrap();
+    let files = [
+        (
+            "Cargo.toml",
+            "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nserde = \"1\"\n",
+        ),
+        (
+            "pyproject.toml",
+            "[build-system]\nrequires = [\"maturin>=1.5\"]\nbuild-backend = \"maturin\"\n\n[project]\nname = \"app\"\nversion = \"0.1.0\"\n",
+        ),
+        (
+            "package.json",
+            "{\"name\": \"app\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"jest\"}}\n",
+        ),
+        (
+            "tsconfig.json",
+            "{\n  // Visit https://aka.ms/tsconfig to read more\n  \"compilerOptions\": {\n    \"target\": \"es2016\", /* the output */\n    \"strict\": true,\n  },\n}\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(repo.join(name), text).unwrap();
+    }
+    let in_repo = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_signprep"))
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .unwrap()
+    };
+    let out = in_repo(&["check", "--format", "json", "."]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{v:#}\n{err}");
+    let records = v["files"].as_array().unwrap();
+    let seen: Vec<(&str, &str, Vec<&str>)> = records
+        .iter()
+        .map(|r| {
+            let codes = r["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["code"].as_str().unwrap())
+                .collect();
+            (
+                r["path"].as_str().unwrap(),
+                r["status"].as_str().unwrap(),
+                codes,
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("./Cargo.toml", "skipped", vec!["kind_unknown"]),
+            ("./package.json", "skipped", vec!["kind_unknown"]),
+            ("./plan.json", "ok", vec![]),
+            ("./pyproject.toml", "skipped", vec!["kind_unknown"]),
+            ("./tsconfig.json", "skipped", vec!["kind_unknown"]),
+        ],
+        "{v:#}"
+    );
+    for r in records.iter().filter(|r| r["status"] == "skipped") {
+        assert_eq!(r["findings"][0]["severity"], "info", "{r}");
+    }
+    assert_eq!(v["summary"]["files"], 1);
+    assert_eq!(v["summary"]["skipped"], 4);
+    // The human summary says so.
+    let human = in_repo(&["check", "--format", "human", "."]);
+    let text = stdout(&human);
+    assert!(
+        text.contains("info[kind_unknown]: a TOML file that is not a manifest (top-level keys dependencies, package"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "checked 1 file: no problems found; 4 files skipped (not a PDF, body or manifest)\n"
+        ),
+        "{text}"
+    );
+    // Named, as a pre-commit hook names them: the same.
+    let named = in_repo(&["check", "Cargo.toml", "tsconfig.json", "plan.json"]);
+    assert_eq!(named.status.code(), Some(0), "{}", stdout(&named));
+    // Named alone: nothing was checked, and an empty gate never passes.
+    let alone = in_repo(&["check", "Cargo.toml"]);
+    assert_eq!(alone.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&alone.stderr).ends_with(
+            "error: nothing to check: Cargo.toml: a TOML file that is not a manifest (top-level keys dependencies, package; a manifest has `name`, `signers`, `documents`, ...): skipped; name it with --kind to check it as one\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&alone.stderr)
+    );
+    // `--kind manifest` judges it as one.
+    let judged = in_repo(&[
+        "check",
+        "--format",
+        "ndjson",
+        "--kind",
+        "manifest",
+        "Cargo.toml",
+    ]);
+    assert_eq!(judged.status.code(), Some(1));
+    assert!(
+        stdout(&judged).contains("\"manifest_invalid\""),
+        "{}",
+        stdout(&judged)
+    );
+    // A manifest with a wrong key, or one that does not parse, is still one.
+    std::fs::write(
+        repo.join("pack.toml"),
+        "name = \"P\"\n[[signer]]\nhandle = \"a\"\n",
+    )
+    .unwrap();
+    std::fs::write(repo.join("broken.toml"), "name = \"P\n").unwrap();
+    for name in ["pack.toml", "broken.toml"] {
+        let out = in_repo(&["check", "--format", "ndjson", name]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert!(
+            stdout(&out).contains("\"manifest_invalid\""),
+            "{name}: {}",
+            stdout(&out)
+        );
+    }
+}
+
+/// The pre-commit hook of `.pre-commit-hooks.yaml`, run as pre-commit runs
+/// it on a commit that stages only a `Cargo.toml` (its `files` pattern takes
+/// every `.toml`): the file is skipped as `kind_unknown` and the hook
+/// passes. Before, every TOML was a manifest (`manifest_invalid`, exit 1).
+#[test]
+fn the_pre_commit_hook_passes_a_commit_of_other_toml_and_json() {
+    let hooks = std::fs::read_to_string(common::root().join(".pre-commit-hooks.yaml")).unwrap();
+    let entry = hooks
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("entry: "))
+        .unwrap();
+    let mut words = entry.split_whitespace();
+    assert_eq!(words.next(), Some("signprep"));
+    let args: Vec<&str> = words.collect();
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::write(
+        repo.path().join("Cargo.toml"),
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(repo.path().join("package.json"), "{\"name\": \"app\"}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(&args)
+        .args(["Cargo.toml", "package.json"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("info[kind_unknown]"),
+        "{}",
+        stdout(&out)
+    );
 }

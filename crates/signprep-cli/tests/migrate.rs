@@ -138,7 +138,7 @@ fn a_migrated_plan_travels_its_upload_relative_to_the_plan() {
             cwd.display(),
             text(&c.stdout)
         );
-        assert!(!text(&c.stdout).contains("document_unreadable"));
+        assert!(!text(&c.stdout).contains("io_error"));
     }
     // Moved with its PDF, it still checks: the plan names the PDF beside it.
     let moved = out.join("moved");

@@ -259,6 +259,14 @@ codes! {
         /// the signed bytes are all still there, but the signatures no longer
         /// cover the document as shown: viewers report it changed after signing.
         StripSignatureInvalidated => "strip_signature_invalidated", Warning;
+        /// A page could not be drawn for `signprep preview` or `signprep report`:
+        /// the page renderer cannot read the file's structure (damage the scan
+        /// read past), the page is too large to draw, or the renderer and the scan
+        /// disagree on the pages. The scan itself stands: the tags and fields
+        /// listed are what was read, only the picture is missing. `report` shows
+        /// the file as scanned with this finding; `preview`, which has nothing to
+        /// write, exits with status 1. Check the pages in a PDF viewer.
+        PageNotDrawn => "page_not_drawn", Warning;
     }
 }
 

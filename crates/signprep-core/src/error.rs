@@ -467,6 +467,13 @@ impl Error {
         })
     }
 
+    /// A file of `bytes` bytes, over the file-size limit `limit`
+    /// ([`crate::LoadOptions::max_file_bytes`]): for a caller that reads the
+    /// file itself (the pack crate's PDFs named in a body or manifest).
+    pub fn file_too_large(bytes: u64, limit: u64) -> Self {
+        Error::limit(Limit::FileSize { bytes, limit })
+    }
+
     /// A limit hit by a stream of page `page` (0-based).
     pub(crate) fn limit_on_page(limit: Limit, page: usize) -> Self {
         Error::new(ErrorKind::LimitExceeded {
@@ -528,15 +535,21 @@ impl Error {
         &self.kind
     }
 
-    /// The stable code of this error, as written in error records.
-    pub fn code(&self) -> &'static str {
+    /// The stable code of this error, as written in error records and in
+    /// every command's finding about this file.
+    pub fn file_code(&self) -> FileErrorCode {
         match self.kind {
-            ErrorKind::Io(_) => "io_error",
-            ErrorKind::Encrypted(_) => "pdf_encrypted",
-            ErrorKind::Unreadable { .. } => "pdf_unreadable",
-            ErrorKind::LimitExceeded { .. } => "pdf_limit_exceeded",
-            ErrorKind::Internal { .. } => "internal_error",
+            ErrorKind::Io(_) => FileErrorCode::IoError,
+            ErrorKind::Encrypted(_) => FileErrorCode::PdfEncrypted,
+            ErrorKind::Unreadable { .. } => FileErrorCode::PdfUnreadable,
+            ErrorKind::LimitExceeded { .. } => FileErrorCode::PdfLimitExceeded,
+            ErrorKind::Internal { .. } => FileErrorCode::InternalError,
         }
+    }
+
+    /// [`Error::file_code`]'s snake_case name.
+    pub fn code(&self) -> &'static str {
+        self.file_code().as_str()
     }
 
     /// The message without the path.
@@ -609,45 +622,50 @@ pub(crate) fn from_lopdf(e: lopdf::Error) -> Error {
     Error::unreadable_by(what, Some(Cause::new(e)))
 }
 
-/// A code of a file that could not be read at all: the `error.code` of an error
-/// record (`signprep scan`, `signprep check`, the Python package's exceptions).
-/// One list, for `signprep explain` and the Python `signprep.explain`.
-#[derive(Debug)]
-pub struct FileErrorCode {
-    /// The stable code.
-    pub name: &'static str,
-    /// What it means, as `signprep explain` prints it.
-    pub doc: &'static str,
+crate::codes! {
+    /// A code of a file that could not be read at all: the `error.code` of an
+    /// error record (`signprep scan`, `check`, `report`, the Python package's
+    /// exceptions) and the code of the finding `check`, `pack` and `migrate`
+    /// report for a PDF they cannot read. One condition, one code, in every
+    /// command: these come from the core's typed [`Error`] ([`Error::file_code`]).
+    pub enum FileErrorCode {
+        /// The bytes are not a PDF that can be made sense of (no `%PDF-` header,
+        /// no cross-reference data and nothing to rebuild it from, a broken page
+        /// tree). No tag or field can be found.
+        PdfUnreadable => "pdf_unreadable", Error;
+        /// The PDF is encrypted and does not open with an empty user password (the empty
+        /// password opening it as its owner does not count), or is encrypted for certificates
+        /// (`/Adobe.PubSec`) or by another security handler; the message says which. signprep
+        /// does not ask for passwords. The service cannot read it either: remove the password.
+        PdfEncrypted => "pdf_encrypted", Error;
+        /// A resource limit was hit: a file larger than the file-size limit, a stream
+        /// inflating past its limit (a decompression bomb), absurd nesting, too many pages
+        /// or operators, or the time budget. The file is refused rather than scanned
+        /// partly. In a batch, a file still running at twice its time budget plus 5 s (code
+        /// that never checks the budget) is given up on by the watchdog and the batch goes
+        /// on; after more than 8 such files the batch stops starting files, and each file
+        /// after the last one given up on gets this code too.
+        PdfLimitExceeded => "pdf_limit_exceeded", Error;
+        /// The file could not be read (missing, a permission, a folder that cannot be
+        /// listed). `signprep check` and `signprep scan` exit with status 2 for an input
+        /// they cannot read; a PDF named inside a body or manifest that cannot be read is
+        /// an error-level finding with this code.
+        IoError => "io_error", Error;
+        /// signprep (or a library it uses) failed on this file: a bug. The run goes on
+        /// with the next file; please report it with the file.
+        InternalError => "internal_error", Error;
+    }
 }
 
-impl FileErrorCode {
-    /// Every code of an error record.
-    pub const ALL: &'static [FileErrorCode] = &[
-        FileErrorCode {
-            name: "pdf_unreadable",
-            doc: "The bytes are not a PDF that can be made sense of (no cross-reference data and\nnothing to rebuild it from, a broken page tree). No tag or field can be found.",
-        },
-        FileErrorCode {
-            name: "pdf_encrypted",
-            doc: "The PDF is encrypted and does not open with an empty user password (the empty\npassword opening it as its owner does not count), or is encrypted for certificates\n(`/Adobe.PubSec`) or by another security handler; the message says which. signprep\ndoes not ask for passwords. The service cannot read it either: remove the password.",
-        },
-        FileErrorCode {
-            name: "pdf_limit_exceeded",
-            doc: "A resource limit was hit: a stream inflating past its limit (a decompression\nbomb), absurd nesting, too many pages or operators, or the time budget. The file\nis refused rather than scanned partly. In a batch, a file still running at twice its\ntime budget plus 5 s (code that never checks the budget) is given up on by the\nwatchdog and the batch goes on; after more than 8 such files the batch stops\nstarting files, and each file after the last one given up on gets this code too.",
-        },
-        FileErrorCode {
-            name: "io_error",
-            doc: "The file could not be read (missing, a permission, a folder that cannot be\nlisted). `signprep check` and `signprep scan` exit with status 2.",
-        },
-        FileErrorCode {
-            name: "internal_error",
-            doc: "signprep (or a library it uses) failed on this file: a bug. The run goes on\nwith the next file; please report it with the file.",
-        },
-    ];
+impl fmt::Display for FileErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
-    /// The code of this name.
-    pub fn from_name(name: &str) -> Option<&'static FileErrorCode> {
-        FileErrorCode::ALL.iter().find(|c| c.name == name)
+impl serde::Serialize for FileErrorCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 

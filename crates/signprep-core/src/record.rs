@@ -1,6 +1,7 @@
 //! The per-file record: what `signprep scan` prints for each input.
 
 use crate::document::{Document, Error, LoadOptions};
+use crate::error::FileErrorCode;
 use crate::scan::{Scan, Scanner};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -20,8 +21,10 @@ pub enum Status {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct ErrorInfo {
-    /// Stable code: `pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`.
-    pub code: String,
+    /// Stable code: `pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`,
+    /// `io_error`, `internal_error` (one of `FileErrorCode`).
+    #[schemars(with = "String")]
+    pub code: FileErrorCode,
     /// What went wrong, without the path.
     pub message: String,
 }
@@ -29,7 +32,7 @@ pub struct ErrorInfo {
 impl From<&Error> for ErrorInfo {
     fn from(e: &Error) -> Self {
         ErrorInfo {
-            code: e.code().to_string(),
+            code: e.file_code(),
             message: e.message(),
         }
     }

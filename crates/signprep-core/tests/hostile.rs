@@ -45,7 +45,7 @@ fn check(pdf: &Path) -> Result<(), String> {
     if took > BOUND {
         return Err(format!("{name}: took {took:?}"));
     }
-    let got_code = record.error.as_ref().map(|e| e.code.clone());
+    let got_code = record.error.as_ref().map(|e| e.code.as_str().to_string());
     let what = format!(
         "{name}: status {:?}, error {:?}",
         record.status, record.error
@@ -138,6 +138,7 @@ per_file! {
     length_too_long,
     length_too_short,
     name_pound_not_escape,
+    pagetree_catalog_without_pages,
     pagetree_cycles_cut,
     pagetree_dangling_kid,
     pagetree_declared_empty,
@@ -155,6 +156,7 @@ per_file! {
     tounicode_absurd_ranges,
     truncated_before_xref,
     truncated_half,
+    truncated_in_catalog,
     xobject_deep_chain,
     xobject_mutual,
     xobject_self,
@@ -225,7 +227,7 @@ fn the_time_budget_is_checked_on_pages_with_few_operators() {
     options.time_budget = Some(Duration::ZERO);
     let record = Record::scan_file(&dir().join("huge_count.pdf"), &options, &Scanner::new());
     let error = record.error.expect("an error record");
-    assert_eq!(error.code, "pdf_limit_exceeded");
+    assert_eq!(error.code.as_str(), "pdf_limit_exceeded");
     assert!(error.message.contains("time_budget"), "{}", error.message);
 }
 

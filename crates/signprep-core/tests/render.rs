@@ -11,8 +11,8 @@
 
 use lopdf::{Object, Stream, dictionary};
 use signprep_core::{
-    Document, LoadOptions, Overlay, PageRenderer, RgbaImage, Scan, Scanner, Style, encode_png,
-    render_page, render_page_with_overlay,
+    Document, LoadOptions, Overlay, PageRenderer, RenderError, RgbaImage, Scan, Scanner, Style,
+    encode_png, render_page, render_page_with_overlay,
 };
 use std::path::{Path, PathBuf};
 
@@ -346,9 +346,10 @@ fn mismatched_bytes_and_missing_pages_are_errors() {
     let one = load_bytes(probe_pdf(0, None, 1), 72.0);
     let two = PageRenderer::new(probe_pdf(0, None, 2)).unwrap();
     let e = render_page(&one.doc, &two, 0, &one.scan).unwrap_err();
-    assert_eq!(e.code(), "render_page_count_mismatch");
+    assert!(matches!(e, RenderError::PageCountMismatch { .. }), "{e}");
+    assert_eq!(e.code().as_str(), "page_not_drawn");
     let e = render_page(&one.doc, &one.pdf, 3, &one.scan).unwrap_err();
-    assert_eq!(e.code(), "render_no_such_page");
+    assert!(matches!(e, RenderError::NoSuchPage { .. }), "{e}");
     assert!(PageRenderer::new(b"not a pdf".to_vec()).is_err());
 }
 

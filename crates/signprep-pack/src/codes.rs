@@ -1,7 +1,7 @@
 //! Pack findings: stable codes, severities and locations.
 
 use serde::{Serialize, Serializer};
-use signprep_core::{Diagnostic, Severity};
+use signprep_core::{Diagnostic, FileErrorCode, Severity};
 use std::fmt;
 
 signprep_core::codes! {
@@ -74,10 +74,6 @@ signprep_core::codes! {
         /// A field pattern can only be expanded against a scanned PDF, and this child
         /// (a template or URL) or this output (populate syntax) has none.
         FieldPatternNeedsScan => "field_pattern_needs_scan", Error;
-        /// A PDF could not be read from disk.
-        DocumentUnreadable => "document_unreadable", Error;
-        /// The bytes given as a PDF do not start with `%PDF-`.
-        DocumentNotPdf => "document_not_pdf", Error;
         /// A PDF has neither text tags nor form fields, so its kind (tag-syntax or
         /// form-field) cannot be detected and the service would extract nothing.
         /// Set the kind explicitly if this is intended.
@@ -243,6 +239,17 @@ signprep_core::codes! {
         /// the specification has a list, a number in a populate body); nothing else
         /// in it can be checked.
         BodyInvalid => "body_invalid", Error;
+        /// `signprep check`: an input is none of what it checks (a PDF, a request
+        /// body or plan, a manifest): a `Cargo.toml`, a `pyproject.toml`, a
+        /// `package.json`, a `tsconfig.json`. A TOML file is a manifest only when
+        /// its top-level keys are a manifest's (`name`, `signers`, `documents`,
+        /// ...), a JSON file a body only when its keys are a body's; a JSON file
+        /// that does not parse is judged as a body (`body_invalid`) unless it reads
+        /// as JSON with comments. The input is skipped (its record says so) and the
+        /// run goes on; name it with `--kind` to have it judged as one kind. A run in
+        /// which nothing at all could be checked still fails ("nothing to check",
+        /// exit status 2), so a gate pointed at the wrong folder does not pass.
+        KindUnknown => "kind_unknown", Info;
         /// A manifest does not parse (TOML or JSON syntax, an unknown key, a wrong
         /// type); the message gives the line and column.
         ManifestInvalid => "manifest_invalid", Error;
@@ -297,13 +304,17 @@ impl fmt::Display for PackCode {
     }
 }
 
-/// The code of a [`Finding`]: a pack rule, or a scan diagnostic of a child's PDF.
+/// The code of a [`Finding`]: a pack rule, a scan diagnostic of a child's
+/// PDF, or the core's code of a PDF that cannot be read at all (the same
+/// code `signprep scan` writes in that file's error record).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FindingCode {
     /// A pack rule.
     Pack(PackCode),
     /// A diagnostic of the scan of a child's PDF.
     Scan(signprep_core::Code),
+    /// A PDF that cannot be read or scanned at all.
+    File(FileErrorCode),
 }
 
 impl FindingCode {
@@ -312,6 +323,7 @@ impl FindingCode {
         match self {
             FindingCode::Pack(c) => c.as_str(),
             FindingCode::Scan(c) => c.as_str(),
+            FindingCode::File(c) => c.as_str(),
         }
     }
 }
@@ -364,6 +376,44 @@ impl Finding {
         Finding {
             severity: code.severity(),
             code: FindingCode::Pack(code),
+            message: message.into(),
+            pointer: None,
+            file: None,
+            page: None,
+            tag: None,
+            field: None,
+            hint: None,
+        }
+    }
+
+    /// A PDF (`what` names it) that cannot be read or scanned, with the
+    /// core's code for the condition: `pdf_unreadable` (not a PDF, damaged
+    /// beyond repair), `pdf_encrypted`, `pdf_limit_exceeded`, `io_error`.
+    pub fn unreadable(what: &str, e: &signprep_core::Error) -> Self {
+        let not_pdf = matches!(
+            e.kind(),
+            signprep_core::ErrorKind::Unreadable {
+                what: signprep_core::Unreadable::NotPdf | signprep_core::Unreadable::Empty,
+                ..
+            }
+        );
+        let message = match e.kind() {
+            signprep_core::ErrorKind::Io(io) => format!("cannot read {what}: {io}"),
+            _ => format!("{what} cannot be scanned: {}", e.message()),
+        };
+        let f = Finding::file_error(e.file_code(), message);
+        if not_pdf {
+            f.hint("the service expects a PDF; convert the document first")
+        } else {
+            f
+        }
+    }
+
+    /// A finding with one of the core's file error codes.
+    pub fn file_error(code: FileErrorCode, message: impl Into<String>) -> Self {
+        Finding {
+            severity: code.severity(),
+            code: FindingCode::File(code),
             message: message.into(),
             pointer: None,
             file: None,
@@ -497,6 +547,10 @@ mod tests {
             assert!(
                 signprep_core::Code::from_name(name).is_none(),
                 "{name} clashes with a scan code"
+            );
+            assert!(
+                FileErrorCode::from_name(name).is_none(),
+                "{name} clashes with a file error code"
             );
         }
     }

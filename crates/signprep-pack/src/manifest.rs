@@ -540,9 +540,9 @@ fn expand(
             Ok(p) if p.is_file() => files.push(p),
             Ok(_) => {}
             Err(e) => out.push(
-                Finding::new(
-                    PackCode::DocumentUnreadable,
-                    format!("{}: {}", e.path().display(), e.error()),
+                Finding::file_error(
+                    signprep_core::FileErrorCode::IoError,
+                    format!("cannot read {}: {}", e.path().display(), e.error()),
                 )
                 .at(at),
             ),

@@ -52,22 +52,17 @@ pub fn read_populate(json: &str) -> Result<Read<PopulateBody>, Error> {
 
 /// Reads a PDF a body or a manifest names: a regular file (a device or a pipe
 /// could be endless, or block) of at most `max` bytes, read no further than
-/// that even if it grows meanwhile.
-pub(crate) fn read_file(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
+/// that even if it grows meanwhile. The error is the core's, so its code is the
+/// one `signprep scan` gives the same file (`io_error`, `pdf_limit_exceeded`).
+pub(crate) fn read_file(path: &std::path::Path, max: u64) -> Result<Vec<u8>, signprep_core::Error> {
     use std::io::Read as _;
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
+        return Err(
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file").into(),
+        );
     }
-    let too_large = |len: u64| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("the file is {len} bytes, more than the limit of {max} (max_file_bytes)"),
-        )
-    };
+    let too_large = |len: u64| signprep_core::Error::file_too_large(len, max);
     if meta.len() > max {
         return Err(too_large(meta.len()));
     }
@@ -89,13 +84,13 @@ mod tests {
     #[test]
     fn only_bounded_regular_files_are_read() {
         let err = read_file(Path::new("/dev/zero"), 1 << 20).unwrap_err();
-        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        assert_eq!(err.code(), "io_error");
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("a.pdf");
         std::fs::write(&f, b"%PDF-1.7 0123456789").unwrap();
         assert_eq!(read_file(&f, 19).unwrap().len(), 19);
         let err = read_file(&f, 18).unwrap_err();
-        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(err.code(), "pdf_limit_exceeded");
         assert!(read_file(dir.path(), 100).is_err(), "a folder");
     }
 }

@@ -63,9 +63,9 @@ fn build_reports_every_problem_at_once() {
         "data_field_empty",
         "custom_id_not_in_document",
         "data_field_duplicate",
-        "document_not_pdf",
+        "pdf_unreadable",
         "document_kind_unknown",
-        "document_unreadable",
+        "io_error",
         "pattern_invalid",
     ]
     .iter()
@@ -84,7 +84,7 @@ fn build_reports_every_problem_at_once() {
     let not_pdf = err
         .findings
         .iter()
-        .find(|f| f.code.as_str() == "document_not_pdf")
+        .find(|f| f.code.as_str() == "pdf_unreadable")
         .unwrap();
     assert_eq!(not_pdf.pointer.as_deref(), Some("/documents/1"));
     let errors = err.findings.iter().filter(|f| f.is_error()).count();

@@ -28,7 +28,7 @@ fn an_upload_that_is_a_device_is_not_read() {
     let unreadable = checked
         .findings
         .iter()
-        .find(|f| f.code.as_str() == "document_unreadable")
+        .find(|f| f.code.as_str() == "io_error")
         .expect("a finding for the upload");
     assert!(
         unreadable.message.contains("not a regular file"),

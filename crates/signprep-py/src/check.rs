@@ -100,7 +100,7 @@ pub fn explain<'py>(py: Python<'py>, code: &str) -> PyResult<Option<Bound<'py, P
     } else if let Some(c) = Code::from_name(&name) {
         Some((c.as_str(), c.severity().as_str(), c.doc()))
     } else {
-        FileErrorCode::from_name(&name).map(|c| (c.name, "error", c.doc))
+        FileErrorCode::from_name(&name).map(|c| (c.as_str(), c.severity().as_str(), c.doc()))
     };
     let Some((name, severity, doc)) = found else {
         return Ok(None);
@@ -122,7 +122,7 @@ pub fn explain<'py>(py: Python<'py>, code: &str) -> PyResult<Option<Bound<'py, P
 pub fn codes() -> Vec<&'static str> {
     let pack = PackCode::ALL.iter().map(|c| c.as_str());
     let scan = Code::ALL.iter().map(|c| c.as_str());
-    let file = FileErrorCode::ALL.iter().map(|c| c.name);
+    let file = FileErrorCode::ALL.iter().map(|c| c.as_str());
     pack.chain(scan).chain(file).collect()
 }
 

@@ -69,8 +69,8 @@ def test_unmapped_signer_is_defaulted_with_a_finding() -> None:
 def test_unreadable_and_missing_inputs() -> None:
     with pytest.raises(signprep.PackError) as caught:
         signprep.migrate(b"%PDF-1.7 not really", signers=SIGNERS)
-    assert caught.value.code == "document_unreadable"
-    assert caught.value.findings and caught.value.findings[0]["code"] == "document_unreadable"
+    assert caught.value.code == "pdf_unreadable"
+    assert caught.value.findings and caught.value.findings[0]["code"] == "pdf_unreadable"
     with pytest.raises(signprep.IoError):
         signprep.migrate("no/such.pdf", signers=SIGNERS)
     with pytest.raises(signprep.IoError):

@@ -53,6 +53,7 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         header_only(),
         truncated_half(),
         truncated_before_xref(),
+        truncated_in_catalog(),
         pagetree_kids_cycle(),
         pagetree_parent_cycle(),
         huge_count(),
@@ -176,6 +177,24 @@ fn truncated_before_xref() -> Entry {
             1,
             &["SIG_1"],
             &["pdf_repaired"],
+        ),
+    )
+}
+
+fn truncated_in_catalog() -> Entry {
+    let full = one_page().finish();
+    // Inside the first object's dictionary: `1 0 obj\n<< /Type /Cat`.
+    let at = full
+        .windows(5)
+        .position(|w| w == b"/Cata")
+        .map_or(full.len(), |p| p + 4);
+    let cut = full.get(..at).unwrap_or_default().to_vec();
+    (
+        "truncated_in_catalog",
+        cut,
+        HostileExpect::error(
+            "an intact one-page file cut inside its first object, the catalog: no object survives whole, so there is nothing to rebuild the file from",
+            UNREADABLE,
         ),
     )
 }

@@ -76,7 +76,7 @@ impl Tally {
         Tally {
             failed_path: r.is_failure().then(|| r.path.clone()),
             ok: r.status == Status::Ok,
-            error_code: r.error.as_ref().map(|e| e.code.clone()),
+            error_code: r.error.as_ref().map(|e| e.code.as_str().to_string()),
             failure: r.is_failure(),
             pages: r.scan.pages.len(),
             tags: r.scan.tags.len(),

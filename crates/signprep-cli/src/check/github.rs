@@ -23,7 +23,7 @@ pub fn record(out: &mut impl Write, r: &Record) -> io::Result<()> {
             out,
             "::error file={},title={}::{}",
             property(&path),
-            property(&e.code),
+            property(e.code.as_str()),
             data(&format!("{path}: {}", e.message))
         );
     }

@@ -7,7 +7,7 @@
 //! tells new findings from old across runs), `severity` `major` for an error,
 //! `minor` for a warning and `info` for an info, `lines.begin` the line a JSON
 //! pointer lands on in a body or manifest (1 for a PDF). Inputs that could not
-//! be checked are `blocker` entries with their `io_error` / `kind_unknown` code.
+//! be checked are `blocker` entries with their code (`io_error`, ...).
 
 use super::ci::{fingerprint, places, relative};
 use super::record::{Record, Summary};

@@ -16,9 +16,8 @@ use std::path::{Path, PathBuf};
 /// One input.
 #[derive(Debug)]
 pub enum Item {
-    /// A file: `named` when given on the command line (its kind must be
-    /// known), not when found in a folder (a file of unknown kind is skipped).
-    File { path: PathBuf, named: bool },
+    /// A file, given on the command line or found in a folder.
+    File { path: PathBuf },
     /// Standard input (`-`).
     Stdin,
     /// A path that could not be read.
@@ -99,7 +98,7 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Item> {
 }
 
 /// A `--files-from` entry as inputs: a folder is walked like a PATH argument,
-/// a file is named (its kind must be known); `-` is a file of that name, not
+/// a file is one input; `-` is a file of that name, not
 /// standard input.
 fn entry_items(entry: Entry) -> Vec<Item> {
     match entry {
@@ -116,7 +115,7 @@ fn items_of(p: &Path) -> Vec<Item> {
             let mut found: Vec<Item> = inputs::expand(&[p.to_path_buf()])
                 .into_iter()
                 .map(|i| match i {
-                    Input::File(path) => Item::File { path, named: false },
+                    Input::File(path) => Item::File { path },
                     Input::Missing(path, e) => Item::Missing(path, e),
                 })
                 .collect();
@@ -128,7 +127,6 @@ fn items_of(p: &Path) -> Vec<Item> {
         }
         Ok(_) => vec![Item::File {
             path: p.to_path_buf(),
-            named: true,
         }],
         Err(e) => vec![Item::Missing(p.to_path_buf(), e)],
     }
@@ -152,7 +150,7 @@ fn bodies(dir: &Path, out: &mut Vec<Item>) {
         }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => bodies(&path, out),
-            Ok(_) if is_body(&path) => out.push(Item::File { path, named: false }),
+            Ok(_) if is_body(&path) => out.push(Item::File { path }),
             _ => {}
         }
     }

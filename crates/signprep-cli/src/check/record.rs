@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use signprep_core::Severity;
-use signprep_pack::{Checked, Finding, InputKind};
+use signprep_core::{FileErrorCode, Severity};
+use signprep_pack::{Checked, Finding, FindingCode, InputKind, PackCode};
 use std::collections::BTreeMap;
 
 /// A finding with the value its pointer names in the input.
@@ -22,9 +22,9 @@ pub struct Located {
 /// Why an input has no result.
 #[derive(Debug, Serialize)]
 pub struct Failure {
-    /// `io_error`, `kind_unknown`, `internal_error` (a panic) or
-    /// `pdf_limit_exceeded` (the watchdog gave up).
-    pub code: String,
+    /// `io_error`, `internal_error` (a panic) or `pdf_limit_exceeded` (the
+    /// watchdog gave up): the core's codes, as in a `scan` record.
+    pub code: FileErrorCode,
     pub message: String,
 }
 
@@ -32,10 +32,10 @@ impl Failure {
     /// True for a failure of the input itself, counted as an error-level
     /// finding (exit status 1, as `scan` counts its error records): a panic
     /// (`internal_error`) or the watchdog giving up (`pdf_limit_exceeded`).
-    /// The others (`io_error`, `kind_unknown`: the input could not be read
-    /// or told) are failures of the run (exit status 2).
+    /// An input that could not be read (`io_error`) is a failure of the run
+    /// (exit status 2).
     pub fn is_error_level(&self) -> bool {
-        matches!(self.code.as_str(), "internal_error" | "pdf_limit_exceeded")
+        self.code != FileErrorCode::IoError
     }
 }
 
@@ -45,7 +45,8 @@ pub struct Record {
     pub path: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<InputKind>,
-    /// `ok`, or `error` when the input could not be checked at all.
+    /// `ok`; `error` when the input could not be checked at all; `skipped`
+    /// when its kind could not be told (its one finding, `kind_unknown`, says why).
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Failure>,
@@ -57,7 +58,7 @@ impl Record {
     /// are looked up.
     pub fn checked(path: String, checked: Checked) -> Record {
         let source = checked.source;
-        let findings = checked
+        let findings: Vec<Located> = checked
             .findings
             .into_iter()
             .map(|finding| {
@@ -81,25 +82,31 @@ impl Record {
                 }
             })
             .collect();
+        let skipped = checked.kind.is_none()
+            && findings
+                .iter()
+                .all(|l: &Located| l.finding.code == FindingCode::Pack(PackCode::KindUnknown));
         Record {
             path,
             kind: checked.kind,
-            status: "ok",
+            status: if skipped { "skipped" } else { "ok" },
             error: None,
             findings,
         }
     }
 
+    /// True for an input skipped as `kind_unknown`.
+    pub fn is_skipped(&self) -> bool {
+        self.status == "skipped"
+    }
+
     /// The record of an input that could not be checked.
-    pub fn failed(path: String, code: impl Into<String>, message: String) -> Record {
+    pub fn failed(path: String, code: FileErrorCode, message: String) -> Record {
         Record {
             path,
             kind: None,
             status: "error",
-            error: Some(Failure {
-                code: code.into(),
-                message,
-            }),
+            error: Some(Failure { code, message }),
             findings: Vec::new(),
         }
     }
@@ -137,9 +144,9 @@ pub struct Summary {
     pub files: usize,
     /// Findings by severity.
     pub findings: BTreeMap<&'static str, usize>,
-    /// Inputs that could not be checked (unreadable, or of unknown kind).
+    /// Inputs that could not be checked (unreadable).
     pub failed: usize,
-    /// Files found in folders whose kind could not be told, left out.
+    /// Inputs whose kind could not be told, left out (`kind_unknown`).
     pub skipped: usize,
     /// The run was stopped (Ctrl-C, SIGTERM) before the end of its input.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -148,6 +155,11 @@ pub struct Summary {
 
 impl Summary {
     pub fn add(&mut self, r: &Record) {
+        if r.is_skipped() {
+            // Not checked: counted apart, its `kind_unknown` note not a finding.
+            self.skipped += 1;
+            return;
+        }
         self.files += 1;
         match &r.error {
             // A bug on one input, or its time run out: reported like an

@@ -38,7 +38,9 @@ impl Sarif {
             self.notifications.push(Notification {
                 level: "error",
                 message: Text::new(format!("{}: {}", path, e.message)),
-                descriptor: Descriptor { id: e.code.clone() },
+                descriptor: Descriptor {
+                    id: e.code.as_str().to_string(),
+                },
                 locations: vec![Location::file(&path, None)],
             });
             return;

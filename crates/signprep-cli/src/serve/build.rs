@@ -57,16 +57,11 @@ fn failed_record(f: Failed, name: String, app: &App) -> Result<CheckRecord, ApiE
         Failed::Abandoned(limit) => abandoned_record(name, limit, app.options.time_budget),
         f => return Err(engine_failed(f)),
     };
-    let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
-    Ok(CheckRecord::failed(r.path, code, message))
+    Ok(crate::check_cmd::failed(r))
 }
 
 fn status_of(record: &CheckRecord) -> StatusCode {
-    match &record.error {
-        None => StatusCode::OK,
-        Some(e) if e.code == "internal_error" => StatusCode::INTERNAL_SERVER_ERROR,
-        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
-    }
+    super::routes::check_status(record)
 }
 
 /// The manifest of a form, or 400.

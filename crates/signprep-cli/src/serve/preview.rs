@@ -130,7 +130,7 @@ pub async fn preview(
             let internal = record
                 .error
                 .as_ref()
-                .is_some_and(|e| e.code == "internal_error");
+                .is_some_and(|e| e.code == signprep_core::FileErrorCode::InternalError);
             let mut bytes = Render::new(Format::Ndjson)
                 .record(&record, None)
                 .map_err(|e| {
@@ -200,7 +200,11 @@ fn draw(
         Ok(s) => s,
         Err(e) => return Drawn::Failed(e),
     };
-    let loaded = Loaded { doc, pdf, scan };
+    let loaded = Loaded {
+        doc,
+        pdf: Ok(pdf),
+        scan,
+    };
     match render_pngs(&loaded, &[page - 1], &style).pop() {
         Some(Ok(png)) => Drawn::Png(png, count),
         Some(Err(e)) => Drawn::Failed(e),

@@ -15,7 +15,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use signprep_core::batch::{PdfSource, abandoned_record, panicked_record, scan_source};
-use signprep_core::{Dialects, Record, Scanner, Status};
+use signprep_core::{Dialects, FileErrorCode, Record, Scanner, Status};
 use signprep_pack::{InputKind, TypeMap};
 use std::sync::Arc;
 
@@ -174,20 +174,20 @@ pub async fn scan(
         app.engine
             .run(&permit, move |spread| {
                 let r = scan_source(&source, &options, &scanner, spread);
-                (r.status, r.scan.pages.len(), rendered(&r))
+                (verdict(&r), r.scan.pages.len(), rendered(&r))
             })
             .await
     };
     let budget = app.options.time_budget;
-    let (status, pages, bytes) = match outcome {
+    let (code, pages, bytes) = match outcome {
         Ok(done) => done,
         Err(Failed::Panicked(m)) => {
             let r = panicked_record(name, &m);
-            (r.status, 0, rendered(&r))
+            (verdict(&r), 0, rendered(&r))
         }
         Err(Failed::Abandoned(limit)) => {
             let r = abandoned_record(name, limit, budget);
-            (r.status, 0, rendered(&r))
+            (verdict(&r), 0, rendered(&r))
         }
         Err(f) => return Err(engine_failed(f)),
     };
@@ -198,28 +198,31 @@ pub async fn scan(
         )
     })?;
     bytes.push(b'\n');
-    let ok = status == Status::Ok;
-    app.metrics.file(ok, pages);
-    let code = if ok {
-        StatusCode::OK
-    } else if is_internal(&bytes) {
-        StatusCode::INTERNAL_SERVER_ERROR
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    app.metrics.file(code == StatusCode::OK, pages);
     Ok(json_response(code, bytes))
 }
 
-/// True for a record whose error is `internal_error` (a panic).
-fn is_internal(record: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(record)
-        .ok()
-        .and_then(|v| {
-            v.pointer("/error/code")
-                .and_then(|c| c.as_str())
-                .map(|c| c == "internal_error")
-        })
-        .unwrap_or(false)
+/// A scan record's HTTP status: 200 scanned, 500 for `internal_error` (a
+/// panic), 422 for any other error record.
+fn verdict(r: &Record) -> StatusCode {
+    match (&r.status, &r.error) {
+        (Status::Ok, _) => StatusCode::OK,
+        (_, Some(e)) if e.code == FileErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+/// A check record's HTTP status: 200 checked (its findings say whether it
+/// passes); 422 when it could not be checked, or was skipped as of no kind
+/// `check` checks (`kind_unknown`: nothing was checked); 500 for
+/// `internal_error` (a panic).
+pub(super) fn check_status(record: &CheckRecord) -> StatusCode {
+    match &record.error {
+        None if record.is_skipped() => StatusCode::UNPROCESSABLE_ENTITY,
+        None => StatusCode::OK,
+        Some(e) if e.code == FileErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+    }
 }
 
 pub(super) fn engine_failed(f: Failed) -> ApiError {
@@ -316,29 +319,20 @@ pub async fn check(
     let outcome = app
         .engine
         .run(&permit, move |_| {
-            crate::check_cmd::check_bytes(&checker, shown.clone(), true, &bytes, kind)
-                .unwrap_or_else(|| {
-                    CheckRecord::failed(shown, "kind_unknown", "cannot tell what this is".into())
-                })
+            crate::check_cmd::check_bytes(&checker, std::path::Path::new(&shown), &bytes, kind)
         })
         .await;
     let budget = app.options.time_budget;
-    let failed = |r: Record| {
-        let (code, message) = r.error.map(|e| (e.code, e.message)).unwrap_or_default();
-        CheckRecord::failed(r.path, code, message)
-    };
+    let failed = crate::check_cmd::failed;
     let record = match outcome {
         Ok(r) => r,
         Err(Failed::Panicked(m)) => failed(panicked_record(name, &m)),
         Err(Failed::Abandoned(limit)) => failed(abandoned_record(name, limit, budget)),
         Err(f) => return Err(engine_failed(f)),
     };
-    let status = match &record.error {
-        None => StatusCode::OK,
-        Some(e) if e.code == "internal_error" => StatusCode::INTERNAL_SERVER_ERROR,
-        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
-    };
-    app.metrics.file(record.error.is_none(), 0);
+    let status = check_status(&record);
+    app.metrics
+        .file(record.error.is_none() && !record.is_skipped(), 0);
     let mut summary = crate::check::record::Summary::default();
     summary.add(&record);
     let mut out = Vec::new();

@@ -135,7 +135,7 @@ fn limit_record(name: String, message: String) -> Record {
         path: name,
         status: Status::Error,
         error: Some(ErrorInfo {
-            code: "pdf_limit_exceeded".into(),
+            code: crate::FileErrorCode::PdfLimitExceeded,
             message,
         }),
         scan: Scan::default(),
@@ -296,7 +296,7 @@ mod tests {
     fn a_panic_is_one_internal_error_record() {
         let r = panicked_record("x.pdf".into(), "index out of bounds");
         let e = r.error.unwrap();
-        assert_eq!(e.code, "internal_error");
+        assert_eq!(e.code.as_str(), "internal_error");
         assert_eq!(
             e.message,
             "internal error (please report it with the file): signprep stopped on an unexpected state"
@@ -311,7 +311,7 @@ mod tests {
             "no result within the 11.0 s watchdog (time budget 3.0 s): the file was given up on and the batch went on"
         );
         let e = not_started_record("z.pdf".into(), 9).error.unwrap();
-        assert_eq!(e.code, "pdf_limit_exceeded");
+        assert_eq!(e.code.as_str(), "pdf_limit_exceeded");
         assert_eq!(
             e.message,
             "not scanned: the batch stopped starting files after the watchdog gave up on 9 (each one holds a thread for good); scan it in a run of its own"

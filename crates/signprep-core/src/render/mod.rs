@@ -43,6 +43,7 @@ mod overlay;
 pub use image::RgbaImage;
 pub use overlay::{BoxKind, Colour, Note, Overlay, OverlayBox, PageFinding, SignerColour, Style};
 
+use crate::diag::Code;
 use crate::document::Document;
 use crate::geometry::PageGeometry;
 use crate::scan::Scan;
@@ -60,12 +61,16 @@ pub const MAX_PIXELS: u64 = 1 << 26;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RenderError {
-    /// The renderer could not parse the bytes (or they are encrypted).
-    #[error("the renderer cannot read this PDF: {0}")]
+    /// The renderer could not parse the bytes (or they are encrypted), though
+    /// the scan read them: a damage the scan's repair read past. Which
+    /// reason the renderer gave is kept for debugging, not shown.
+    #[error(
+        "the page renderer cannot read this file's structure, which the scan read past (a damaged file)"
+    )]
     Unreadable(String),
     /// The renderer and the document disagree on the page count: they were
     /// not made from the same bytes, or the file is too damaged to trust.
-    #[error("the renderer finds {renderer} pages where the scan found {document}")]
+    #[error("the page renderer finds {renderer} page(s) where the scan found {document}")]
     PageCountMismatch {
         /// Pages the renderer found.
         renderer: usize,
@@ -96,15 +101,11 @@ pub enum RenderError {
 }
 
 impl RenderError {
-    /// A stable snake_case code.
-    pub fn code(&self) -> &'static str {
-        match self {
-            RenderError::Unreadable(_) => "render_unreadable",
-            RenderError::PageCountMismatch { .. } => "render_page_count_mismatch",
-            RenderError::NoSuchPage { .. } => "render_no_such_page",
-            RenderError::BadSize { .. } => "render_bad_size",
-            RenderError::Encode(_) => "render_encode_failed",
-        }
+    /// The code of a page that could not be drawn, whatever the reason
+    /// ([`Code::PageNotDrawn`]; the message says which): a finding on a file
+    /// that scanned, never a file that could not be read.
+    pub fn code(&self) -> Code {
+        Code::PageNotDrawn
     }
 }
 

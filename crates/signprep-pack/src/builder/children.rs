@@ -73,14 +73,7 @@ impl PackBuilder {
                 match crate::read::read_file(&p, self.load.max_file_bytes) {
                     Ok(b) => (label, b),
                     Err(e) => {
-                        out.push(
-                            Finding::new(
-                                PackCode::DocumentUnreadable,
-                                format!("cannot read {label}: {e}"),
-                            )
-                            .at(at)
-                            .file(label),
-                        );
+                        out.push(Finding::unreadable(&label, &e).at(at).file(label));
                         return None;
                     }
                 }
@@ -89,18 +82,6 @@ impl PackBuilder {
             ChildInput::Named(p, b) => (p.display().to_string(), b),
             ChildInput::Template(_) | ChildInput::Url(_) => return None,
         };
-        let head = bytes.get(..1024).unwrap_or(&bytes);
-        if !head.windows(5).any(|w| w == b"%PDF-") {
-            out.push(
-                Finding::new(
-                    PackCode::DocumentNotPdf,
-                    format!("{label} is not a PDF (no `%PDF-` header)"),
-                )
-                .at(at)
-                .file(label),
-            );
-            return None;
-        }
         let scan = Document::from_bytes(&bytes, &self.load).and_then(|doc| self.scanner.scan(&doc));
         match scan {
             Ok(scan) => {
@@ -115,14 +96,7 @@ impl PackBuilder {
                 Some(LoadedPdf { label, bytes, scan })
             }
             Err(e) => {
-                out.push(
-                    Finding::new(
-                        PackCode::DocumentUnreadable,
-                        format!("{label} cannot be scanned ({}): {}", e.code(), e.message()),
-                    )
-                    .at(at)
-                    .file(label),
-                );
+                out.push(Finding::unreadable(&label, &e).at(at).file(label));
                 None
             }
         }

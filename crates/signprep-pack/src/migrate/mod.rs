@@ -248,11 +248,11 @@ impl Migrator {
         let file = upload.unwrap_or(name);
         let doc = match Document::from_bytes(pdf, &self.load) {
             Ok(doc) => doc,
-            Err(e) => return unreadable(file, &e.message()),
+            Err(e) => return unreadable(file, &e),
         };
         let scan = match self.scanner.scan(&doc) {
             Ok(scan) => scan,
-            Err(e) => return unreadable(file, &e.message()),
+            Err(e) => return unreadable(file, &e),
         };
         let digest = Sha256::digest(pdf).into();
         let (mut migrated, placed) = self.migrate_placed(&scan, &digest, upload, name);
@@ -627,16 +627,10 @@ fn derived_uuid(digest: &[u8; 32], key: &str) -> String {
         .to_string()
 }
 
-fn unreadable(file: &str, why: &str) -> Migrated {
+fn unreadable(file: &str, e: &signprep_core::Error) -> Migrated {
     Migrated {
         plan: None,
-        findings: vec![
-            Finding::new(
-                PackCode::DocumentUnreadable,
-                format!("cannot read {file}: {why}"),
-            )
-            .file(file),
-        ],
+        findings: vec![Finding::unreadable(file, e).file(file)],
         summary: MigrateSummary {
             files: 1,
             failed: 1,

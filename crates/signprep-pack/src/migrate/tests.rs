@@ -192,7 +192,7 @@ fn a_mapped_choice_carries_its_options() {
 #[test]
 fn an_unreadable_pdf_is_a_finding() {
     let m = Migrator::new(SignerMap::new()).migrate_pdf(b"not a pdf", Some("bad.pdf"), "bad");
-    assert_eq!(codes(&m), ["document_unreadable"]);
+    assert_eq!(codes(&m), ["pdf_unreadable"]);
     assert!(m.plan.is_none());
 }
 

@@ -8,8 +8,9 @@ use serde_json::Value;
 use std::path::Path;
 
 /// The kind of an input, from its bytes and its file name: a PDF by its
-/// `%PDF-` header (or a `.pdf` name), a manifest by a `.toml` name, and JSON by
-/// its keys. `None` when the bytes are none of these.
+/// `%PDF-` header (or a `.pdf` name), a manifest by a `.toml` name and a
+/// manifest's top-level keys (a `Cargo.toml` is none), and JSON by its keys.
+/// `None` when the bytes are none of these.
 ///
 /// ```
 /// use signprep_pack::{InputKind, detect};
@@ -57,9 +58,146 @@ fn sniff(bytes: &[u8], path: &Path) -> Option<InputKind> {
     if pdf || has_ext(path, "pdf") {
         Some(InputKind::Pdf)
     } else if has_ext(path, "toml") {
-        Some(InputKind::Manifest)
+        toml_is_manifest(bytes).then_some(InputKind::Manifest)
     } else {
         None
+    }
+}
+
+/// The top-level keys of a manifest ([`crate::Manifest`]'s fields; a test
+/// keeps the two in step).
+pub(crate) const MANIFEST_KEYS: &[&str] = &[
+    "name",
+    "document_type",
+    "team_key",
+    "use_workspace_defaults",
+    "auto_request_signatures",
+    "signers",
+    "cc",
+    "mail",
+    "signing",
+    "tag_types",
+    "fields",
+    "documents",
+];
+
+/// True for a `.toml` file to judge as a manifest: one with a manifest's
+/// top-level key, or one that does not parse (a manifest with a syntax error
+/// is reported, never skipped). A `Cargo.toml` or `pyproject.toml` parses and
+/// has none of them.
+fn toml_is_manifest(bytes: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return true;
+    };
+    match toml::from_str::<toml::Table>(text) {
+        Ok(table) => table.keys().any(|k| MANIFEST_KEYS.contains(&k.as_str())),
+        Err(_) => true,
+    }
+}
+
+/// JSON with `//` and `/* */` comments and trailing commas (a `tsconfig.json`,
+/// VS Code's settings) as plain JSON, or `None` when it has none of them or
+/// still does not parse: a file that only reads this way is someone else's
+/// configuration, not a body with a syntax error.
+fn jsonc(text: &str) -> Option<Value> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    let mut changed = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                changed = true;
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push(c);
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                changed = true;
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            (',', _) => {
+                // A comma before `}` or `]` (whitespace between) is dropped.
+                let rest: String = chars.clone().collect();
+                let next = rest.trim_start().chars().next();
+                if matches!(next, Some('}' | ']')) {
+                    changed = true;
+                } else {
+                    out.push(c);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    if !changed {
+        return None;
+    }
+    serde_json::from_str(&out).ok()
+}
+
+/// Why an input whose kind could not be told is skipped, for its
+/// `kind_unknown` finding.
+pub(super) fn unknown_why(bytes: &[u8], path: &Path) -> String {
+    const ASK: &str = "name it with --kind to check it as one";
+    if bytes.trim_ascii().is_empty() {
+        return "it is empty: nothing to check".into();
+    }
+    let keys = |v: &Value| -> String {
+        let mut keys: Vec<&str> = v
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        if keys.is_empty() {
+            return "no key".into();
+        }
+        let more = keys.len().saturating_sub(6);
+        keys.truncate(6);
+        let mut s = format!("top-level keys {}", keys.join(", "));
+        if more > 0 {
+            s.push_str(&format!(" and {more} more"));
+        }
+        s
+    };
+    let text = std::str::from_utf8(bytes).ok();
+    if has_ext(path, "toml")
+        && let Some(t) = text.and_then(|t| toml::from_str::<Value>(t).ok())
+    {
+        return format!(
+            "a TOML file that is not a manifest ({}; a manifest has `name`, `signers`, `documents`, ...): skipped; {ASK}",
+            keys(&t)
+        );
+    }
+    let json = text.and_then(|t| serde_json::from_str::<Value>(t).ok().or_else(|| jsonc(t)));
+    match json {
+        Some(v) => format!(
+            "a JSON file that is no request body, plan or manifest ({}): skipped; {ASK}",
+            keys(&v)
+        ),
+        None => format!("not a PDF, request body, plan or manifest: skipped; {ASK}"),
     }
 }
 
@@ -189,7 +327,10 @@ pub(super) fn dispatch(
             return (Some(InputKind::Manifest), source);
         }
         Err(e) => {
-            if kind.is_some() || has_ext(path, "json") {
+            // JSON with comments whose keys are no body's (a `tsconfig.json`)
+            // is someone else's file: skipped as `kind_unknown`.
+            let foreign = || jsonc(text).is_some_and(|v| classify(&v).is_none());
+            if kind.is_some() || (has_ext(path, "json") && !foreign()) {
                 ctx.push(
                     Finding::new(
                         PackCode::BodyInvalid,

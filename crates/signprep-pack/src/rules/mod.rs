@@ -221,6 +221,12 @@ impl Checker {
         let label = path.display().to_string();
         let mut ctx = Ctx::new(self, base, &label);
         let (kind, source) = detect::dispatch(&mut ctx, bytes, path, kind);
+        if kind.is_none() && ctx.out.is_empty() {
+            ctx.push(Finding::new(
+                PackCode::KindUnknown,
+                detect::unknown_why(bytes, path),
+            ));
+        }
         Checked {
             kind,
             findings: ctx.out,
@@ -487,7 +493,7 @@ impl Group {
     pub fn of(code: PackCode) -> Group {
         use PackCode as C;
         match code {
-            C::UnknownKey | C::BodyInvalid | C::PayloadLarge => Group::Body,
+            C::UnknownKey | C::BodyInvalid | C::KindUnknown | C::PayloadLarge => Group::Body,
             C::SignersMissing
             | C::SignerUuidInvalid
             | C::SignerUuidDuplicate
@@ -520,8 +526,6 @@ impl Group {
             | C::Base64Invalid
             | C::PackNameMissing
             | C::DocumentsMissing
-            | C::DocumentUnreadable
-            | C::DocumentNotPdf
             | C::DocumentKindUnknown
             | C::DocumentHasTagsAndFields
             | C::DocumentWithoutTags

@@ -1,8 +1,8 @@
 //! PDFs a body embeds or names: read, scanned, and what they hold.
 
 use super::Ctx;
-use crate::codes::{Finding, PackCode};
-use signprep_core::{Document, Scan};
+use crate::codes::Finding;
+use signprep_core::{Document, FileErrorCode, Scan};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -67,16 +67,6 @@ pub(crate) fn load(
         f
     };
     let what = file.map_or_else(|| "the embedded document".to_string(), str::to_string);
-    if !is_pdf(bytes) {
-        ctx.push(locate(
-            Finding::new(
-                PackCode::DocumentNotPdf,
-                format!("{what} is not a PDF (no `%PDF-` header)"),
-            )
-            .hint("the service expects a PDF; convert the document first"),
-        ));
-        return None;
-    }
     let found = |ctx: &mut Ctx<'_>, scan: Scan| {
         for d in &scan.diagnostics {
             ctx.push(locate(Finding::from_scan(d, "", "")));
@@ -91,8 +81,8 @@ pub(crate) fn load(
     if let Some(budget) = options.time_budget {
         let left = budget.saturating_sub(ctx.started.elapsed());
         if left.is_zero() {
-            ctx.push(locate(Finding::new(
-                PackCode::DocumentUnreadable,
+            ctx.push(locate(Finding::file_error(
+                FileErrorCode::PdfLimitExceeded,
                 format!(
                     "{what} was not scanned: checking this input took longer than {:.1} s, the time budget a body shares with the PDFs it embeds or names",
                     budget.as_secs_f64()
@@ -108,10 +98,7 @@ pub(crate) fn load(
     match Document::from_bytes(bytes, &options).and_then(|doc| checker.scanner.scan(&doc)) {
         Ok(scan) => found(ctx, scan),
         Err(e) => {
-            ctx.push(locate(Finding::new(
-                PackCode::DocumentUnreadable,
-                format!("{what} cannot be scanned ({}): {}", e.code(), e.message()),
-            )));
+            ctx.push(locate(Finding::unreadable(&what, &e)));
             None
         }
     }
@@ -139,13 +126,9 @@ pub(crate) fn load_path(ctx: &mut Ctx<'_>, written: &str, at: &str) -> Option<Pd
         }
         Err(e) => {
             ctx.push(
-                Finding::new(
-                    PackCode::DocumentUnreadable,
-                    format!("cannot read {shown}: {e}"),
-                )
-                .at(at)
-                .file(shown)
-                .hint("a relative path is read from the folder of the file that names it (`pack --v0 -o` and `migrate --out` write it so)"),
+                Finding::unreadable(&shown, &e).at(at).file(shown).hint(
+                    "a relative path is read from the folder of the file that names it (`pack --v0 -o` and `migrate --out` write it so)",
+                ),
             );
             None
         }

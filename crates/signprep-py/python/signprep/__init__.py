@@ -380,15 +380,12 @@ def check(
             path = file_path if name is None else name
     texts = [t if isinstance(t, str) else json.dumps(t) for t in templates]
     record: Record = _native.check_bytes(data, path, kind, max_payload, texts)
-    if record["kind"] is None and not record["findings"]:
-        # An empty input never passes, and "name it with kind=" would not help.
-        why = (
-            "it is empty: nothing to check"
-            if not data.strip()
-            else "cannot tell what this is (a PDF, a pack, v0, populate, requests, webhook or "
-            "subscription body, or a manifest); name it with kind="
-        )
-        raise KindUnknown("kind_unknown", why, path)
+    findings = record["findings"]
+    if record["kind"] is None and all(f.get("code") == "kind_unknown" for f in findings):
+        # Nothing was checked (`signprep check` alone on such a file: "nothing
+        # to check"); the finding says why (`--kind` is ``kind=`` here).
+        why = findings[0]["message"] if findings else "cannot tell what this is"
+        raise KindUnknown("kind_unknown", why.replace("--kind", "kind="), path)
     return record
 
 
@@ -415,7 +412,7 @@ def pack(
     body, findings = _native.pack_manifest(data, path, seed)
     if body is None:
         errors = [f for f in findings if f.get("severity") == "error"]
-        first = errors[0] if errors else {"code": "pack_failed", "message": "nothing built"}
+        first = errors[0] if errors else {"code": "internal_error", "message": "nothing built"}
         raise PackError(
             str(first["code"]),
             f"{len(errors)} error-level finding(s); the first: {first['message']}",
@@ -464,9 +461,10 @@ def migrate(
     with its email), ``signers`` win over them.
 
     Raises :class:`PackError` (with every finding) when an error-level
-    finding stops the file: an unreadable PDF (``document_unreadable``), a
-    signer's address that is not valid (``email_invalid``, the rule
-    :func:`check` applies), a signer the PDF does not have
+    finding stops the file: a PDF that cannot be read (the code ``scan``
+    gives it: ``pdf_unreadable``, ``pdf_encrypted``, ``pdf_limit_exceeded``,
+    ``io_error``), a signer's address that is not valid (``email_invalid``,
+    the rule :func:`check` applies), a signer the PDF does not have
     (``migrate_signer_unknown``, with the closest one as hint);
     :class:`IoError` when ``source`` or ``signers_file`` cannot be read.
     """
@@ -496,7 +494,7 @@ def migrate(
     result: Record = _native.migrate_bytes(data, path, stem or "document", options)
     if result["request"] is None:
         errors = [f for f in result["findings"] if f.get("severity") == "error"]
-        first = errors[0] if errors else {"code": "migrate_failed", "message": "nothing built"}
+        first = errors[0] if errors else {"code": "internal_error", "message": "nothing built"}
         raise PackError(
             str(first["code"]),
             f"{len(errors)} error-level finding(s); the first: {first['message']}",

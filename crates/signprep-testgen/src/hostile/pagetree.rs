@@ -20,6 +20,7 @@ pub(super) fn all() -> Vec<Entry> {
         direct_node(),
         dangling_kid(),
         no_tree_pages_found_by_scan(),
+        catalog_without_pages(),
         declared_empty(),
         nothing_to_find(),
         empty_node_explosion(),
@@ -186,6 +187,24 @@ fn no_tree_pages_found_by_scan() -> Entry {
         r.finish(),
         HostileExpect::ok(
             "the page tree lists only a missing object; the page object exists (with /Parent, inheriting /MediaBox and /Resources): found by scanning the objects, as MuPDF's repair does",
+            1,
+            &["SIG_1"],
+            &[REPAIRED],
+        ),
+    )
+}
+
+fn catalog_without_pages() -> Entry {
+    let mut r = one_page();
+    // The catalog names no /Pages at all (a damaged key, as in qpdf's
+    // issue-120.pdf): the scan finds the page by scanning the objects; the
+    // page renderer cannot read the file (report: `page_not_drawn`).
+    replace(&mut r, 1, "<< /Type /Catalog /Pxxxs 2 0 R >>");
+    (
+        "pagetree_catalog_without_pages",
+        r.finish(),
+        HostileExpect::ok(
+            "the catalog has no /Pages key (a damaged name); the page tree and page exist: the page is found by scanning the objects, while the page renderer cannot read the file",
             1,
             &["SIG_1"],
             &[REPAIRED],

@@ -310,7 +310,7 @@ pub fn all(p: &Pdfs) -> Result<Vec<(String, Vec<u8>)>, Error> {
             })?,
         ),
         (
-            "document_not_pdf.json",
+            "pdf_unreadable.json",
             with(&pk, |v| {
                 set(
                     v,
@@ -388,7 +388,7 @@ pub fn all(p: &Pdfs) -> Result<Vec<(String, Vec<u8>)>, Error> {
         ),
         ("tag_id_not_uppercase.pdf", p.lower_tag.clone()),
         (
-            "document_not_pdf.pdf",
+            "pdf_unreadable.pdf",
             b"Dear Ann,\nplease sign the contract.\n".to_vec(),
         ),
         // Settings and mail.
@@ -460,7 +460,7 @@ pub fn all(p: &Pdfs) -> Result<Vec<(String, Vec<u8>)>, Error> {
             })?,
         ),
         (
-            "document_unreadable.json",
+            "io_error.json",
             with(&requests(), |v| {
                 set(v, "/requests/0/upload", json!("../pdfs/missing.pdf"))
             })?,
