@@ -145,6 +145,8 @@ pub struct PreviewArgs {
     pub file: Option<PathBuf>,
     /// Draw every child document of this v1 pack body (as `signprep pack` writes
     /// it), with the signers and values its data fields give: `NN-NAME-pN.png`.
+    /// A request plan (`pack --v0`, `migrate`) draws each PDF it uploads, found
+    /// from the plan's folder, with the plan's data fields.
     #[arg(long, value_name = "PACK.json", conflicts_with_all = ["file", "manifest", "signer"])]
     pub pack: Option<PathBuf>,
     /// Draw every PDF child of the pack this manifest makes (as `signprep pack`

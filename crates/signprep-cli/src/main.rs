@@ -23,6 +23,8 @@ mod preview_migrate;
 #[cfg(feature = "render")]
 mod preview_pack;
 #[cfg(feature = "render")]
+mod preview_plan;
+#[cfg(feature = "render")]
 mod report_cmd;
 #[cfg(feature = "render")]
 mod report_html;

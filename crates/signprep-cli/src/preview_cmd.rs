@@ -299,6 +299,21 @@ fn preview(args: &PreviewArgs) -> u8 {
         (None, None, None) => return crate::fail("preview needs a PDF, --pack or --manifest", 2),
     };
     if let Some(source) = source {
+        let (path, flag, takes) = match source {
+            crate::preview_pack::Source::Pack(p) => {
+                (p, "--pack", "a pack body or a request plan (JSON)")
+            }
+            crate::preview_pack::Source::Manifest(p) => (p, "--manifest", "a manifest (pack.toml)"),
+        };
+        if path.is_dir() {
+            return crate::fail(
+                &format!(
+                    "{} is a folder: {flag} takes one file, {takes}",
+                    path.display()
+                ),
+                2,
+            );
+        }
         return crate::preview_pack::run(args, source, &style);
     }
     let Some(file) = args.file.as_deref() else {

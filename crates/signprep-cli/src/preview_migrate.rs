@@ -137,7 +137,6 @@ pub fn write_pages(
     what: &str,
     verdict: &mut crate::Verdict,
 ) {
-    let count = loaded.doc.page_count();
     // No signer map: signers are shown by the vendor's key (`signer1`,
     // `Client`). The digest only seeds UUIDs, which are not drawn.
     // DocuSign recipients name theirs (by role).
@@ -146,12 +145,40 @@ pub fn write_pages(
         migrator = migrator.anchors(a);
     }
     let migrated = migrator.migrate_scan(&loaded.scan, &[0; 32], None, stem);
+    let page_overlay = |p: usize| overlay(loaded, &migrated, p, style);
+    write_overlaid(
+        pool,
+        loaded,
+        pages,
+        style,
+        &page_overlay,
+        (dir, stem, json),
+        what,
+        verdict,
+    );
+}
+
+/// Renders `pages`, each with the overlay `page_overlay` gives it, and
+/// writes `DIR/STEM-pN.png` (and the overlay JSON with `json`), printing each
+/// path; a page that could not be drawn adds exit status 1 to `verdict`, a
+/// file that could not be written 2.
+#[allow(clippy::too_many_arguments)]
+pub fn write_overlaid(
+    pool: &rayon::ThreadPool,
+    loaded: &Loaded,
+    pages: &[usize],
+    style: &Style,
+    page_overlay: &(dyn Fn(usize) -> Option<Overlay> + Sync),
+    (dir, stem, json): (&Path, &str, bool),
+    what: &str,
+    verdict: &mut crate::Verdict,
+) {
+    let count = loaded.doc.page_count();
     let drawn: Vec<Result<(Vec<u8>, Overlay), String>> = pool.install(|| {
         pages
             .par_iter()
             .map(|&p| {
-                let overlay = overlay(loaded, &migrated, p, style)
-                    .ok_or_else(|| format!("no page {}", p + 1))?;
+                let overlay = page_overlay(p).ok_or_else(|| format!("no page {}", p + 1))?;
                 let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
                 let mut img =
                     render_page(&loaded.doc, pdf, p, &loaded.scan).map_err(|e| e.to_string())?;

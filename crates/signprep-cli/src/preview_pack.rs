@@ -121,18 +121,26 @@ fn read(source: Source<'_>) -> Result<Request, String> {
     }
 }
 
-/// How each signatory is shown: name, else email, else role, else `signer N`;
-/// made unique with ` #N` when two would read the same.
+/// How each signatory of the pack is shown ([`labels`]).
 fn signer_labels(pack: &LenientPack) -> Vec<String> {
     let signers = pack.signatories.as_deref().unwrap_or_default();
-    let base: Vec<String> = signers
-        .iter()
+    labels(
+        signers
+            .iter()
+            .map(|s| [s.name.as_deref(), s.email.as_deref(), s.role.as_deref()]),
+    )
+}
+
+/// How each signatory is shown, from its `[name, email, role]`: name, else
+/// email, else role, else `signer N`; made unique with ` #N` when two would
+/// read the same.
+pub(crate) fn labels<'a>(people: impl Iterator<Item = [Option<&'a str>; 3]>) -> Vec<String> {
+    let base: Vec<String> = people
         .enumerate()
-        .map(|(i, s)| {
-            [&s.name, &s.email, &s.role]
-                .into_iter()
+        .map(|(i, who)| {
+            who.into_iter()
                 .flatten()
-                .map(|v| v.trim())
+                .map(str::trim)
                 .find(|v| !v.is_empty())
                 .map_or_else(|| format!("signer {}", i + 1), str::to_string)
         })
@@ -229,7 +237,7 @@ fn slug(name: &str) -> String {
 /// `NN-NAME`: the child's 1-based number, padded to at least two digits and
 /// to the count's width, so files of different children never collide and
 /// sort in pack order.
-fn child_stem(i: usize, count: usize, name: &str) -> String {
+pub(crate) fn child_stem(i: usize, count: usize, name: &str) -> String {
     let digits = count.to_string().len().max(2);
     format!("{:0digits$}-{}", i + 1, slug(name))
 }
@@ -238,6 +246,17 @@ fn child_stem(i: usize, count: usize, name: &str) -> String {
 pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
     let shown = source.path().display().to_string();
     signprep_core::batch::test_hook(&shown);
+    if let Source::Pack(path) = source {
+        // `--pack` takes what `signprep pack` writes: a v1 pack body, or a
+        // request plan (`pack --v0`, `--populate`; `migrate`'s output).
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), 2),
+        };
+        if matches!(detect(&bytes, path), Some(InputKind::Requests)) {
+            return crate::preview_plan::run(args, path, &bytes, base);
+        }
+    }
     let request = match read(source) {
         Ok(r) => r,
         Err(e) => return crate::fail(&e, 2),

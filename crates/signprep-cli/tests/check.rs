@@ -1149,3 +1149,27 @@ fn the_pre_commit_hook_passes_a_commit_of_other_toml_and_json() {
         stdout(&out)
     );
 }
+
+/// The README's `.pre-commit-config.yaml` sample pins `rev` to what
+/// pre-commit takes as immutable (its `WarnMutableRev` rule: a `rev` with a
+/// `.` or of hexadecimal digits only), so pasting it draws no
+/// mutable-reference warning: a full commit hash while no release is
+/// tagged. Before, it said `rev: main` (warned), then `v0.1.0` (no such tag).
+#[test]
+fn the_readme_pins_the_pre_commit_hook_to_an_immutable_rev() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let sample = readme
+        .split("# .pre-commit-config.yaml")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .unwrap();
+    let rev = sample
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("rev: "))
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap();
+    assert!(
+        rev.len() == 40 && rev.bytes().all(|b| b.is_ascii_hexdigit()),
+        "`rev: {rev}` is not a full commit hash"
+    );
+}

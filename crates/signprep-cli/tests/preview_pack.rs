@@ -428,3 +428,109 @@ fn an_undecodable_child_is_reported_and_the_rest_drawn() {
         ]
     );
 }
+
+/// `preview --pack PLAN.json`: a request plan `migrate` wrote, moved with
+/// its PDF to another folder and previewed from a third working folder,
+/// draws the PDF its `upload` names (read from the plan's folder) with every
+/// positioned data field where the plan puts it, labelled with its type and
+/// signer. Before, `--pack` refused a plan (`is a requests body`).
+#[test]
+fn a_request_plan_previews_the_pdf_it_uploads_from_its_own_folder() {
+    let root = scratch("plan");
+    let first = root.join("first");
+    std::fs::create_dir_all(&first).unwrap();
+    std::fs::copy(
+        common::testdata("migrate").join("dropbox_contract.pdf"),
+        first.join("contract.pdf"),
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args([
+            "migrate",
+            "contract.pdf",
+            "-q",
+            "-o",
+            "plans",
+            "--signer",
+            "signer1=client@example.com",
+            "--signer",
+            "signer2=Wendy Ward <wendy@example.com>",
+        ])
+        .current_dir(&first)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The plan and its PDF move together; the preview runs from elsewhere.
+    let moved = root.join("moved");
+    std::fs::rename(&first, &moved).unwrap();
+    let third = root.join("third");
+    std::fs::create_dir_all(&third).unwrap();
+    let plan_path = moved.join("plans/contract.json");
+    let plan: Value = serde_json::from_slice(&std::fs::read(&plan_path).unwrap()).unwrap();
+    assert_eq!(plan["requests"][0]["upload"], "../contract.pdf");
+    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args([
+            "preview",
+            "--pack",
+            s(&plan_path),
+            "-o",
+            "out",
+            "--overlay-json",
+        ])
+        .current_dir(&third)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = third.join("out");
+    assert_eq!(listing(&out), ["01-contract-p1.json", "01-contract-p1.png"]);
+    let overlay: Value =
+        serde_json::from_slice(&std::fs::read(out.join("01-contract-p1.json")).unwrap()).unwrap();
+    let boxes = overlay["boxes"].as_array().unwrap();
+    let body = &plan["requests"][0]["body"];
+    let fields = body["data_fields"].as_array().unwrap();
+    assert!(!fields.is_empty());
+    // Plan pixels are 72 dpi (migrate's default); the preview draws at 96.
+    let k = 96.0 / 72.0;
+    let near = |a: &Value, b: f64| (a.as_f64().unwrap() - b).abs() < 0.01;
+    for f in fields {
+        let x = f["x"].as_f64().unwrap() * k;
+        let y = f["y"].as_f64().unwrap() * k;
+        let drawn = boxes
+            .iter()
+            .find(|b| near(&b["x"], x) && near(&b["y"], y))
+            .unwrap_or_else(|| panic!("{f} is not drawn: {overlay:#}"));
+        assert_eq!(drawn["type"], f["type"], "{drawn}");
+        assert!(near(&drawn["width"], f["width"].as_f64().unwrap() * k));
+        let uuid = &f["signatory_uuid"];
+        let who = body["signatories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["uuid"] == *uuid)
+            .map(|s| s["name"].as_str().or(s["email"].as_str()).unwrap());
+        assert_eq!(drawn["signer"].as_str(), who, "{drawn}");
+    }
+    let signers: Vec<&str> = boxes.iter().filter_map(|b| b["signer"].as_str()).collect();
+    assert!(signers.contains(&"client@example.com"), "{signers:?}");
+    assert!(signers.contains(&"Wendy Ward"), "{signers:?}");
+}
+
+/// A folder given to `--manifest` or `--pack` is a usage error in our words,
+/// not the system's `Is a directory`.
+#[test]
+fn a_folder_for_manifest_or_pack_is_named_as_one() {
+    let dir = example();
+    for flag in ["--manifest", "--pack"] {
+        let o = run(&["preview", flag, s(&dir), "-o", "/nonexistent/never"]);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        let last = stderr(&o).lines().last().unwrap().to_string();
+        assert!(!last.contains("os error"), "{flag}: {last}");
+        assert!(
+            last.starts_with(&format!(
+                "error: {} is a folder: {flag} takes one file",
+                dir.display()
+            )),
+            "{flag}: {last}"
+        );
+    }
+}

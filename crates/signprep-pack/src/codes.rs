@@ -494,14 +494,22 @@ pub struct PackPlace {
 impl Finding {
     /// Where a finding about a v1 pack body lies, read from its pointer
     /// (`/documents/N/...`, `/documents/N/data_fields/M/...`); `None` when it
-    /// is not under one child (the pack's signers, say).
+    /// is not under one child (the pack's signers, say). In a request plan,
+    /// request N's body is the place of document N
+    /// (`/requests/N/body/data_fields/M/...`; `/requests/N/upload`).
     pub fn pack_place(&self) -> Option<PackPlace> {
         let mut tokens = self.pointer.as_deref()?.strip_prefix('/')?.split('/');
-        if tokens.next()? != "documents" {
-            return None;
-        }
+        let plan = match tokens.next()? {
+            "documents" => false,
+            "requests" => true,
+            _ => return None,
+        };
         let document = array_index(tokens.next()?)?;
-        let data_field = match tokens.next() {
+        let mut next = tokens.next();
+        if plan && next == Some("body") {
+            next = tokens.next();
+        }
+        let data_field = match next {
             Some("data_fields") => tokens.next().and_then(array_index),
             _ => None,
         };

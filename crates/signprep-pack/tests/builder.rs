@@ -360,6 +360,11 @@ fn findings_name_their_child_and_data_field() {
     assert_eq!(at("/documents"), None);
     assert_eq!(at("/signatories/0"), None);
     assert_eq!(at(""), None);
+    // A request plan: request N's body is document N.
+    assert_eq!(at("/requests/1/body/data_fields/3/type"), place(1, Some(3)));
+    assert_eq!(at("/requests/0/upload"), place(0, None));
+    assert_eq!(at("/requests/2/body/signatories/0"), place(2, None));
+    assert_eq!(at("/requests"), None);
     assert_eq!(
         Finding::new(PackCode::DataFieldEmpty, "m").pack_place(),
         None

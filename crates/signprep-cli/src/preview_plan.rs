@@ -1,0 +1,312 @@
+//! `signprep preview --pack PLAN.json`: a request plan (`{"requests": [...]}`,
+//! as `pack --v0`, `pack --populate` and `migrate` write it) drawn: for each
+//! request that uploads a PDF, that PDF with the request's data fields on it.
+//!
+//! * **The PDF** is the request's `upload`, read from the plan's own folder
+//!   ([`signprep_pack::resolve_upload`], as `check` reads it), so a plan moved
+//!   with its PDF previews from any working folder.
+//! * **Data fields** placed by position (`x`, `y`, `width`, `height`, as
+//!   `migrate` writes them) are drawn as boxes where the service would put
+//!   them: page-stacked pixels at [`PLAN_DPI`], scaled to `--dpi`. Fields
+//!   linked to a tag (`tag_id`) or a form field (`custom_id`) label that tag
+//!   or field, as `--pack` does. Each is labelled `ID - TYPE - SIGNER =
+//!   "VALUE"`, the signer shown by name, else email, else role.
+//! * **Findings.** What `signprep check PLAN.json` says is printed (errors and
+//!   warnings) and sets the exit status; a finding on a data field is drawn
+//!   on its box. A request with no `upload` (a populate or update request)
+//!   has nothing to draw and is skipped with a note.
+
+use crate::args::PreviewArgs;
+use crate::preview_cmd::{self, LoadError, Loaded};
+use signprep_core::{BoxKind, Note, Overlay, OverlayBox, Scanner, Severity, SignerColour, Style};
+use signprep_pack::{
+    Checker, Finding, FindingCode, InputKind, Requests, V0DataField, V0Document, resolve_upload,
+};
+use std::path::Path;
+
+/// The resolution of the pixels of a plan's positioned data fields:
+/// `migrate`'s default (`--dpi 72`, 1 px = 1 pt). A plan written with another
+/// `--dpi` or `--page-width` places its fields at other pixels; those are
+/// not recorded in the plan.
+pub const PLAN_DPI: f64 = 72.0;
+
+/// Draws every request of the plan at `path` (its bytes `bytes`) that
+/// uploads a PDF; returns the exit status.
+pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
+    let shown = path.display().to_string();
+    let plan = match std::str::from_utf8(bytes)
+        .map_err(|e| format!("not UTF-8 text: {e}"))
+        .and_then(|t| {
+            serde_json::from_str::<Requests<serde_json::Value>>(t).map_err(|e| {
+                format!(
+                    "not a request plan: {}",
+                    signprep_pack::parse_error::json(&e)
+                )
+            })
+        }) {
+        Ok(p) => p,
+        Err(e) => return crate::fail(&format!("{shown}: {e}"), 2),
+    };
+    let findings = Checker::new()
+        .check_bytes(bytes, path, Some(InputKind::Requests))
+        .findings;
+    crate::pack_cmd::report(findings.iter().filter(|f| f.severity != Severity::Info));
+    let mut verdict = crate::Verdict::default();
+    let errors = findings.iter().filter(|f| f.is_error()).count();
+    if errors > 0 {
+        verdict.add(
+            1,
+            format!(
+                "{} in {shown} (listed above)",
+                crate::plural(errors, "error-level finding")
+            ),
+        );
+    }
+    let Some(pool) = crate::worker_pool(args.jobs) else {
+        return 2;
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+        return crate::fail(&format!("cannot create {}: {e}", args.out_dir.display()), 2);
+    }
+    let plan_dir = path.parent().unwrap_or(Path::new(""));
+    let scanner = Scanner::new().dpi(args.dpi);
+    let count = plan.requests.len();
+    let (mut chosen, mut longest) = (0, 0);
+    for (i, r) in plan.requests.iter().enumerate() {
+        let doc: V0Document = serde_json::from_value(r.body.clone()).unwrap_or_default();
+        let Some(upload) = r.upload.as_deref() else {
+            eprintln!(
+                "signprep: {shown}: request {} (`{} {}`) uploads no PDF: nothing to draw",
+                i + 1,
+                r.method,
+                r.path
+            );
+            continue;
+        };
+        let file = resolve_upload(upload, plan_dir);
+        let name = doc.document_name.clone().unwrap_or_else(|| {
+            file.file_stem()
+                .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned())
+        });
+        let what = format!("{shown}: request {} `{name}`", i + 1);
+        let loaded = match pool.install(|| preview_cmd::load(&file, &scanner)) {
+            Ok(l) => l,
+            Err(e) => {
+                let status = if matches!(e, LoadError::Io(_)) { 2 } else { 1 };
+                verdict.add(status, format!("{what}: {}", e.message()));
+                continue;
+            }
+        };
+        let mine = |f: &&Finding| f.pack_place().is_some_and(|p| p.document == i);
+        let request = Drawn::new(&doc, findings.iter().filter(mine), base);
+        if errors == 0 && loaded.scan.has_errors() {
+            verdict.add(1, format!("{what}: error-level findings (drawn in red)"));
+        }
+        let pages = preview_cmd::pages_within(&args.pages, loaded.doc.page_count());
+        chosen += pages.len();
+        longest = longest.max(loaded.doc.page_count());
+        let stem = crate::preview_pack::child_stem(i, count, &name);
+        let scale = args.dpi / PLAN_DPI;
+        let page_overlay = |p: usize| request.overlay(&loaded, p, scale);
+        crate::preview_migrate::write_overlaid(
+            &pool,
+            &loaded,
+            &pages,
+            &request.style,
+            &page_overlay,
+            (&args.out_dir, &stem, args.overlay_json),
+            &what,
+            &mut verdict,
+        );
+    }
+    if chosen == 0 && verdict.status == 0 {
+        if args.pages.is_empty() {
+            verdict.add(
+                1,
+                format!("nothing to draw: no request of {shown} uploads a PDF"),
+            );
+        } else {
+            verdict.add(
+                2,
+                format!(
+                    "--pages: no uploaded PDF has these pages (the longest has {})",
+                    crate::plural(longest, "page")
+                ),
+            );
+        }
+    }
+    verdict.finish()
+}
+
+/// One request, ready to draw: its style (signers and values of the fields
+/// linked by id) and its positioned fields with their findings.
+struct Drawn {
+    style: Style,
+    /// Positioned fields: the box in plan pixels, and the label parts.
+    placed: Vec<Placed>,
+}
+
+struct Placed {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    label: String,
+    kind: String,
+    signer: Option<String>,
+    value: Option<String>,
+    /// Findings on the field: code, severity.
+    findings: Vec<(String, Severity)>,
+}
+
+impl Drawn {
+    fn new<'a>(
+        doc: &V0Document,
+        findings: impl Iterator<Item = &'a Finding>,
+        base: &Style,
+    ) -> Drawn {
+        let signers = doc.signatories.as_deref().unwrap_or_default();
+        let labels = crate::preview_pack::labels(
+            signers
+                .iter()
+                .map(|s| [s.name.as_deref(), s.email.as_deref(), s.role.as_deref()]),
+        );
+        let fields = doc.data_fields.as_deref().unwrap_or_default();
+        let who = |f: &V0DataField| {
+            let u = f.signatory_uuid.as_deref()?;
+            Some(
+                signers
+                    .iter()
+                    .zip(&labels)
+                    .find(|(s, _)| s.uuid.as_deref() == Some(u))
+                    .map_or_else(
+                        || format!("unknown {}", u.chars().take(8).collect::<String>()),
+                        |(_, l)| l.clone(),
+                    ),
+            )
+        };
+        let mut style = base.clone().roster(labels.iter().cloned());
+        let mut placed: Vec<(usize, Placed)> = Vec::new();
+        for (j, f) in fields.iter().enumerate() {
+            let id = f
+                .tag_id
+                .clone()
+                .or_else(|| f.custom_id.value().cloned())
+                .filter(|s| !s.trim().is_empty());
+            let value = f.data.value().cloned();
+            if let (Some(x), Some(y), Some(width), Some(height)) = (f.x, f.y, f.width, f.height)
+                && f.tag_id.is_none()
+            {
+                placed.push((
+                    j,
+                    Placed {
+                        x,
+                        y,
+                        width,
+                        height,
+                        label: id.unwrap_or_else(|| format!("field {}", j + 1)),
+                        kind: f.kind.clone().unwrap_or_default(),
+                        signer: who(f),
+                        value,
+                        findings: Vec::new(),
+                    },
+                ));
+                continue;
+            }
+            let Some(id) = id else { continue };
+            if let Some(s) = who(f) {
+                style = style.signer(id.clone(), s);
+            }
+            if let Some(v) = value {
+                style = style.value(id, v);
+            }
+        }
+        // Findings of this request: on a positioned field's box, else a note
+        // (in the legend; on the box of the tag or field it names).
+        for f in findings {
+            if matches!(f.code, FindingCode::Scan(_)) {
+                continue; // drawn from the preview's own scan
+            }
+            let j = f.pack_place().and_then(|p| p.data_field);
+            if let Some((_, p)) = placed.iter_mut().find(|(k, _)| Some(*k) == j) {
+                p.findings.push((f.code.as_str().to_string(), f.severity));
+                continue;
+            }
+            let named = j
+                .and_then(|j| fields.get(j))
+                .and_then(|d| d.tag_id.clone().or_else(|| d.custom_id.value().cloned()))
+                .or_else(|| f.tag.clone())
+                .or_else(|| f.field.clone());
+            let mut note = Note::new(f.severity, f.code.as_str(), f.message.clone());
+            if let Some(n) = named {
+                note = note.name(n);
+            }
+            style = style.note(note);
+        }
+        Drawn {
+            style,
+            placed: placed.into_iter().map(|(_, p)| p).collect(),
+        }
+    }
+
+    /// Page `page`'s overlay: the scan's tags and fields as `preview` draws
+    /// them, and the positioned fields that start on this page (plan pixels
+    /// times `scale`).
+    fn overlay(&self, loaded: &Loaded, page: usize, scale: f64) -> Option<Overlay> {
+        let scan = &loaded.scan;
+        let mut overlay = Overlay::for_page(scan, page, &self.style)?;
+        let info = scan.pages.get(page)?;
+        let last = scan.pages.len().saturating_sub(1);
+        for p in &self.placed {
+            let top = p.y * scale;
+            // The page the field's top falls on (the service stacks pages).
+            let on = scan
+                .pages
+                .iter()
+                .rposition(|q| q.y_offset <= top + 0.5)
+                .unwrap_or(0)
+                .min(last);
+            if on != page {
+                continue;
+            }
+            let severity = p
+                .findings
+                .iter()
+                .map(|(_, s)| *s)
+                .filter(|s| *s != Severity::Info)
+                .min();
+            overlay.boxes.push(OverlayBox {
+                kind: BoxKind::Field,
+                label: p.label.clone(),
+                kind_label: p.kind.clone(),
+                signer: p.signer.clone(),
+                value: p.value.clone(),
+                x: p.x * scale,
+                y: top - info.y_offset,
+                width: p.width * scale,
+                height: p.height * scale,
+                hidden: false,
+                severity,
+                codes: Vec::new(),
+                severities: Vec::new(),
+                note_codes: p.findings.iter().map(|(c, _)| c.clone()).collect(),
+                note_severities: p.findings.iter().map(|(_, s)| *s).collect(),
+                colour: self.style.signer_colour(p.signer.as_deref().unwrap_or("")),
+            });
+        }
+        let mut signers: Vec<SignerColour> = overlay
+            .boxes
+            .iter()
+            .filter_map(|b| {
+                b.signer.as_ref().map(|s| SignerColour {
+                    signer: s.clone(),
+                    colour: b.colour,
+                })
+            })
+            .collect();
+        signers.sort();
+        signers.dedup();
+        overlay.signers = signers;
+        Some(overlay)
+    }
+}
