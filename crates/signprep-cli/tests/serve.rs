@@ -426,6 +426,69 @@ fn past_max_pending_is_503_and_a_stuck_file_is_the_watchdogs_422() {
     assert_eq!(ready["worker_threads_lost"], 1, "{ready}");
 }
 
+/// Sends `path` with a client that gives up after 1 s; the file never ends
+/// on its own (`SIGNPREP_TEST_HANG`), so the client hangs up.
+fn hang_up(server: &Server, path: &str, body: &[u8]) {
+    let impatient: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(1)))
+        .build()
+        .into();
+    let gone = impatient
+        .post(format!("{}{path}", server.url))
+        .header("Content-Type", "application/pdf")
+        .send(body);
+    assert!(
+        gone.is_err(),
+        "{path}: the hung file was answered: {gone:?}"
+    );
+}
+
+#[test]
+fn a_client_that_hangs_up_cancels_its_work_and_frees_the_worker() {
+    // One worker, and a watchdog (2 x 300 s + 5 s) no test waits for: the
+    // next request is answered only if the hung-up work stopped.
+    let server = Server::start(
+        &["--quiet", "--jobs", "1", "--timeout-per-file", "300"],
+        &[("SIGNPREP_TEST_HANG", "hang.pdf")],
+    );
+    let good = read("testdata/fixtures/base14_courier.pdf");
+    let patient: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
+    let expected = server.post("/v1/scan?name=a.pdf", "application/pdf", &good);
+    assert_eq!(expected.status, 200, "{}", expected.text());
+    for path in ["/v1/scan?name=hang.pdf", "/v1/preview?name=hang.pdf"] {
+        hang_up(&server, path, &good);
+        wait_in_flight(&server, 0);
+        let next = answer(
+            patient
+                .post(format!("{}/v1/scan?name=a.pdf", server.url))
+                .header("Content-Type", "application/pdf")
+                .send(&good[..]),
+        );
+        assert_eq!(next.status, 200, "after {path}: {}", next.text());
+        // The one worker's answer, not a record of the cancelled work.
+        assert_eq!(next.body, expected.body, "after {path}");
+        let ready = server.get("/readyz").json();
+        assert_eq!(ready["worker_threads_lost"], 0, "after {path}: {ready}");
+    }
+    let metrics = server.get("/metrics").text();
+    assert!(
+        metrics.contains(r#"route="/v1/scan",status="499"} 1"#)
+            && metrics.contains(r#"route="/v1/preview",status="499"} 1"#),
+        "{metrics}"
+    );
+    // The cancelled work is no file's outcome: only the three answered files count.
+    assert!(
+        metrics.contains(r#"signprep_files_total{status="ok"} 3"#)
+            && !metrics.contains(r#"signprep_files_total{status="error"}"#),
+        "{metrics}"
+    );
+}
+
 #[test]
 fn a_panic_is_500_internal_error_and_the_server_stays_up() {
     let server = Server::start(&["--quiet"], &[("SIGNPREP_TEST_PANIC", "boom.pdf")]);

@@ -248,18 +248,16 @@ impl Document {
         Dict::new(self.store.trailer())
     }
 
-    /// Fails once the file has used up its time budget.
+    /// Fails once the file has used up its time budget or is cancelled.
     pub(crate) fn check_time(&self) -> Result<(), Error> {
         self.over_time()
             .map_or(Ok(()), |limit| Err(Error::limit(limit)))
     }
 
-    /// The time budget, once the file has used it up.
+    /// The time budget, once the file has used it up, or the cancel flag
+    /// once raised ([`LoadOptions::out_of_time`]).
     pub(crate) fn over_time(&self) -> Option<Limit> {
-        match self.options.time_budget {
-            Some(budget) if self.started.elapsed() > budget => Some(Limit::Time { budget }),
-            _ => None,
-        }
+        self.options.out_of_time(self.started)
     }
 
     /// Number of pages.

@@ -88,6 +88,10 @@ pub enum Limit {
         /// The budget.
         budget: std::time::Duration,
     },
+    /// [`crate::LoadOptions::cancel`] was raised: the caller no longer wants
+    /// the result (never reported as a file's outcome by signprep itself).
+    #[error("the work on the file was cancelled before it ended")]
+    Cancelled,
     /// One stream inflates past [`crate::LoadOptions::max_stream_bytes`].
     #[error("a stream inflates to more than {limit} bytes")]
     StreamBytes {

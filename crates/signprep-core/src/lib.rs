@@ -98,6 +98,7 @@ pub use error::{
 };
 pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
+pub use options::Cancel;
 pub use record::{ErrorInfo, Record, Status};
 #[cfg(feature = "render")]
 pub use render::{

@@ -1,5 +1,10 @@
 //! [`LoadOptions`]: every resource limit applied while loading and scanning
-//! a document, with the reason for its default.
+//! a document, with the reason for its default, and the [`Cancel`] flag.
+
+use crate::error::Limit;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// Resource limits applied while loading and scanning a document. The defaults
 /// are generous for real documents and stop decompression bombs and deep nesting.
@@ -45,6 +50,11 @@ pub struct LoadOptions {
     /// Time allowed for loading and scanning one file (checked cooperatively);
     /// `None` for no limit.
     pub time_budget: Option<std::time::Duration>,
+    /// Stops the work on the file early once raised, at the same points as
+    /// the time budget (the file then fails with [`crate::Limit::Cancelled`]):
+    /// for a caller whose answer is no longer wanted (`signprep serve` when
+    /// the client hangs up). `None` (the default): never cancelled.
+    pub cancel: Option<Cancel>,
     /// Most references followed to reach one object (`1 0 R` naming an object
     /// that is itself a reference, ...); a longer chain reads as missing.
     pub max_reference_chain: usize,
@@ -81,6 +91,7 @@ impl Default for LoadOptions {
             max_operators_per_page: 20_000_000,
             max_glyphs_per_page: 4_000_000,
             time_budget: Some(std::time::Duration::from_secs(60)),
+            cancel: None,
             max_reference_chain: 32,
             max_objects_resolved: 5_000_000,
             max_page_tree_depth: 256,
@@ -96,5 +107,62 @@ impl LoadOptions {
     pub fn parallel(mut self, yes: bool) -> Self {
         self.parallel = yes;
         self
+    }
+
+    /// These options with [`LoadOptions::cancel`] set.
+    #[must_use]
+    pub fn cancel(mut self, cancel: Cancel) -> Self {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// The limit that stops work begun at `started` now: the cancel flag
+    /// raised, or the time budget used up. The one check of both.
+    #[inline]
+    pub(crate) fn out_of_time(&self, started: Instant) -> Option<Limit> {
+        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Some(Limit::Cancelled);
+        }
+        match self.time_budget {
+            Some(budget) if started.elapsed() > budget => Some(Limit::Time { budget }),
+            _ => None,
+        }
+    }
+}
+
+/// A flag that cancels the work on a document ([`LoadOptions::cancel`]):
+/// cheap to clone (every clone raises and reads the same flag), raised once,
+/// never lowered. Two are equal when they are the same flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag not raised.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Raises the flag: work that carries it stops at its next check.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// True once raised.
+    #[inline]
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// A flag shared with another use (a [`crate::batch::Stream`]'s stop flag).
+impl From<Arc<AtomicBool>> for Cancel {
+    fn from(flag: Arc<AtomicBool>) -> Cancel {
+        Cancel(flag)
+    }
+}
+
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }

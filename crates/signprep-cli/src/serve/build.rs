@@ -86,11 +86,13 @@ async fn check_manifest(
 ) -> Result<(CheckRecord, Option<signprep_pack::DocumentPack>), ApiError> {
     let manifest = manifest_of(&mut form)?;
     let label = name.unwrap_or(manifest.name);
-    let checker = Arc::clone(&app.checker);
+    let (checker, options) = (Arc::clone(&app.checker), app.options.clone());
     let shown = label.clone();
     let outcome = app
         .engine
-        .run(permit, move |_| {
+        .run_cancellable(permit, move |_, cancel| {
+            let checker =
+                signprep_pack::Checker::clone(&checker).load_options(options.cancel(cancel));
             signprep_core::batch::test_hook(&shown);
             let (checked, pack) =
                 checker.check_manifest_given(&manifest.bytes, &shown, &form.pdfs, ids);
@@ -292,11 +294,12 @@ pub async fn migrate(
         )
     };
     let m = migrator(&q, signers)?;
-    let m = m.load_options(app.options.clone());
+    let options = app.options.clone();
     let shown = pdf_name.clone();
     let outcome = app
         .engine
-        .run(&permit, move |_| {
+        .run_cancellable(&permit, move |_, cancel| {
+            let m = m.load_options(options.cancel(cancel));
             signprep_core::batch::test_hook(&shown);
             let stem = std::path::Path::new(&shown)
                 .file_stem()

@@ -5,11 +5,13 @@
 //!
 //! Each request runs its one input as a run of its own on a share of the
 //! pool ([`Stream::share`]): its own stop flag (raised when the client goes
-//! away, so work not yet started is skipped), the pool's threads shared by
+//! away, so work not yet started is skipped, and work started with
+//! [`Engine::run_cancellable`] stops at the core's next check), the pool's threads shared by
 //! all. The run's thread is a tokio blocking thread; there are at most
 //! `--max-pending` of them.
 
 use super::api::{ApiCode, ApiError};
+use signprep_core::Cancel;
 use signprep_core::batch::{Flow, Outcome, Stream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -52,12 +54,25 @@ impl Drop for Permit {
 }
 
 /// Raises a run's stop flag when the request's future is dropped before the
-/// run ended (the client hung up): its work is skipped if not started.
-struct StopOnDrop(Arc<AtomicBool>);
+/// run ended (the client hung up): its work is skipped if not started, and
+/// cancelled if started ([`Engine::run_cancellable`]).
+struct StopOnDrop(Option<Arc<AtomicBool>>);
+
+impl StopOnDrop {
+    /// The run ended (or the watchdog gave up on it): the flag stays down.
+    /// Work the watchdog gave up on never checks the time budget (the
+    /// budget's own error comes first), so it would not see the flag
+    /// either: its thread stays counted as lost.
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
+        if let Some(flag) = &self.0 {
+            flag.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -115,13 +130,25 @@ impl Engine {
     /// watchdog. `work` gets `spread`: true when no other request is
     /// admitted, so the input's own pages may use every worker (as the CLI
     /// spreads a batch's last file).
-    pub async fn run<T, F>(self: &Arc<Self>, _permit: &Permit, work: F) -> Result<T, Failed>
+    ///
+    /// `work` is also given the request's [`Cancel`] flag
+    /// (its stop flag) to put in its [`signprep_core::LoadOptions`]: raised
+    /// when the client hangs up, so that work already started stops at the
+    /// core's next time-budget check and its worker takes the next request.
+    /// What such work returns is dropped with the request: never answered,
+    /// logged or counted as a file's outcome.
+    pub async fn run_cancellable<T, F>(
+        self: &Arc<Self>,
+        _permit: &Permit,
+        work: F,
+    ) -> Result<T, Failed>
     where
         T: Send + 'static,
-        F: FnOnce(bool) -> T + Send + 'static,
+        F: FnOnce(bool, Cancel) -> T + Send + 'static,
     {
         let stop = Arc::new(AtomicBool::new(false));
-        let guard = StopOnDrop(Arc::clone(&stop));
+        let cancel = Cancel::from(Arc::clone(&stop));
+        let guard = StopOnDrop(Some(Arc::clone(&stop)));
         let stream = self.stream.share().stop_flag(stop);
         let spread = self.pending() <= 1;
         let job = Mutex::new(Some(work));
@@ -132,7 +159,7 @@ impl Engine {
                 |_| 0,
                 move |job, _| {
                     let work = job.lock().ok().and_then(|mut j| j.take());
-                    work.map(|w| w(spread))
+                    work.map(|w| w(spread, cancel.clone()))
                 },
                 |_, o| {
                     outcome = Some(o);
@@ -142,8 +169,7 @@ impl Engine {
             (flow, outcome)
         })
         .await;
-        // The run ended: raising its flag now changes nothing.
-        drop(guard);
+        guard.disarm();
         match joined {
             Ok((Ok(Flow::Completed), Some(Outcome::Done(Some(t))))) => Ok(t),
             Ok((_, Some(Outcome::Panicked(m)))) => Err(Failed::Panicked(m)),

@@ -103,8 +103,9 @@ pub async fn preview(
     let scanner = Scanner::new().dpi(q.dpi);
     let outcome = app
         .engine
-        .run(&permit, move |spread| {
-            draw(bytes, &name, &options.parallel(spread), &scanner, page)
+        .run_cancellable(&permit, move |spread, cancel| {
+            let options = options.parallel(spread).cancel(cancel);
+            draw(bytes, &name, &options, &scanner, page)
         })
         .await;
     let budget = app.options.time_budget;
@@ -181,7 +182,7 @@ fn draw(
     scanner: &Scanner,
     page: usize,
 ) -> Drawn {
-    signprep_core::batch::test_hook(name);
+    signprep_core::batch::test_hook_until(name, options.cancel.as_ref());
     let scanned = Document::from_bytes(&bytes, options)
         .and_then(|doc| scanner.scan(&doc).map(|scan| (doc, scan)));
     let (doc, scan) = match scanned {

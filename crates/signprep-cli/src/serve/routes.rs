@@ -172,8 +172,8 @@ pub async fn scan(
         let source = PdfSource::bytes(name.clone(), bytes);
         let rendered = rendered.clone();
         app.engine
-            .run(&permit, move |spread| {
-                let r = scan_source(&source, &options, &scanner, spread);
+            .run_cancellable(&permit, move |spread, cancel| {
+                let r = scan_source(&source, &options.cancel(cancel), &scanner, spread);
                 (verdict(&r), r.scan.pages.len(), rendered(&r))
             })
             .await
@@ -314,11 +314,13 @@ pub async fn check(
             ),
         ));
     }
-    let checker = Arc::clone(&app.checker);
+    let (checker, options) = (Arc::clone(&app.checker), app.options.clone());
     let shown = name.clone();
     let outcome = app
         .engine
-        .run(&permit, move |_| {
+        .run_cancellable(&permit, move |_, cancel| {
+            let checker =
+                signprep_pack::Checker::clone(&checker).load_options(options.cancel(cancel));
             crate::check_cmd::check_bytes(&checker, std::path::Path::new(&shown), &bytes, kind)
         })
         .await;

@@ -55,6 +55,14 @@ pub use stream::{Flow, MAX_STUCK, Outcome, Stream, catch_panic, panic_message};
 /// hangs. Called by every job at its start. Not a stable API.
 #[doc(hidden)]
 pub fn test_hook(name: &str) {
+    test_hook_until(name, None);
+}
+
+/// [`test_hook`], whose hang ends when `cancel` is raised (checked every
+/// 20 ms), as work on a file ends at the core's next check: for tests of
+/// cancellation (`signprep serve`, a client that hangs up). Not a stable API.
+#[doc(hidden)]
+pub fn test_hook_until(name: &str, cancel: Option<&crate::Cancel>) {
     #[cfg(feature = "testing")]
     {
         let named = |var: &str| {
@@ -66,11 +74,11 @@ pub fn test_hook(name: &str) {
             panic!("forced by SIGNPREP_TEST_PANIC for {name}");
         }
         if named("SIGNPREP_TEST_HANG") {
-            loop {
-                std::thread::park();
+            while !cancel.is_some_and(crate::Cancel::is_cancelled) {
+                std::thread::park_timeout(std::time::Duration::from_millis(20));
             }
         }
     }
     #[cfg(not(feature = "testing"))]
-    let _ = name;
+    let _ = (name, cancel);
 }

@@ -84,7 +84,7 @@ pub fn scan_source(
     spread: bool,
 ) -> Record {
     let name = source.name();
-    super::test_hook(&name);
+    super::test_hook_until(&name, options.cancel.as_ref());
     let options = options.clone().parallel(spread);
     let scanner = scanner.clone().parallel_pages(spread);
     let result = match source {

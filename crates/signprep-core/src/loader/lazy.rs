@@ -455,10 +455,8 @@ impl Lazy {
             return Ok(None);
         }
         let o = &self.limits.options;
-        if let Some(budget) = o.time_budget
-            && self.limits.started.elapsed() > budget
-        {
-            return Err(self.fail(Error::limit(Limit::Time { budget })));
+        if let Some(limit) = o.out_of_time(self.limits.started) {
+            return Err(self.fail(Error::limit(limit)));
         }
         let over_document = || {
             Error::limit(Limit::DocumentBytes {

@@ -393,3 +393,32 @@ fn an_entry_pointing_at_another_objects_header() {
     assert!(doc.object((6, 0)).is_none());
     assert!(doc.used_eager_fallback());
 }
+
+#[test]
+fn a_raised_cancel_flag_stops_the_scan_as_the_time_budget_does() {
+    let pdf = classic(&strs(&one_page("")));
+    let cancel = crate::Cancel::new();
+    let options = LoadOptions::default().cancel(cancel.clone());
+    assert!(
+        Document::from_bytes(&pdf, &options)
+            .and_then(|d| Scanner::new().scan(&d))
+            .is_ok()
+    );
+    cancel.cancel();
+    let err = Document::from_bytes(&pdf, &options)
+        .and_then(|d| Scanner::new().scan(&d))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            crate::ErrorKind::LimitExceeded {
+                limit: crate::Limit::Cancelled,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // A clone of the options carries the same flag; other options do not.
+    assert_eq!(options.clone(), options);
+    assert_ne!(LoadOptions::default().cancel(crate::Cancel::new()), options);
+}
