@@ -10,7 +10,7 @@ use crate::tags::vendor::{
     Anchors, Dialects, FoundVendorTag, PageVendor, VendorTag, collect_page, find_anchor_tabs,
     resolve_document,
 };
-use crate::tags::{FoundTag, Unmappable, find_page_tags};
+use crate::tags::{FoundTag, PageLines, Unmappable, find_page_tags_in};
 use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -198,7 +198,9 @@ impl Scanner {
         let res = Resources::new(doc);
         let per_page = |i: usize| -> Result<PageResult, Error> {
             let text = interpret_page(&res, i)?;
-            let found = find_page_tags(i, &text);
+            // Built once, for whichever of the readers below needs them.
+            let lines = PageLines::new(&text);
+            let found = find_page_tags_in(i, &lines);
             let (tags, mut diags) = (found.tags, found.diags);
             // Vendor tags are read once every page is in (one reading per
             // document); their findings go here, after the page's tag findings.
@@ -206,12 +208,12 @@ impl Scanner {
             let vendor = if self.dialects.is_empty() {
                 PageVendor::default()
             } else {
-                collect_page(i, &text, self.dialects)
+                collect_page(i, &lines, self.dialects)
             };
             // Anchors are matched per page, with no document-wide reading.
             let (mut anchored, mut anchor_hits) = (Vec::new(), Vec::new());
             if let Some(a) = &self.anchors {
-                let found = find_anchor_tabs(i, &text, a);
+                let found = find_anchor_tabs(i, &lines, a);
                 anchored = found.found;
                 diags.extend(found.diags);
                 anchor_hits = found.hits;

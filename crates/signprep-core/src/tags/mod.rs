@@ -40,6 +40,7 @@ use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
 use lexer::{Unclosed, find_matches, wrapped_tag};
+use std::cell::OnceCell;
 
 /// Sentinel in the owner map: a character that no glyph drew (gap, line break).
 const NO_GLYPH: u32 = u32::MAX;
@@ -109,6 +110,35 @@ fn direction(origin: (f64, f64), end: (f64, f64)) -> (f64, f64) {
         (dx / len, dy / len)
     } else {
         (1.0, 0.0)
+    }
+}
+
+/// A page's lines, built on first use and then shared by whatever reads
+/// tags on the page: the native tags, the vendor dialects, DocuSign anchors.
+/// Building them is most of the work of reading tags, so a scan with
+/// `--dialect` builds them once, not once per reader.
+pub(crate) struct PageLines<'p> {
+    page: &'p PageText,
+    lines: OnceCell<Lines>,
+}
+
+impl<'p> PageLines<'p> {
+    /// Lines of `page`, not built yet.
+    pub(crate) fn new(page: &'p PageText) -> Self {
+        PageLines {
+            page,
+            lines: OnceCell::new(),
+        }
+    }
+
+    /// The page whose lines these are.
+    pub(crate) fn page(&self) -> &'p PageText {
+        self.page
+    }
+
+    /// The lines, built on the first call.
+    pub(crate) fn get(&self) -> &Lines {
+        self.lines.get_or_init(|| build_lines(self.page))
     }
 }
 
@@ -285,12 +315,18 @@ fn unmappable_at(page: &PageText, lines: &Lines, start: usize, end: usize) -> Op
 /// Finds the tags of one page; wrapped and unterminated tags become
 /// diagnostics, and misread text around a `<#` that is no tag is noted.
 pub(crate) fn find_page_tags(page_index: usize, page: &PageText) -> PageTags {
+    find_page_tags_in(page_index, &PageLines::new(page))
+}
+
+/// [`find_page_tags`] on lines shared with the page's other readers.
+pub(crate) fn find_page_tags_in(page_index: usize, shared: &PageLines<'_>) -> PageTags {
+    let page = shared.page();
     // Lines only add spaces and breaks between glyphs, so a page whose raw text
     // has no `<#` has none in its lines either: most pages stop here.
     if !page.text.contains("<#") {
         return PageTags::default();
     }
-    let lines = build_lines(page);
+    let lines = shared.get();
     let scan = find_matches(&lines.text);
     let mut tags = Vec::new();
     let mut diags = Vec::new();
@@ -298,7 +334,7 @@ pub(crate) fn find_page_tags(page_index: usize, page: &PageText) -> PageTags {
     let p = page_index + 1;
     for m in &scan.matches {
         let raw = &lines.text[m.start..m.end];
-        let glyphs = glyphs_of(&lines, m.start, m.end);
+        let glyphs = glyphs_of(lines, m.start, m.end);
         let first_line = lines.line_of.get(m.start).copied().unwrap_or(0);
         let last_line = lines
             .line_of
@@ -309,7 +345,7 @@ pub(crate) fn find_page_tags(page_index: usize, page: &PageText) -> PageTags {
             let head_end = lines.text[m.start..m.end]
                 .find('\n')
                 .map_or(m.end, |i| m.start + i);
-            unmappable.extend(unmappable_at(page, &lines, m.start, head_end));
+            unmappable.extend(unmappable_at(page, lines, m.start, head_end));
             continue;
         }
         if first_line != last_line {
@@ -352,7 +388,7 @@ pub(crate) fn find_page_tags(page_index: usize, page: &PageText) -> PageTags {
     }
     for &start in &scan.stray {
         let end = start + line_from(&lines.text, start).len();
-        unmappable.extend(unmappable_at(page, &lines, start, end));
+        unmappable.extend(unmappable_at(page, lines, start, end));
     }
     for &(start, why) in &scan.unterminated {
         let rest = line_from(&lines.text, start);

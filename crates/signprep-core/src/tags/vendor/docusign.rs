@@ -53,10 +53,9 @@
 //! tab goes is its `field` box.
 
 use super::{Dialect, FoundVendorTag, Problem, VendorAttributes, problem_diagnostic};
-use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
-use crate::tags::{Lines, build_lines, glyphs_of, span};
+use crate::tags::{Lines, PageLines, glyphs_of, span};
 
 /// Units of `anchorXOffset` and `anchorYOffset`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -500,9 +499,10 @@ pub(crate) struct PageAnchors {
 /// Finds every anchor of `anchors` on one page.
 pub(crate) fn find_anchor_tabs(
     page_index: usize,
-    page: &PageText,
+    shared: &PageLines<'_>,
     anchors: &Anchors,
 ) -> PageAnchors {
+    let page = shared.page();
     let mut out = PageAnchors {
         found: Vec::new(),
         diags: Vec::new(),
@@ -524,19 +524,19 @@ pub(crate) fn find_anchor_tabs(
     if candidates.is_empty() {
         return out;
     }
-    let lines = build_lines(page);
+    let lines = shared.get();
     let mut placed: Vec<(usize, usize, FoundVendorTag)> = Vec::new();
     for i in candidates {
         let Some(tab) = anchors.tabs.get(i) else {
             continue;
         };
-        let found = matches(&lines, tab);
+        let found = matches(lines, tab);
         if found.is_empty() {
             continue;
         }
         out.hits.push(i);
         for (s, e) in found {
-            let glyphs = glyphs_of(&lines, s, e);
+            let glyphs = glyphs_of(lines, s, e);
             let Some(sp) = span(page, &glyphs) else {
                 continue;
             };

@@ -34,14 +34,14 @@
 //!   `[$name]` places the definition's field in its own box.
 
 use super::{
-    Candidate, Delim, Dialect, Dialects, FoundVendorTag, Parsed, Problem, VendorAttributes,
-    candidates, claims, contenders, docuseal, dropbox, field_box, measure, parse,
-    problem_diagnostic, signnow, split_outside,
+    BoxRule, Candidate, Delim, Dialect, Dialects, FoundVendorTag, Parsed, Problem,
+    VendorAttributes, box_rule, candidates, claims, contenders, docuseal, dropbox, field_box,
+    measure, parse, problem_diagnostic, signnow, split_outside,
 };
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
-use crate::tags::{Lines, build_lines, glyphs_of, span};
+use crate::tags::{Lines, PageLines, glyphs_of, span};
 use std::collections::BTreeMap;
 
 /// One line's part of a tag: its text and where it was drawn.
@@ -167,37 +167,61 @@ fn readings(
         .collect()
 }
 
-/// The box of the glyphs drawing `start..end` of the lines' text.
-fn piece(page_index: usize, page: &PageText, lines: &Lines, start: usize, end: usize) -> Piece {
-    let glyphs = glyphs_of(lines, start, end);
+/// The text of `start..end` of the lines, and (when `boxed`, for a tag
+/// that may be reported in pieces) the box of the glyphs drawing it.
+fn piece(
+    page_index: usize,
+    page: &PageText,
+    lines: &Lines,
+    (start, end): (usize, usize),
+    boxed: bool,
+) -> Piece {
+    let bbox = boxed
+        .then(|| span(page, &glyphs_of(lines, start, end)).map(|s| s.bbox))
+        .flatten();
     Piece {
         page: page_index,
         text: lines.text.get(start..end).unwrap_or_default().to_string(),
-        bbox: span(page, &glyphs).map(|s| s.bbox),
+        bbox,
     }
+}
+
+/// A tag measured without attributes, as dialect `d` reads it: an explicit
+/// size as its `field` (the text box stays), as [`measure`] does. Its
+/// attributes are the reading's, set once the document has chosen it.
+fn sized(mut t: FoundVendorTag, d: Dialect, attrs: &VendorAttributes) -> FoundVendorTag {
+    t.dialect = d;
+    t.field = field_box(t.bbox, attrs);
+    t
 }
 
 /// Every requested dialect's reading of the candidates on one page, and the
 /// tags left open at its foot or closed at its top.
-pub(crate) fn collect_page(page_index: usize, page: &PageText, dialects: Dialects) -> PageVendor {
+pub(crate) fn collect_page(
+    page_index: usize,
+    shared: &PageLines<'_>,
+    dialects: Dialects,
+) -> PageVendor {
+    let page = shared.page();
     let kinds = delims(dialects, page);
     if kinds.is_empty() {
         return PageVendor::default();
     }
-    let lines = build_lines(page);
+    let lines = shared.get();
     let text = lines.text.as_str();
     let mut all: Vec<Candidate> = kinds.iter().flat_map(|k| candidates(text, *k)).collect();
     all.sort_by_key(|c| c.start);
     let mut out = PageVendor::default();
     for c in all {
         let whole = text.get(c.start..c.end).unwrap_or_default();
+        let wrapped = whole.contains('\n');
         let mut pieces = Vec::with_capacity(2);
         let mut from = c.start;
         for (k, _) in whole.match_indices('\n') {
-            pieces.push(piece(page_index, page, &lines, from, c.start + k));
+            pieces.push(piece(page_index, page, lines, (from, c.start + k), true));
             from = c.start + k + 1;
         }
-        pieces.push(piece(page_index, page, &lines, from, c.end));
+        pieces.push(piece(page_index, page, lines, (from, c.end), wrapped));
         let raw: String = pieces.iter().map(|p| p.text.as_str()).collect();
         // A wrapped tag is measured on its first line, where its field starts.
         let first = Candidate {
@@ -205,8 +229,21 @@ pub(crate) fn collect_page(page_index: usize, page: &PageText, dialects: Dialect
             split: false,
             ..c
         };
+        // Measured once per box rule, then sized per reading.
+        let mut base: [Option<Option<FoundVendorTag>>; 2] = [None, None];
         let rs = readings(c.delim, inner_of(&raw, c.delim), dialects, |d, attrs| {
-            measure(page, &lines, first, d, raw.clone(), attrs.clone())
+            let slot = base.get_mut(usize::from(box_rule(d) == BoxRule::Whole))?;
+            let t = slot.get_or_insert_with(|| {
+                measure(
+                    page,
+                    lines,
+                    first,
+                    d,
+                    raw.clone(),
+                    VendorAttributes::default(),
+                )
+            });
+            t.clone().map(|t| sized(t, d, attrs))
         });
         if !rs.is_empty() {
             out.cands.push(Cand {
@@ -219,10 +256,10 @@ pub(crate) fn collect_page(page_index: usize, page: &PageText, dialects: Dialect
         }
     }
     for &delim in &kinds {
-        if let Some(d) = dangling_foot(page_index, page, &lines, delim, dialects) {
+        if let Some(d) = dangling_foot(page_index, page, lines, delim, dialects) {
             out.foot.push(d);
         }
-        if let Some(d) = dangling_top(page_index, page, &lines, delim) {
+        if let Some(d) = dangling_top(page_index, page, lines, delim) {
             out.top.push(d);
         }
     }
@@ -283,7 +320,7 @@ fn dangling_foot(
         .collect();
     Some(Dangling {
         delim,
-        piece: piece(page_index, page, lines, at, text.len()),
+        piece: piece(page_index, page, lines, (at, text.len()), true),
         measured,
     })
 }
@@ -306,7 +343,7 @@ fn dangling_top(
     }
     Some(Dangling {
         delim,
-        piece: piece(page_index, page, lines, 0, at + delim.close().len()),
+        piece: piece(page_index, page, lines, (0, at + delim.close().len()), true),
         measured: Vec::new(),
     })
 }
@@ -318,11 +355,9 @@ fn joined(foot: &Dangling, top: &Dangling, dialects: Dialects) -> Option<Cand> {
     let rs = readings(foot.delim, inner, dialects, |d, attrs| {
         let mut t = foot.measured.iter().find(|t| t.dialect == d)?.clone();
         t.raw = raw.clone();
-        t.attrs = attrs.clone();
         // The text box stays the foot piece's; an explicit size is the
         // field's, as `measure` places it.
-        t.field = field_box(t.bbox, attrs);
-        Some(t)
+        Some(sized(t, d, attrs))
     });
     (!rs.is_empty()).then(|| Cand {
         page: foot.piece.page,
@@ -492,16 +527,18 @@ pub(crate) fn resolve_document(
 
     let mut out: Vec<(Vec<FoundVendorTag>, Vec<Diagnostic>)> =
         (0..n).map(|_| (Vec::new(), Vec::new())).collect();
-    for (c, ch) in cands.into_iter().zip(chosen) {
+    for (mut c, ch) in cands.into_iter().zip(chosen) {
         let Some((found, diags)) = out.get_mut(c.page) else {
             continue;
         };
-        let Some(r) = ch.and_then(|i| c.readings.get(i)) else {
+        let Some(i) = ch.filter(|&i| i < c.readings.len()) else {
             if matches!(c.delim, Delim::DoubleBrace | Delim::DoubleBracket) {
                 diags.push(unread_finding(&c, &ranked));
             }
             continue;
         };
+        // The chosen reading is moved out, not copied: the others are done with.
+        let r = c.readings.swap_remove(i);
         let d = r.dialect;
         if c.pieces.len() > 1 {
             let texts: Vec<&str> = c.pieces.iter().map(|p| p.text.as_str()).collect();
@@ -510,17 +547,17 @@ pub(crate) fn resolve_document(
                 continue;
             }
         }
-        let mut parsed = r.parsed.clone();
-        let mut tag = r.tag.clone();
+        let mut parsed = r.parsed;
         if d == Dialect::Dropbox {
             dropbox_links(&mut parsed, &defs, &referenced);
-            if let Some(t) = tag.as_mut() {
-                t.attrs = parsed.attrs.clone();
-            }
         }
         for p in &parsed.problems {
             diags.push(problem_diagnostic(c.page, d, &c.raw, p));
         }
+        let tag = r.tag.map(|mut t| {
+            t.attrs = parsed.attrs;
+            t
+        });
         if let Some(t) = tag {
             if !t.hidden && !t.clipped {
                 diags.push(visible_finding(&t, c.page));
