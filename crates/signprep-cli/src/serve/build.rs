@@ -51,7 +51,7 @@ pub fn check_output(
 }
 
 /// A record for work that gave no result (a panic, the watchdog).
-fn failed_record(f: Failed, name: String, app: &App) -> Result<CheckRecord, ApiError> {
+pub(super) fn failed_record(f: Failed, name: String, app: &App) -> Result<CheckRecord, ApiError> {
     let r = match f {
         Failed::Panicked(m) => panicked_record(name, &m),
         Failed::Abandoned(limit) => abandoned_record(name, limit, app.options.time_budget),

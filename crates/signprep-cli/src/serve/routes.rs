@@ -7,13 +7,13 @@ use super::api::{
 use super::engine::Failed;
 use crate::args::Format;
 use crate::check::record::Record as CheckRecord;
-use crate::check::write::{CheckFormat, Writer};
+use crate::check::write::CheckFormat;
 use crate::output::Render;
 use axum::body::Body;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use signprep_core::batch::{PdfSource, abandoned_record, panicked_record, scan_source};
 use signprep_core::{Dialects, FileErrorCode, Record, Scanner, Status};
 use signprep_pack::{InputKind, TypeMap};
@@ -324,37 +324,12 @@ pub async fn check(
             crate::check_cmd::check_bytes(&checker, std::path::Path::new(&shown), &bytes, kind)
         })
         .await;
-    let budget = app.options.time_budget;
-    let failed = crate::check_cmd::failed;
     let record = match outcome {
         Ok(r) => r,
-        Err(Failed::Panicked(m)) => failed(panicked_record(name, &m)),
-        Err(Failed::Abandoned(limit)) => failed(abandoned_record(name, limit, budget)),
-        Err(f) => return Err(engine_failed(f)),
+        Err(f) => super::build::failed_record(f, name, &app)?,
     };
     let status = check_status(&record);
     app.metrics
         .file(record.error.is_none() && !record.is_skipped(), 0);
-    let mut summary = crate::check::record::Summary::default();
-    summary.add(&record);
-    let mut out = Vec::new();
-    {
-        let mut w = Writer::new(format, &mut out);
-        w.record(&record)
-            .and_then(|()| w.finish(&summary))
-            .map_err(|e| {
-                ApiError::new(
-                    ApiCode::InternalError,
-                    format!("cannot write the output: {e}"),
-                )
-            })?;
-    }
-    let mut response = json_response(status, out);
-    if format == CheckFormat::Sarif {
-        response.headers_mut().insert(
-            axum::http::header::CONTENT_TYPE,
-            axum::http::HeaderValue::from_static("application/sarif+json"),
-        );
-    }
-    Ok(response.into_response())
+    super::build::check_output(&record, format, status)
 }
