@@ -5,7 +5,7 @@
 //! build as `signprep check` and `signprep pack` on the files.
 
 use super::App;
-use super::api::{ApiCode, ApiError, json_response, media_type, read_body, refuse};
+use super::api::{ApiCode, ApiError, json_response, media_type};
 use super::engine::{Failed, Permit};
 use super::form::{self, FORM, Form};
 use super::routes::{Pairs, bad, engine_failed, flag, pairs, positive};
@@ -133,7 +133,7 @@ fn content_type(headers: &HeaderMap) -> String {
         .to_string()
 }
 
-/// The media type check, the query and the admission, as every route has them.
+/// The form routes' media type and query, then [`super::engine::Engine::admit_body`].
 async fn admit(
     app: &Arc<App>,
     headers: &HeaderMap,
@@ -141,16 +141,10 @@ async fn admit(
     query: Result<Vec<(String, String)>, ApiError>,
     body: Body,
 ) -> Result<(Vec<(String, String)>, Permit, Vec<u8>), ApiError> {
-    let admitted = super::api::require_media_type(headers, accepted)
-        .and(query)
-        .and_then(|q| super::api::declared_size(headers, app.max_body).map(|()| q))
-        .and_then(|q| Ok((q, app.engine.admit()?)));
-    let (q, permit) = match admitted {
-        Ok(a) => a,
-        Err(e) => return Err(refuse(e, headers, body, app.max_body).await),
-    };
-    let bytes = read_body(headers, body, app.max_body).await?;
-    Ok((q, permit, bytes))
+    let checked = super::api::require_media_type(headers, accepted).and(query);
+    app.engine
+        .admit_body(app.max_body, headers, body, checked)
+        .await
 }
 
 /// `POST /v1/pack` (`multipart/form-data`: a `manifest` part and a `pdf`

@@ -10,7 +10,9 @@
 //! all. The run's thread is a tokio blocking thread; there are at most
 //! `--max-pending` of them.
 
-use super::api::{ApiCode, ApiError};
+use super::api::{ApiCode, ApiError, declared_size, read_body, refuse};
+use axum::body::Body;
+use axum::http::HeaderMap;
 use signprep_core::Cancel;
 use signprep_core::batch::{Flow, Outcome, Stream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -103,6 +105,29 @@ impl Engine {
     /// Threads lost to inputs the watchdog gave up on.
     pub fn lost_threads(&self) -> usize {
         self.stream.lost_threads()
+    }
+
+    /// The admission of a route that takes a body, the one path every such route
+    /// goes: what the route checked first (`checked`: its media type and query),
+    /// the declared size, then a place ([`Engine::admit`]); a refusal reads the
+    /// body away first ([`refuse`]). Returns what was checked, the place and the
+    /// body, read within `max_body`.
+    pub async fn admit_body<Q>(
+        self: &Arc<Self>,
+        max_body: u64,
+        headers: &HeaderMap,
+        body: Body,
+        checked: Result<Q, ApiError>,
+    ) -> Result<(Q, Permit, Vec<u8>), ApiError> {
+        let admitted = checked
+            .and_then(|q| declared_size(headers, max_body).map(|()| q))
+            .and_then(|q| Ok((q, self.admit()?)));
+        let (q, permit) = match admitted {
+            Ok(a) => a,
+            Err(e) => return Err(refuse(e, headers, body, max_body).await),
+        };
+        let bytes = read_body(headers, body, max_body).await?;
+        Ok((q, permit, bytes))
     }
 
     /// A place for one more request, or 503 `busy` with `Retry-After`.

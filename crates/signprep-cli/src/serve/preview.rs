@@ -3,7 +3,7 @@
 //! and [`crate::preview_cmd::render_pngs`]), a PNG.
 
 use super::App;
-use super::api::{ApiCode, ApiError, json_response, read_body, refuse, require_media_type};
+use super::api::{ApiCode, ApiError, json_response, require_media_type};
 use super::engine::Failed;
 use super::routes::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
 use crate::args::Format;
@@ -87,16 +87,13 @@ pub async fn preview(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let admitted = require_media_type(&headers, PDF_TYPES)
+    let checked = require_media_type(&headers, PDF_TYPES)
         .and_then(|_| pairs(query, &["page", "dpi", "name"]))
-        .and_then(|p| preview_query(&p))
-        .and_then(|q| super::api::declared_size(&headers, app.max_body).map(|()| q))
-        .and_then(|q| Ok((q, app.engine.admit()?)));
-    let (q, permit) = match admitted {
-        Ok(a) => a,
-        Err(e) => return Err(refuse(e, &headers, body, app.max_body).await),
-    };
-    let bytes = read_body(&headers, body, app.max_body).await?;
+        .and_then(|p| preview_query(&p));
+    let (q, permit, bytes) = app
+        .engine
+        .admit_body(app.max_body, &headers, body, checked)
+        .await?;
     let options = app.options.clone();
     let name = q.name.clone();
     let page = q.page;

@@ -1,9 +1,7 @@
 //! `POST /v1/scan` and `POST /v1/check`: a body in, the CLI's record out.
 
 use super::App;
-use super::api::{
-    ApiCode, ApiError, declared_size, json_response, read_body, refuse, require_media_type,
-};
+use super::api::{ApiCode, ApiError, json_response, require_media_type};
 use super::engine::Failed;
 use crate::args::Format;
 use crate::check::record::Record as CheckRecord;
@@ -147,16 +145,13 @@ pub async fn scan(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let admitted = require_media_type(&headers, PDF_TYPES)
+    let checked = require_media_type(&headers, PDF_TYPES)
         .and_then(|_| pairs(query, SCAN_KEYS))
-        .and_then(|pairs| scan_query(&pairs))
-        .and_then(|q| declared_size(&headers, app.max_body).map(|()| q))
-        .and_then(|q| Ok((q, app.engine.admit()?)));
-    let (q, permit) = match admitted {
-        Ok(a) => a,
-        Err(e) => return Err(refuse(e, &headers, body, app.max_body).await),
-    };
-    let bytes = read_body(&headers, body, app.max_body).await?;
+        .and_then(|pairs| scan_query(&pairs));
+    let (q, permit, bytes) = app
+        .engine
+        .admit_body(app.max_body, &headers, body, checked)
+        .await?;
     let options = app.options.clone();
     let name = q.name.clone();
     let render = Render::new(Format::Ndjson).fields_read(q.fields);
@@ -292,14 +287,10 @@ pub async fn check(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let admitted = check_query(&headers, query)
-        .and_then(|q| declared_size(&headers, app.max_body).map(|()| q))
-        .and_then(|q| Ok((q, app.engine.admit()?)));
-    let ((format, name, kind), permit) = match admitted {
-        Ok(a) => a,
-        Err(e) => return Err(refuse(e, &headers, body, app.max_body).await),
-    };
-    let bytes = read_body(&headers, body, app.max_body).await?;
+    let ((format, name, kind), permit, bytes) = app
+        .engine
+        .admit_body(app.max_body, &headers, body, check_query(&headers, query))
+        .await?;
     if super::api::media_type(&headers).as_deref() == Some(super::form::FORM) {
         let named = (name != "-").then_some(name);
         return super::build::check_form(&app, &permit, &headers, bytes, format, named).await;
