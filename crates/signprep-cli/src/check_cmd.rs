@@ -5,6 +5,7 @@ use crate::batch::{Outcome, Progress, Stream, interrupt};
 use crate::check::inputs::{Inputs, Item};
 use crate::check::record::{Failure, Record, Summary};
 use crate::check::write::{CheckFormat, Writer};
+use crate::exit::ExitStatus;
 use clap::{Args, ValueEnum};
 use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
 use signprep_core::{FileErrorCode, LoadOptions, Severity};
@@ -105,7 +106,7 @@ fn size(s: &str) -> Result<u64, String> {
 /// first, a watchdog behind the time budget (`--timeout-per-file`, as
 /// `scan`'s), Ctrl-C between two records, a panic on one input reported as
 /// its `internal_error` record.
-pub fn run(args: &CheckArgs) -> u8 {
+pub fn run(args: &CheckArgs) -> ExitStatus {
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
         CheckFormat::Human
     } else {
@@ -126,7 +127,10 @@ pub fn run(args: &CheckArgs) -> u8 {
         {
             Ok(doc) => checker = checker.template(doc),
             Err(e) => {
-                return crate::fail(&format!("--template {}: {e}", t.display()), 2);
+                return crate::fail(
+                    &format!("--template {}: {e}", t.display()),
+                    ExitStatus::Error,
+                );
             }
         }
     }
@@ -135,7 +139,12 @@ pub fn run(args: &CheckArgs) -> u8 {
         Ok(s) => s
             .watchdog(watchdog_for(&options))
             .stop_flag(interrupt::flag()),
-        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+        Err(e) => {
+            return crate::fail(
+                &format!("cannot start worker threads: {e}"),
+                ExitStatus::Error,
+            );
+        }
     };
     let paths = if args.paths.is_empty() && args.files_from.is_none() {
         vec![PathBuf::from(".")]
@@ -144,7 +153,7 @@ pub fn run(args: &CheckArgs) -> u8 {
     };
     let items = match Inputs::open(&paths, args.files_from.as_deref()) {
         Ok(items) => items,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     let kind = args.kind;
     let mut writer = Writer::new(format, std::io::stdout());
@@ -201,13 +210,13 @@ pub fn run(args: &CheckArgs) -> u8 {
                 summary.skipped,
                 first_skipped,
             ),
-            2,
+            ExitStatus::Error,
         );
     }
     if let Err(e) = writer.finish(&summary)
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        return crate::fail(&format!("cannot write output: {e}"), 2);
+        return crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
     }
     if format != CheckFormat::Human && stderr_is_terminal {
         eprintln!("{}", summary.line());
@@ -222,14 +231,14 @@ pub fn run(args: &CheckArgs) -> u8 {
     if summary.interrupted {
         crate::fail(
             "interrupted; the output holds the records written so far",
-            130,
+            ExitStatus::Interrupted,
         )
     } else if summary.failed > 0 {
-        crate::fail(&tally.unreadable(summary.failed), 2)
+        crate::fail(&tally.unreadable(summary.failed), ExitStatus::Error)
     } else if denied > 0 {
-        crate::fail(&tally.denied(&summary, deny_warnings), 1)
+        crate::fail(&tally.denied(&summary, deny_warnings), ExitStatus::Failure)
     } else {
-        0
+        ExitStatus::Success
     }
 }
 

@@ -1,6 +1,7 @@
 //! `signprep completions SHELL` (clap_complete) and `signprep man` (clap_mangen):
 //! both generated from the command line clap parses, examples included.
 
+use crate::exit::ExitStatus;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ pub struct ManArgs {
 }
 
 /// Exit status: 0, or 2 when the output cannot be written.
-pub fn completions(args: &CompletionsArgs) -> u8 {
+pub fn completions(args: &CompletionsArgs) -> ExitStatus {
     let mut cmd = crate::help::command();
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "signprep", &mut buf);
@@ -32,12 +33,15 @@ pub fn completions(args: &CompletionsArgs) -> u8 {
 }
 
 /// Exit status: 0, or 2 for an unknown subcommand or an output failure.
-pub fn man(args: &ManArgs) -> u8 {
+pub fn man(args: &ManArgs) -> ExitStatus {
     let cmd = crate::help::command();
     if let Some(dir) = &args.out_dir {
         return match write_pages(&cmd, dir) {
-            Ok(()) => 0,
-            Err(e) => crate::fail(&format!("cannot write to {}: {e}", dir.display()), 2),
+            Ok(()) => ExitStatus::Success,
+            Err(e) => crate::fail(
+                &format!("cannot write to {}: {e}", dir.display()),
+                ExitStatus::Error,
+            ),
         };
     }
     let page = match &args.command {
@@ -54,14 +58,17 @@ pub fn man(args: &ManArgs) -> u8 {
                     .collect();
                 return crate::fail(
                     &format!("no subcommand `{name}` (one of: {})", names.join(", ")),
-                    2,
+                    ExitStatus::Error,
                 );
             }
         },
     };
     match page {
         Ok(bytes) => print("man", &bytes),
-        Err(e) => crate::fail(&format!("cannot write the manual page: {e}"), 2),
+        Err(e) => crate::fail(
+            &format!("cannot write the manual page: {e}"),
+            ExitStatus::Error,
+        ),
     }
 }
 
@@ -106,11 +113,14 @@ fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()
     Ok(())
 }
 
-fn print(who: &str, bytes: &[u8]) -> u8 {
+fn print(who: &str, bytes: &[u8]) -> ExitStatus {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => crate::fail(&format!("signprep {who}: cannot write output: {e}"), 2),
+        Ok(()) => ExitStatus::Success,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
+        Err(e) => crate::fail(
+            &format!("signprep {who}: cannot write output: {e}"),
+            ExitStatus::Error,
+        ),
     }
 }

@@ -1,5 +1,6 @@
 //! `signprep explain CODE`, `--list` and `--markdown` (which is `docs/diagnostics.md`).
 
+use crate::exit::ExitStatus;
 use clap::Args;
 use signprep_core::{Code, FileErrorCode, Severity};
 use signprep_pack::{Group, PackCode};
@@ -165,7 +166,7 @@ pub fn describe(code: &str) -> Option<RuleDoc> {
 }
 
 /// Exit status: 0, or 2 for an unknown code or an output failure.
-pub fn run(args: &ExplainArgs) -> u8 {
+pub fn run(args: &ExplainArgs) -> ExitStatus {
     let text = if args.markdown {
         markdown()
     } else if args.list {
@@ -194,15 +195,15 @@ pub fn run(args: &ExplainArgs) -> u8 {
                         eprintln!("error: no code `{code}` (`signprep explain --list` lists them)")
                     }
                 }
-                return 2;
+                return ExitStatus::Error;
             }
         }
     };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => crate::fail(&format!("cannot write output: {e}"), 2),
+        Ok(()) => ExitStatus::Success,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
+        Err(e) => crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error),
     }
 }
 

@@ -10,6 +10,7 @@ mod batch;
 mod check;
 mod check_cmd;
 mod completions_cmd;
+mod exit;
 mod explain_cmd;
 mod help;
 mod inputs;
@@ -35,6 +36,7 @@ mod serve;
 
 use clap::FromArgMatches;
 use clap::error::ErrorKind;
+use exit::ExitStatus;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -43,9 +45,9 @@ fn main() -> ExitCode {
         .and_then(|m| args::Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return ExitCode::from(usage_error(&e)),
+        Err(e) => return usage_error(&e).into(),
     };
-    let code = match cli.command {
+    let status = match cli.command {
         args::Command::Scan(a) => scan_cmd::run(&a),
         args::Command::Pack(a) => pack_cmd::run(&a),
         args::Command::Migrate(a) => migrate_cmd::run(&a),
@@ -61,7 +63,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         args::Command::Serve(a) => serve::run(&a),
     };
-    ExitCode::from(code)
+    status.into()
 }
 
 /// The worker pool of a command (`jobs`: threads, 0 or none = all cores); on
@@ -84,7 +86,7 @@ fn worker_pool(jobs: Option<usize>) -> Option<rayon::ThreadPool> {
 /// Prints a command-line error with its explanation as the last line
 /// (`error: unexpected argument ...`), after clap's usage and tips; help and
 /// version go to standard output with status 0.
-fn usage_error(e: &clap::Error) -> u8 {
+fn usage_error(e: &clap::Error) -> ExitStatus {
     if matches!(
         e.kind(),
         ErrorKind::DisplayHelp
@@ -93,9 +95,9 @@ fn usage_error(e: &clap::Error) -> u8 {
     ) {
         let _ = e.print();
         return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-            2
+            ExitStatus::Error
         } else {
-            0
+            ExitStatus::Success
         };
     }
     let text = e.render().to_string();
@@ -136,12 +138,12 @@ fn usage_error(e: &clap::Error) -> u8 {
         Some(line) => eprintln!("{line} (`signprep --help` for more)"),
         None => eprintln!("error: invalid command line (`signprep --help` for more)"),
     }
-    2
+    ExitStatus::Error
 }
 
 /// Ends a command that failed: its reason as the last line on stderr,
 /// `error: ...`, and the exit status to return.
-fn fail(message: &str, status: u8) -> u8 {
+fn fail(message: &str, status: ExitStatus) -> ExitStatus {
     eprintln!("error: {message}");
     status
 }
@@ -160,22 +162,22 @@ fn plural(n: usize, what: &str) -> String {
 #[cfg(feature = "render")]
 #[derive(Debug, Default)]
 struct Verdict {
-    status: u8,
+    status: ExitStatus,
     reasons: Vec<String>,
 }
 
 #[cfg(feature = "render")]
 impl Verdict {
     /// Records a problem and the exit status it calls for.
-    fn add(&mut self, status: u8, reason: impl Into<String>) {
+    fn add(&mut self, status: ExitStatus, reason: impl Into<String>) {
         self.status = self.status.max(status);
         self.reasons.push(reason.into());
     }
 
     /// Prints the last line when the status is not 0; returns the status.
-    fn finish(self) -> u8 {
+    fn finish(self) -> ExitStatus {
         const SHOWN: usize = 3;
-        if self.status != 0 {
+        if self.status != ExitStatus::Success {
             let mut line = self
                 .reasons
                 .iter()

@@ -3,6 +3,7 @@
 //! explicit positions (the conversion is `signprep_pack::Migrator`).
 
 use crate::batch::{Flow, Outcome, Stream, interrupt};
+use crate::exit::ExitStatus;
 use crate::inputs::{Input, expand};
 use clap::Args;
 use signprep_core::Severity;
@@ -89,17 +90,17 @@ use crate::anchors_arg::dialect_list;
 /// Exit status: 0 every PDF migrated, 1 a PDF with an error-level finding,
 /// one whose migration panicked (`internal_error`) or one the watchdog gave
 /// up on (`pdf_limit_exceeded`; nothing written for them), 2 usage or I/O.
-pub fn run(args: &MigrateArgs) -> u8 {
+pub fn run(args: &MigrateArgs) -> ExitStatus {
     let migrator = match migrator(args) {
         Ok(m) => m,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     let inputs = expand(&args.paths);
     if inputs.is_empty() {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return crate::fail(
             &format!("nothing to migrate: no PDF in {}", shown.join(", ")),
-            2,
+            ExitStatus::Error,
         );
     }
     if args.out.is_none() && inputs.len() > 1 {
@@ -108,13 +109,16 @@ pub fn run(args: &MigrateArgs) -> u8 {
                 "{} PDFs but no --out DIR: standard output takes one request",
                 inputs.len()
             ),
-            2,
+            ExitStatus::Error,
         );
     }
     if let Some(dir) = &args.out
         && let Err(e) = std::fs::create_dir_all(dir)
     {
-        return crate::fail(&format!("cannot create {}: {e}", dir.display()), 2);
+        return crate::fail(
+            &format!("cannot create {}: {e}", dir.display()),
+            ExitStatus::Error,
+        );
     }
     let options = load_options(args);
     let budget = options.time_budget;
@@ -123,7 +127,12 @@ pub fn run(args: &MigrateArgs) -> u8 {
         Ok(s) => s
             .watchdog(signprep_core::batch::watchdog_for(&options))
             .stop_flag(interrupt::flag()),
-        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+        Err(e) => {
+            return crate::fail(
+                &format!("cannot start worker threads: {e}"),
+                ExitStatus::Error,
+            );
+        }
     };
     let count = inputs.len();
     let mut names = BTreeSet::new();
@@ -216,19 +225,19 @@ pub fn run(args: &MigrateArgs) -> u8 {
     );
     match flow {
         Ok(Flow::Completed) => {}
-        Ok(Flow::BrokenPipe) => return 0,
-        Ok(Flow::Interrupted) => return crate::fail("interrupted", 130),
-        Err(e) => return crate::fail(&format!("cannot write output: {e}"), 2),
+        Ok(Flow::BrokenPipe) => return ExitStatus::Success,
+        Ok(Flow::Interrupted) => return crate::fail("interrupted", ExitStatus::Interrupted),
+        Err(e) => return crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error),
     }
     total.files += io_errors.len() + internal.len();
     if count > 1 {
         eprintln!("{}", total_line(&total, io_errors.len() + internal.len()));
     }
     if let Some(first) = io_errors.first() {
-        return crate::fail(first, 2);
+        return crate::fail(first, ExitStatus::Error);
     }
     if let Some(first) = internal.first() {
-        return crate::fail(first, 1);
+        return crate::fail(first, ExitStatus::Failure);
     }
     if total.failed > 0 {
         return crate::fail(
@@ -240,10 +249,10 @@ pub fn run(args: &MigrateArgs) -> u8 {
                 },
                 if total.failed == 1 { "it" } else { "them" }
             ),
-            1,
+            ExitStatus::Failure,
         );
     }
-    0
+    ExitStatus::Success
 }
 
 /// The default limits, with `--timeout-per-file` as the time budget (0: none).

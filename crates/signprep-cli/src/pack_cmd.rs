@@ -2,6 +2,7 @@
 
 use crate::check::record::Record;
 use crate::check::write::human;
+use crate::exit::ExitStatus;
 use crate::output::clean;
 use clap::Args;
 use serde::Serialize;
@@ -41,18 +42,18 @@ pub struct PackArgs {
 ///
 /// It runs on the batch engine as one item ([`crate::batch::guarded`]): a
 /// panic while scanning the manifest's PDFs is reported, not an abort.
-pub fn run(args: &PackArgs) -> u8 {
+pub fn run(args: &PackArgs) -> ExitStatus {
     let args = args.clone();
     let what = format!("cannot pack {}", args.manifest.display());
     crate::batch::guarded(&what, move || pack(&args))
 }
 
-fn pack(args: &PackArgs) -> u8 {
+fn pack(args: &PackArgs) -> ExitStatus {
     let shown = args.manifest.display().to_string();
     signprep_core::batch::test_hook(&shown);
     let bytes = match crate::inputs::read_input(&args.manifest) {
         Ok(b) => b,
-        Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), 2),
+        Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error),
     };
     let (checked, pack) = Checker::new().check_manifest(&bytes, &args.manifest, RandomIds);
     let errors = checked.findings.iter().filter(|f| f.is_error()).count();
@@ -66,7 +67,7 @@ fn pack(args: &PackArgs) -> u8 {
                 "{} in {shown}; nothing written",
                 crate::plural(errors, "error-level finding")
             ),
-            1,
+            ExitStatus::Failure,
         );
     };
     let written = match &args.populate {
@@ -87,16 +88,16 @@ fn pack(args: &PackArgs) -> u8 {
         ),
     };
     match written {
-        Ok(()) => 0,
+        Ok(()) => ExitStatus::Success,
         Err(Failure::Findings(n)) => crate::fail(
             &format!(
                 "{} in the {} output of {shown}; nothing written",
                 crate::plural(n, "error-level finding"),
                 if args.v0 { "--v0" } else { "--populate" }
             ),
-            1,
+            ExitStatus::Failure,
         ),
-        Err(Failure::Io(e)) => crate::fail(&e, 2),
+        Err(Failure::Io(e)) => crate::fail(&e, ExitStatus::Error),
     }
 }
 

@@ -2,6 +2,7 @@
 //! (`--pack` and `--manifest`: see `preview_pack`).
 
 use crate::args::PreviewArgs;
+use crate::exit::ExitStatus;
 use rayon::prelude::*;
 use signprep_core::{
     Code, Document, FileErrorCode, LoadOptions, Overlay, PageRenderer, RenderError, Scan, Scanner,
@@ -222,9 +223,15 @@ pub fn write_pages(
         match png {
             Ok(bytes) => match crate::atomic::write(&path, &bytes) {
                 Ok(()) => println!("{}", path.display()),
-                Err(e) => verdict.add(2, format!("cannot write {}: {e}", path.display())),
+                Err(e) => verdict.add(
+                    ExitStatus::Error,
+                    format!("cannot write {}: {e}", path.display()),
+                ),
             },
-            Err(e) => verdict.add(1, format!("{what}: page {}: {e}", page + 1)),
+            Err(e) => verdict.add(
+                ExitStatus::Failure,
+                format!("{what}: page {}: {e}", page + 1),
+            ),
         }
         if json && let Some(overlay) = Overlay::for_page(&loaded.scan, page, style) {
             let path = path.with_extension("json");
@@ -236,7 +243,10 @@ pub fn write_pages(
                 });
             match written {
                 Ok(()) => println!("{}", path.display()),
-                Err(e) => verdict.add(2, format!("cannot write {}: {e}", path.display())),
+                Err(e) => verdict.add(
+                    ExitStatus::Error,
+                    format!("cannot write {}: {e}", path.display()),
+                ),
             }
         }
     }
@@ -273,7 +283,7 @@ pub fn png_name(stem: &str, page: usize, count: usize) -> String {
 /// Runs on the batch engine as one item ([`crate::batch::guarded`], as
 /// `pack` does): a panic while reading or drawing the file (a bug) is one
 /// `error:` line and exit status 1, not an abort.
-pub fn run(args: &PreviewArgs) -> u8 {
+pub fn run(args: &PreviewArgs) -> ExitStatus {
     let shown = match (&args.pack, &args.manifest, &args.file) {
         (Some(p), _, _) | (None, Some(p), _) | (None, None, Some(p)) => p.display().to_string(),
         (None, None, None) => "-".into(),
@@ -282,7 +292,7 @@ pub fn run(args: &PreviewArgs) -> u8 {
     crate::batch::guarded(&format!("cannot preview {shown}"), move || preview(&args))
 }
 
-fn preview(args: &PreviewArgs) -> u8 {
+fn preview(args: &PreviewArgs) -> ExitStatus {
     let style = match style(
         &args.signer,
         &args.type_map,
@@ -290,13 +300,18 @@ fn preview(args: &PreviewArgs) -> u8 {
         !args.no_legend,
     ) {
         Ok(s) => s,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     let source = match (&args.pack, &args.manifest, &args.file) {
         (Some(p), _, _) => Some(crate::preview_pack::Source::Pack(p)),
         (None, Some(m), _) => Some(crate::preview_pack::Source::Manifest(m)),
         (None, None, Some(_)) => None,
-        (None, None, None) => return crate::fail("preview needs a PDF, --pack or --manifest", 2),
+        (None, None, None) => {
+            return crate::fail(
+                "preview needs a PDF, --pack or --manifest",
+                ExitStatus::Error,
+            );
+        }
     };
     if let Some(source) = source {
         let (path, flag, takes) = match source {
@@ -311,23 +326,26 @@ fn preview(args: &PreviewArgs) -> u8 {
                     "{} is a folder: {flag} takes one file, {takes}",
                     path.display()
                 ),
-                2,
+                ExitStatus::Error,
             );
         }
         return crate::preview_pack::run(args, source, &style);
     }
     let Some(file) = args.file.as_deref() else {
-        return crate::fail("preview needs a PDF, --pack or --manifest", 2);
+        return crate::fail(
+            "preview needs a PDF, --pack or --manifest",
+            ExitStatus::Error,
+        );
     };
     if file.is_dir() {
-        return crate::fail(&folder_given(file), 2);
+        return crate::fail(&folder_given(file), ExitStatus::Error);
     }
     let Some(pool) = crate::worker_pool(args.jobs) else {
-        return 2;
+        return ExitStatus::Error;
     };
     let anchors = match args.anchors.load(false) {
         Ok(a) => a,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     let mut scanner = Scanner::new().dpi(args.dpi).dialects(args.dialect);
     if let Some(a) = &anchors {
@@ -336,7 +354,11 @@ fn preview(args: &PreviewArgs) -> u8 {
     let loaded = match pool.install(|| load(file, &scanner)) {
         Ok(l) => l,
         Err(e) => {
-            let status = if matches!(e, LoadError::Io(_)) { 2 } else { 1 };
+            let status = if matches!(e, LoadError::Io(_)) {
+                ExitStatus::Error
+            } else {
+                ExitStatus::Failure
+            };
             return crate::fail(&e.message(), status);
         }
     };
@@ -349,15 +371,18 @@ fn preview(args: &PreviewArgs) -> u8 {
                 file.display(),
                 Code::DocumentNoPages
             ),
-            1,
+            ExitStatus::Failure,
         );
     }
     let pages = match chosen_pages(&args.pages, count) {
         Ok(p) => p,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        return crate::fail(&format!("cannot create {}: {e}", args.out_dir.display()), 2);
+        return crate::fail(
+            &format!("cannot create {}: {e}", args.out_dir.display()),
+            ExitStatus::Error,
+        );
     }
     let stem = file
         .file_stem()
@@ -373,7 +398,7 @@ fn preview(args: &PreviewArgs) -> u8 {
         .count();
     if errors > 0 {
         verdict.add(
-            1,
+            ExitStatus::Failure,
             format!(
                 "{} in {} (drawn in red; `signprep scan` lists them)",
                 crate::plural(errors, "error-level finding"),

@@ -6,6 +6,7 @@
 //! The migration is run here on the preview's own scan (same dpi), so the
 //! boxes land exactly where `migrate --dpi` would put them at that resolution.
 
+use crate::exit::ExitStatus;
 use crate::preview_cmd::{Loaded, png_name};
 use rayon::prelude::*;
 use signprep_core::{
@@ -193,13 +194,19 @@ pub fn write_overlaid(
         let (png, overlay) = match result {
             Ok(d) => d,
             Err(e) => {
-                verdict.add(1, format!("{what}: page {}: {e}", page + 1));
+                verdict.add(
+                    ExitStatus::Failure,
+                    format!("{what}: page {}: {e}", page + 1),
+                );
                 continue;
             }
         };
         match crate::atomic::write(&path, &png) {
             Ok(()) => println!("{}", path.display()),
-            Err(e) => verdict.add(2, format!("cannot write {}: {e}", path.display())),
+            Err(e) => verdict.add(
+                ExitStatus::Error,
+                format!("cannot write {}: {e}", path.display()),
+            ),
         }
         if json {
             let path = path.with_extension("json");
@@ -211,7 +218,10 @@ pub fn write_overlaid(
                 });
             match written {
                 Ok(()) => println!("{}", path.display()),
-                Err(e) => verdict.add(2, format!("cannot write {}: {e}", path.display())),
+                Err(e) => verdict.add(
+                    ExitStatus::Error,
+                    format!("cannot write {}: {e}", path.display()),
+                ),
             }
         }
     }

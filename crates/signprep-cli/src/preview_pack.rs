@@ -18,6 +18,7 @@
 //!   are skipped with a note.
 
 use crate::args::PreviewArgs;
+use crate::exit::ExitStatus;
 use crate::preview_cmd::{self, LoadError};
 use signprep_core::{Note, Scanner, Severity, Style};
 use signprep_pack::{
@@ -243,7 +244,7 @@ pub(crate) fn child_stem(i: usize, count: usize, name: &str) -> String {
 }
 
 /// Draws every child; returns the exit status.
-pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
+pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
     let shown = source.path().display().to_string();
     signprep_core::batch::test_hook(&shown);
     if let Source::Pack(path) = source {
@@ -251,7 +252,7 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
         // request plan (`pack --v0`, `--populate`; `migrate`'s output).
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
-            Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), 2),
+            Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error),
         };
         if matches!(detect(&bytes, path), Some(InputKind::Requests)) {
             return crate::preview_plan::run(args, path, &bytes, base);
@@ -259,7 +260,7 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
     }
     let request = match read(source) {
         Ok(r) => r,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     let shown_findings: Vec<Finding> = request
         .findings
@@ -272,7 +273,7 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
     let errors = request.findings.iter().filter(|f| f.is_error()).count();
     if errors > 0 {
         verdict.add(
-            1,
+            ExitStatus::Failure,
             format!(
                 "{} in {shown} (listed above)",
                 crate::plural(errors, "error-level finding")
@@ -280,10 +281,13 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
         );
     }
     let Some(pool) = crate::worker_pool(args.jobs) else {
-        return 2;
+        return ExitStatus::Error;
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        return crate::fail(&format!("cannot create {}: {e}", args.out_dir.display()), 2);
+        return crate::fail(
+            &format!("cannot create {}: {e}", args.out_dir.display()),
+            ExitStatus::Error,
+        );
     }
     let pack = &request.pack;
     let labels = signer_labels(pack);
@@ -313,7 +317,10 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
         let bytes = match b64.decode() {
             Ok(b) => b,
             Err(e) => {
-                verdict.add(1, format!("{what}: `base_64_document` is not Base64: {e}"));
+                verdict.add(
+                    ExitStatus::Failure,
+                    format!("{what}: `base_64_document` is not Base64: {e}"),
+                );
                 continue;
             }
         };
@@ -321,7 +328,11 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
             Ok(l) => l,
             Err(e) => {
                 verdict.add(
-                    if matches!(e, LoadError::Io(_)) { 2 } else { 1 },
+                    if matches!(e, LoadError::Io(_)) {
+                        ExitStatus::Error
+                    } else {
+                        ExitStatus::Failure
+                    },
                     e.message(),
                 );
                 continue;
@@ -334,7 +345,10 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
             && (loaded.scan.has_errors()
                 || style.notes.iter().any(|n| n.severity == Severity::Error))
         {
-            verdict.add(1, format!("{what}: error-level findings (drawn in red)"));
+            verdict.add(
+                ExitStatus::Failure,
+                format!("{what}: error-level findings (drawn in red)"),
+            );
         }
         let count = loaded.doc.page_count();
         let pages = preview_cmd::pages_within(&args.pages, count);
@@ -354,15 +368,15 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> u8 {
         );
     }
     // Nothing drawn is no preview: it never passes.
-    if chosen == 0 && verdict.status == 0 {
+    if chosen == 0 && verdict.status == ExitStatus::Success {
         if args.pages.is_empty() {
             verdict.add(
-                1,
+                ExitStatus::Failure,
                 format!("nothing to draw: no child document of {shown} carries its PDF"),
             );
         } else {
             verdict.add(
-                2,
+                ExitStatus::Error,
                 format!(
                     "--pages: no child document has these pages (the longest has {})",
                     crate::plural(longest, "page")

@@ -17,6 +17,7 @@
 //!   has nothing to draw and is skipped with a note.
 
 use crate::args::PreviewArgs;
+use crate::exit::ExitStatus;
 use crate::preview_cmd::{self, LoadError, Loaded};
 use signprep_core::{BoxKind, Note, Overlay, OverlayBox, Scanner, Severity, SignerColour, Style};
 use signprep_pack::{
@@ -32,7 +33,7 @@ pub const PLAN_DPI: f64 = 72.0;
 
 /// Draws every request of the plan at `path` (its bytes `bytes`) that
 /// uploads a PDF; returns the exit status.
-pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
+pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitStatus {
     let shown = path.display().to_string();
     let plan = match std::str::from_utf8(bytes)
         .map_err(|e| format!("not UTF-8 text: {e}"))
@@ -45,7 +46,7 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
             })
         }) {
         Ok(p) => p,
-        Err(e) => return crate::fail(&format!("{shown}: {e}"), 2),
+        Err(e) => return crate::fail(&format!("{shown}: {e}"), ExitStatus::Error),
     };
     let findings = Checker::new()
         .check_bytes(bytes, path, Some(InputKind::Requests))
@@ -55,7 +56,7 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
     let errors = findings.iter().filter(|f| f.is_error()).count();
     if errors > 0 {
         verdict.add(
-            1,
+            ExitStatus::Failure,
             format!(
                 "{} in {shown} (listed above)",
                 crate::plural(errors, "error-level finding")
@@ -63,10 +64,13 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
         );
     }
     let Some(pool) = crate::worker_pool(args.jobs) else {
-        return 2;
+        return ExitStatus::Error;
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        return crate::fail(&format!("cannot create {}: {e}", args.out_dir.display()), 2);
+        return crate::fail(
+            &format!("cannot create {}: {e}", args.out_dir.display()),
+            ExitStatus::Error,
+        );
     }
     let plan_dir = path.parent().unwrap_or(Path::new(""));
     let scanner = Scanner::new().dpi(args.dpi);
@@ -92,7 +96,11 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
         let loaded = match pool.install(|| preview_cmd::load(&file, &scanner)) {
             Ok(l) => l,
             Err(e) => {
-                let status = if matches!(e, LoadError::Io(_)) { 2 } else { 1 };
+                let status = if matches!(e, LoadError::Io(_)) {
+                    ExitStatus::Error
+                } else {
+                    ExitStatus::Failure
+                };
                 verdict.add(status, format!("{what}: {}", e.message()));
                 continue;
             }
@@ -100,7 +108,10 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
         let mine = |f: &&Finding| f.pack_place().is_some_and(|p| p.document == i);
         let request = Drawn::new(&doc, findings.iter().filter(mine), base);
         if errors == 0 && loaded.scan.has_errors() {
-            verdict.add(1, format!("{what}: error-level findings (drawn in red)"));
+            verdict.add(
+                ExitStatus::Failure,
+                format!("{what}: error-level findings (drawn in red)"),
+            );
         }
         let pages = preview_cmd::pages_within(&args.pages, loaded.doc.page_count());
         chosen += pages.len();
@@ -119,15 +130,15 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> u8 {
             &mut verdict,
         );
     }
-    if chosen == 0 && verdict.status == 0 {
+    if chosen == 0 && verdict.status == ExitStatus::Success {
         if args.pages.is_empty() {
             verdict.add(
-                1,
+                ExitStatus::Failure,
                 format!("nothing to draw: no request of {shown} uploads a PDF"),
             );
         } else {
             verdict.add(
-                2,
+                ExitStatus::Error,
                 format!(
                     "--pages: no uploaded PDF has these pages (the longest has {})",
                     crate::plural(longest, "page")

@@ -16,6 +16,7 @@
 
 use crate::args::ReportArgs;
 use crate::batch::{Outcome, Progress, Stream};
+use crate::exit::ExitStatus;
 use crate::inputs::{Input, expand};
 use crate::preview_cmd::{LoadError, Loaded, load_with, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
@@ -48,10 +49,10 @@ struct Done {
     message: String,
 }
 
-pub fn run(args: &ReportArgs) -> u8 {
+pub fn run(args: &ReportArgs) -> ExitStatus {
     let style = match style(&args.signer, &args.type_map, true, true) {
         Ok(s) => s,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     let mut options = LoadOptions::default();
     if let Some(t) = args.timeout_per_file {
@@ -62,7 +63,12 @@ pub fn run(args: &ReportArgs) -> u8 {
     // in code that never checks it is given up on, and the report goes on.
     let stream = match Stream::new(args.jobs.unwrap_or(0)) {
         Ok(s) => s.window(WINDOW).watchdog(watchdog_for(&options)),
-        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+        Err(e) => {
+            return crate::fail(
+                &format!("cannot start worker threads: {e}"),
+                ExitStatus::Error,
+            );
+        }
     };
     let scanner = Scanner::new().dpi(args.dpi);
     let inputs = expand(&args.paths);
@@ -73,7 +79,7 @@ pub fn run(args: &ReportArgs) -> u8 {
                 "nothing to report: no PDF in {}; pass --allow-empty if that is fine",
                 shown.join(", ")
             ),
-            2,
+            ExitStatus::Error,
         );
     }
     let names = Arc::new(Names::new(&inputs));
@@ -128,13 +134,19 @@ pub fn run(args: &ReportArgs) -> u8 {
         Ok(r) => r,
         Err(e) => {
             let _ = std::fs::remove_file(&scratch);
-            return crate::fail(&format!("cannot write {}: {e}", scratch.display()), 2);
+            return crate::fail(
+                &format!("cannot write {}: {e}", scratch.display()),
+                ExitStatus::Error,
+            );
         }
     };
     let written = assemble(&args.output, &rows, &scratch, args.dpi, names.shown_root());
     let _ = std::fs::remove_file(&scratch);
     if let Err(e) = written {
-        return crate::fail(&format!("cannot write {}: {e}", args.output.display()), 2);
+        return crate::fail(
+            &format!("cannot write {}: {e}", args.output.display()),
+            ExitStatus::Error,
+        );
     }
     println!("{}", args.output.display());
     verdict.finish(&args.output)
@@ -173,14 +185,14 @@ impl Verdict {
         }
     }
 
-    fn finish(self, output: &Path) -> u8 {
+    fn finish(self, output: &Path) -> ExitStatus {
         let mut v = crate::Verdict::default();
         if let Some(first) = self.unreadable {
             if self.unreadable_count == 1 {
-                v.add(2, first);
+                v.add(ExitStatus::Error, first);
             } else {
                 v.add(
-                    2,
+                    ExitStatus::Error,
                     format!(
                         "{} files could not be read; the first: {first}",
                         self.unreadable_count
@@ -190,7 +202,7 @@ impl Verdict {
         }
         if self.with_errors > 0 {
             v.add(
-                1,
+                ExitStatus::Failure,
                 format!(
                     "{} in {}",
                     crate::plural(self.errors, "error-level finding"),
@@ -203,15 +215,15 @@ impl Verdict {
         }
         if self.not_scanned > 0 {
             v.add(
-                1,
+                ExitStatus::Failure,
                 match (self.not_scanned, &self.first_not_scanned) {
                     (1, Some((path, code))) => format!("{path} could not be scanned ({code})"),
                     (n, _) => format!("{} could not be scanned", crate::plural(n, "file")),
                 },
             );
         }
-        if v.status != 0 {
-            v.add(0, format!("see {}", output.display()));
+        if v.status != ExitStatus::Success {
+            v.add(ExitStatus::Success, format!("see {}", output.display()));
         }
         v.finish()
     }

@@ -2,6 +2,7 @@
 
 use crate::args::{Format, ScanArgs};
 use crate::batch::{Input, Outcome, Progress, Source, Stream, Summary, Tally, interrupt};
+use crate::exit::ExitStatus;
 use crate::output::{Render, Writer};
 use signprep_core::batch::{
     PdfSource, abandoned_record, not_started_record, panicked_record, scan_source, watchdog_for,
@@ -12,7 +13,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub fn run(args: &ScanArgs) -> u8 {
+pub fn run(args: &ScanArgs) -> ExitStatus {
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
         Format::Table
     } else {
@@ -29,13 +30,13 @@ pub fn run(args: &ScanArgs) -> u8 {
     match args.anchors.load(args.batch.quiet) {
         Ok(Some(file)) => scanner = scanner.anchors(file.anchors),
         Ok(None) => {}
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     }
     let options = args.batch.load_options();
     let mut type_map = TypeMap::new();
     for rule in &args.type_map {
         if let Err(e) = type_map.add(rule) {
-            return crate::fail(&format!("--type-map: {e}"), 2);
+            return crate::fail(&format!("--type-map: {e}"), ExitStatus::Error);
         }
     }
     let type_map = Arc::new(args.data_fields.then_some(type_map));
@@ -43,11 +44,16 @@ pub fn run(args: &ScanArgs) -> u8 {
         Ok(s) => s
             .watchdog(watchdog_for(&options))
             .stop_flag(interrupt::flag()),
-        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+        Err(e) => {
+            return crate::fail(
+                &format!("cannot start worker threads: {e}"),
+                ExitStatus::Error,
+            );
+        }
     };
     let source = match Source::open(&args.paths, &args.batch, stream.threads()) {
         Ok(s) => s,
-        Err(e) => return crate::fail(&e, 2),
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
     let skipped = source.skipped_counter();
     let found = source.found_counter();
@@ -123,7 +129,7 @@ pub fn run(args: &ScanArgs) -> u8 {
     if found.load(std::sync::atomic::Ordering::Relaxed) == 0 && !args.batch.allow_empty {
         return crate::fail(
             &crate::batch::source::nothing_found(&args.paths, &args.batch),
-            2,
+            ExitStatus::Error,
         );
     }
     summary.elapsed = start.elapsed().as_secs_f64();
@@ -133,9 +139,9 @@ pub fn run(args: &ScanArgs) -> u8 {
     }
     if let Err(e) = writer.finish(&summary) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            return 0;
+            return ExitStatus::Success;
         }
-        return crate::fail(&format!("cannot write output: {e}"), 2);
+        return crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
     }
     if !quiet && (format == Format::Table || stderr_is_terminal) {
         eprintln!("{}", summary.line());
@@ -143,7 +149,7 @@ pub fn run(args: &ScanArgs) -> u8 {
     if summary.interrupted {
         crate::fail(
             "interrupted; the output holds the records written so far",
-            130,
+            ExitStatus::Interrupted,
         )
     } else if io_failure {
         let first = first_missing.unwrap_or_default();
@@ -152,11 +158,11 @@ pub fn run(args: &ScanArgs) -> u8 {
         } else {
             format!("cannot read {missing} inputs; the first: {first}")
         };
-        crate::fail(&what, 2)
+        crate::fail(&what, ExitStatus::Error)
     } else if summary.failures > 0 {
-        crate::fail(&summary.failure_line(), 1)
+        crate::fail(&summary.failure_line(), ExitStatus::Failure)
     } else {
-        0
+        ExitStatus::Success
     }
 }
 

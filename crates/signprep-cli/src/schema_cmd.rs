@@ -1,5 +1,6 @@
 //! `signprep schema NAME` and `signprep schema --write DIR`.
 
+use crate::exit::ExitStatus;
 use clap::{Args, ValueEnum};
 use signprep_pack::SchemaName;
 use std::io::{self, Write};
@@ -42,7 +43,7 @@ pub struct SchemaArgs {
 }
 
 /// Exit status: 0, or 2 on an I/O failure.
-pub fn run(args: &SchemaArgs) -> u8 {
+pub fn run(args: &SchemaArgs) -> ExitStatus {
     let result = match (&args.write, args.which) {
         (Some(dir), _) => std::fs::create_dir_all(dir).and_then(|()| {
             SchemaName::ALL
@@ -53,7 +54,7 @@ pub fn run(args: &SchemaArgs) -> u8 {
         (None, None) => Ok(()),
     };
     match result {
-        Ok(()) => 0,
-        Err(e) => crate::fail(&format!("cannot write the schema: {e}"), 2),
+        Ok(()) => ExitStatus::Success,
+        Err(e) => crate::fail(&format!("cannot write the schema: {e}"), ExitStatus::Error),
     }
 }

@@ -28,6 +28,7 @@
 //! order, and nothing that depends on timing goes into json/ndjson unless
 //! `--timing` asks for it.
 
+use crate::exit::ExitStatus;
 pub mod args;
 pub mod files_from;
 pub mod interrupt;
@@ -48,12 +49,15 @@ pub use walk::Input;
 /// summary after it: `Ok(interrupted)` to go on (the summary says whether
 /// Ctrl-C stopped it), `Err(status)` to exit now: 0 after a closed pipe (the
 /// reader went away: `| head`), 2 when the output could not be written.
-pub fn ended(flow: std::io::Result<Flow>) -> Result<bool, u8> {
+pub fn ended(flow: std::io::Result<Flow>) -> Result<bool, ExitStatus> {
     match flow {
         Ok(Flow::Completed) => Ok(false),
         Ok(Flow::Interrupted) => Ok(true),
-        Ok(Flow::BrokenPipe) => Err(0),
-        Err(e) => Err(crate::fail(&format!("cannot write output: {e}"), 2)),
+        Ok(Flow::BrokenPipe) => Err(ExitStatus::Success),
+        Err(e) => Err(crate::fail(
+            &format!("cannot write output: {e}"),
+            ExitStatus::Error,
+        )),
     }
 }
 
@@ -61,10 +65,15 @@ pub fn ended(flow: std::io::Result<Flow>) -> Result<bool, u8> {
 /// panic in it (a bug) ends as `scan`'s and `check`'s do: one `error:` line
 /// in the same words and exit status 1 (the input's `internal_error`, an
 /// error-level result like a finding; 2 stays for usage and I/O), not an abort.
-pub fn guarded(what: &str, work: impl FnOnce() -> u8 + Send + 'static) -> u8 {
+pub fn guarded(what: &str, work: impl FnOnce() -> ExitStatus + Send + 'static) -> ExitStatus {
     let stream = match Stream::new(0) {
         Ok(s) => s,
-        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+        Err(e) => {
+            return crate::fail(
+                &format!("cannot start worker threads: {e}"),
+                ExitStatus::Error,
+            );
+        }
     };
     let once = std::sync::Mutex::new(Some(work));
     let mut code = None;
@@ -78,7 +87,10 @@ pub fn guarded(what: &str, work: impl FnOnce() -> u8 + Send + 'static) -> u8 {
                 Outcome::Panicked(m) => {
                     let e = signprep_core::batch::panicked_record(what.to_string(), &m).error;
                     let message = e.map(|e| e.message).unwrap_or_default();
-                    Some(crate::fail(&format!("{what}: {message}"), 1))
+                    Some(crate::fail(
+                        &format!("{what}: {message}"),
+                        ExitStatus::Failure,
+                    ))
                 }
                 // Not reached: no watchdog here.
                 Outcome::Abandoned(_) | Outcome::NotStarted(_) => None,
@@ -88,7 +100,7 @@ pub fn guarded(what: &str, work: impl FnOnce() -> u8 + Send + 'static) -> u8 {
     );
     match (flow, code) {
         (Ok(_), Some(code)) => code,
-        (Err(e), _) => crate::fail(&format!("{what}: {e}"), 2),
-        (Ok(_), None) => crate::fail(&format!("{what}: interrupted"), 130),
+        (Err(e), _) => crate::fail(&format!("{what}: {e}"), ExitStatus::Error),
+        (Ok(_), None) => crate::fail(&format!("{what}: interrupted"), ExitStatus::Interrupted),
     }
 }

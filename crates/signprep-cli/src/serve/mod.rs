@@ -24,6 +24,7 @@
 //!
 //! Nothing is written to disk; a request names no path (bodies only); CORS is off.
 
+use crate::exit::ExitStatus;
 mod api;
 mod build;
 mod engine;
@@ -104,7 +105,7 @@ pub struct App {
 
 /// Exit status: 0 after a clean shutdown, 2 when the server cannot start
 /// (bad token file, address in use).
-pub fn run(args: &ServeArgs) -> u8 {
+pub fn run(args: &ServeArgs) -> ExitStatus {
     let mut options = LoadOptions::default();
     if let Some(t) = args.timeout_per_file {
         options.time_budget = (!t.is_zero()).then_some(t);
@@ -116,13 +117,13 @@ pub fn run(args: &ServeArgs) -> u8 {
             Ok(_) => {
                 return crate::fail(
                     &format!("--token-file {}: the file is empty", p.display()),
-                    2,
+                    ExitStatus::Error,
                 );
             }
             Err(e) => {
                 return crate::fail(
                     &format!("--token-file {}: cannot read: {e}", p.display()),
-                    2,
+                    ExitStatus::Error,
                 );
             }
         },
@@ -133,7 +134,12 @@ pub fn run(args: &ServeArgs) -> u8 {
         args.max_pending,
     ) {
         Ok(e) => Arc::new(e),
-        Err(e) => return crate::fail(&format!("cannot start worker threads: {e}"), 2),
+        Err(e) => {
+            return crate::fail(
+                &format!("cannot start worker threads: {e}"),
+                ExitStatus::Error,
+            );
+        }
     };
     // As `check`'s defaults: the same findings for the same input.
     let checker = Checker::new()
@@ -157,7 +163,12 @@ pub fn run(args: &ServeArgs) -> u8 {
         .build()
     {
         Ok(r) => r,
-        Err(e) => return crate::fail(&format!("cannot start the server's runtime: {e}"), 2),
+        Err(e) => {
+            return crate::fail(
+                &format!("cannot start the server's runtime: {e}"),
+                ExitStatus::Error,
+            );
+        }
     };
     let status = runtime.block_on(serve(app, args.addr, args.shutdown_timeout));
     // Work still running after the bound is not waited for.
@@ -197,10 +208,10 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> u8 {
+async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> ExitStatus {
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
-        Err(e) => return crate::fail(&format!("cannot listen on {addr}: {e}"), 2),
+        Err(e) => return crate::fail(&format!("cannot listen on {addr}: {e}"), ExitStatus::Error),
     };
     let bound = listener.local_addr().unwrap_or(addr);
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
@@ -241,7 +252,7 @@ async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> u8 {
                         app.engine.pending(),
                         grace.as_secs_f64()
                     ));
-                    return 0;
+                    return ExitStatus::Success;
                 }
             }
         }
@@ -249,10 +260,10 @@ async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> u8 {
     match ended {
         Ok(Ok(())) => {
             say("stopped");
-            0
+            ExitStatus::Success
         }
-        Ok(Err(e)) => crate::fail(&format!("the server failed: {e}"), 2),
-        Err(e) => crate::fail(&format!("the server failed: {e}"), 2),
+        Ok(Err(e)) => crate::fail(&format!("the server failed: {e}"), ExitStatus::Error),
+        Err(e) => crate::fail(&format!("the server failed: {e}"), ExitStatus::Error),
     }
 }
 
