@@ -110,7 +110,35 @@ impl Document {
     }
 
     fn from_vec(bytes: Vec<u8>, options: &LoadOptions, lazy: bool) -> Result<Document, Error> {
-        check_input(&bytes, options)?;
+        if check_input(&bytes, options)? == Header::Found {
+            return Document::open_bytes(bytes, options, lazy);
+        }
+        // No header, but the file begins with an object: read it as MuPDF
+        // and pdf.js do (both open such a file, MuPDF with "cannot find
+        // version marker"), with a header put before it (the offsets of its
+        // cross-reference table are then off, and repaired as any others),
+        // and say so. When it does not read as a PDF either, the missing
+        // header is the reason given.
+        let mut headed = b"%PDF-1.7\n".to_vec();
+        headed.extend_from_slice(&bytes);
+        drop(bytes);
+        match Document::open_bytes(headed, options, lazy) {
+            Ok(mut doc) => {
+                doc.page_findings.push(crate::diag::Diagnostic::new(
+                    crate::diag::Code::PdfRepaired,
+                    "the file has no %PDF- header (it begins with its first object); it was read as MuPDF and pdf.js read it",
+                ));
+                Ok(doc)
+            }
+            Err(e) if matches!(e.kind(), crate::error::ErrorKind::Unreadable { .. }) => {
+                Err(Error::unreadable_by(Unreadable::NotPdf, None))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`Document::from_vec`] after the input checks.
+    fn open_bytes(bytes: Vec<u8>, options: &LoadOptions, lazy: bool) -> Result<Document, Error> {
         let started = Instant::now();
         let inflated = Arc::new(AtomicUsize::new(0));
         let bytes = if lazy {
@@ -420,8 +448,18 @@ fn number(obj: &Object) -> Option<f64> {
     }
 }
 
+/// Whether a file has the `%PDF-` header (ISO 32000-2, 7.5.2: in its
+/// first 1024 bytes, as Acrobat accepts it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Header {
+    Found,
+    /// No header, but the file begins with an object (`1 0 obj`), after
+    /// comments and white space at most.
+    Missing,
+}
+
 /// The checks every input passes before it is parsed at all.
-fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<(), Error> {
+fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<Header, Error> {
     if bytes.len() as u64 > options.max_file_bytes {
         return Err(Error::limit(Limit::InputSize {
             bytes: bytes.len() as u64,
@@ -432,10 +470,39 @@ fn check_input(bytes: &[u8], options: &LoadOptions) -> Result<(), Error> {
         return Err(Error::unreadable_by(Unreadable::Empty, None));
     }
     let head = bytes.get(..bytes.len().min(1024)).unwrap_or_default();
-    if !head.windows(5).any(|w| w == b"%PDF-") {
-        return Err(Error::unreadable_by(Unreadable::NotPdf, None));
+    if head.windows(5).any(|w| w == b"%PDF-") {
+        Ok(Header::Found)
+    } else if begins_with_object(head) {
+        Ok(Header::Missing)
+    } else {
+        Err(Error::unreadable_by(Unreadable::NotPdf, None))
     }
-    Ok(())
+}
+
+/// True when `head`, past white space and `%` comment lines, begins with an
+/// object header: two whole numbers and `obj`.
+fn begins_with_object(head: &[u8]) -> bool {
+    let mut rest = head;
+    loop {
+        rest = rest.trim_ascii_start();
+        match rest.first() {
+            Some(b'%') => {
+                let end = rest.iter().position(|&b| b == b'\n' || b == b'\r');
+                match end {
+                    Some(i) => rest = rest.get(i..).unwrap_or_default(),
+                    None => return false,
+                }
+            }
+            _ => break,
+        }
+    }
+    let mut parts = rest
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|p| !p.is_empty());
+    let number = |p: Option<&[u8]>| p.is_some_and(|p| p.iter().all(u8::is_ascii_digit));
+    number(parts.next())
+        && number(parts.next())
+        && parts.next().is_some_and(|p| p.starts_with(b"obj"))
 }
 
 /// A six-number matrix array, resolved; `None` unless all six are finite numbers.

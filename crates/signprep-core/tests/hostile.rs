@@ -132,6 +132,8 @@ per_file! {
     font_damaged,
     garbage,
     garbage_after_header,
+    header_missing,
+    header_missing_not_pdf,
     header_only,
     huge_count,
     image_filters_beside_text,

@@ -79,6 +79,8 @@ pub fn all() -> Result<Vec<Fixture>, Error> {
         xref::xref_section_misnumbered(),
         xref::xref_root_stale(),
         xref::encrypt_dictionary_damaged(),
+        xref::header_missing(),
+        xref::header_missing_not_pdf(),
     ]
     .into_iter()
     .chain(pagetree::all())

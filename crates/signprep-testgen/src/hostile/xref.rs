@@ -152,3 +152,34 @@ pub(super) fn encrypt_dictionary_damaged() -> Entry {
         ),
     )
 }
+
+/// pdf.js `bug1606566.pdf`, in small: a file with no `%PDF-` header that
+/// begins with a binary comment and its first object. MuPDF ("cannot find
+/// version marker") and pdf.js read it; so does signprep, with a finding.
+pub(super) fn header_missing() -> Entry {
+    let pdf = one_page().finish();
+    let pdf = splice(&pdf, b"%PDF-1.7\n", b"");
+    (
+        "header_missing",
+        pdf,
+        HostileExpect::ok(
+            "no %PDF- header: the file begins with a binary comment and `1 0 obj` (pdf.js bug1606566.pdf); read as MuPDF and pdf.js read it, with a pdf_repaired finding",
+            1,
+            &["SIG_1"],
+            &["pdf_repaired"],
+        ),
+    )
+}
+
+/// Text that begins like an object but is no PDF: the missing header is the
+/// reason given.
+pub(super) fn header_missing_not_pdf() -> Entry {
+    (
+        "header_missing_not_pdf",
+        b"1 0 obj\nthis is a note about object 1, not a PDF\nendobj\n".to_vec(),
+        HostileExpect::error(
+            "begins with `1 0 obj` but holds no PDF: refused as no PDF (no %PDF- header)",
+            "pdf_unreadable",
+        ),
+    )
+}
