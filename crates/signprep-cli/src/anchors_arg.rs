@@ -2,25 +2,8 @@
 //! shared by `scan`, `migrate` and `preview` (the file is read by
 //! `signprep_pack::AnchorFile`).
 
-use clap::Args;
+use crate::args::AnchorArgs;
 use signprep_pack::AnchorFile;
-use std::path::PathBuf;
-
-#[derive(Debug, Clone, Default, Args)]
-pub struct AnchorArgs {
-    /// DocuSign tabs placed by anchor string: an envelope definition, a template or
-    /// any JSON holding `tabs`/`recipients` (every tab list, every recipient), or the
-    /// short TOML form (`[[tabs]] type = "signHere" anchor = "/sn1/"`). Each anchor
-    /// is found on every page as DocuSign matches it; the tabs come out as `vendor_tags`
-    /// of dialect `docusign`. Repeatable.
-    #[arg(long, value_name = "FILE")]
-    pub anchors: Vec<PathBuf>,
-    /// One DocuSign anchor tab for a quick run: `/sn1/=signHere:1` (TYPE a DocuSign tab
-    /// type: signHere, initialHere, dateSigned, text, fullName, checkbox, ...; SIGNER a
-    /// recipient id or role). Repeatable.
-    #[arg(long, value_name = "STRING=TYPE[:SIGNER]")]
-    pub anchor: Vec<String>,
-}
 
 impl AnchorArgs {
     /// The tabs asked for, or `None` when none is; `Err` is the `error:` line.
@@ -49,17 +32,4 @@ impl AnchorArgs {
         }
         Ok(Some(file))
     }
-}
-
-/// A `--dialect` list; `docusign` is refused with where DocuSign's tabs go
-/// (it has no text-tag grammar to read).
-pub fn dialect_list(s: &str) -> Result<signprep_core::Dialects, String> {
-    if s.split([',', ' '])
-        .any(|n| n.trim().eq_ignore_ascii_case("docusign"))
-    {
-        return Err(
-            "DocuSign has no text-tag grammar: give its tabs with --anchors FILE (an envelope definition or template) or --anchor STRING=TYPE[:SIGNER]".into(),
-        );
-    }
-    signprep_core::Dialects::parse(s).map_err(|e| e.to_string())
 }

@@ -1,101 +1,17 @@
 //! `signprep check [PATH]...`: every pre-flight rule over PDFs, request bodies
 //! and manifests.
 
+use crate::args::{CheckArgs, CheckFormat, Deny};
 use crate::batch::{Outcome, Progress, Stream, interrupt};
 use crate::check::inputs::{Inputs, Item};
 use crate::check::record::{Failure, Record, Summary};
-use crate::check::write::{CheckFormat, Writer};
+use crate::check::write::Writer;
 use crate::exit::ExitStatus;
-use clap::{Args, ValueEnum};
 use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
 use signprep_core::{FileErrorCode, LoadOptions, Severity};
 use signprep_pack::{Checker, InputKind, read_template};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-#[derive(Debug, Args)]
-pub struct CheckArgs {
-    /// PDFs, request bodies (JSON), manifests (TOML or JSON), or folders searched
-    /// recursively for `*.pdf`, `*.json` and `*.toml`; `-` reads standard input
-    /// [default: ., unless --files-from is given]
-    pub paths: Vec<PathBuf>,
-    /// Read paths from FILE (`-`: standard input, read as the run goes), one per
-    /// line, or NDJSON objects with a `path` key (other keys are ignored). Read
-    /// after the PATH arguments.
-    #[arg(long, value_name = "FILE")]
-    pub files_from: Option<PathBuf>,
-    /// What every input is, instead of detecting it.
-    #[arg(long, value_parser = kind_parser())]
-    pub kind: Option<InputKind>,
-    /// Output format [default: human on a terminal, ndjson otherwise].
-    #[arg(long, value_enum)]
-    pub format: Option<CheckFormat>,
-    /// `--deny warnings`: warnings fail the check too (exit status 1).
-    #[arg(long, value_enum, value_name = "LEVEL")]
-    pub deny: Option<Deny>,
-    /// A template document's JSON (as `GET /v0/documents/{key}` returns it):
-    /// populate keys and template children are checked against its fields. Repeatable.
-    #[arg(long = "template", value_name = "FILE")]
-    pub templates: Vec<PathBuf>,
-    /// Bodies and PDFs above this size get `payload_large` (bytes, or with K, M, G).
-    #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = size)]
-    pub max_payload: u64,
-    /// Give up on an input after this long: an error record, and the batch goes
-    /// on (seconds, or 500ms, 30s, 2m; 0: no limit) [default: 60s].
-    #[arg(long, value_name = "DURATION", value_parser = crate::batch::args::parse_duration)]
-    pub timeout_per_file: Option<Duration>,
-    /// Worker threads [default: all cores].
-    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = crate::args::count)]
-    pub jobs: Option<usize>,
-    /// Exit 0 when the paths hold nothing to check (an empty folder); without
-    /// it that is an error (exit status 2), so a gate on the wrong folder fails.
-    #[arg(long)]
-    pub allow_empty: bool,
-}
-
-/// `--kind`: [`InputKind`]'s names, each with its one-line summary.
-fn kind_parser() -> impl clap::builder::TypedValueParser<Value = InputKind> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    PossibleValuesParser::new(
-        InputKind::ALL
-            .iter()
-            .map(|k| PossibleValue::new(k.as_str()).help(k.summary())),
-    )
-    .try_map(|name| name.parse::<InputKind>())
-}
-
-/// `--deny`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Deny {
-    /// Warnings count as errors for the exit status.
-    Warnings,
-}
-
-/// `10M`, `512k`, `1G`, `2048` (binary units; a trailing `B` or `iB` is allowed).
-fn size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => t.split_at(i),
-        None => (t, ""),
-    };
-    let factor: u64 = match unit.to_ascii_lowercase().as_str() {
-        "" => 1,
-        "k" => 1 << 10,
-        "m" => 1 << 20,
-        "g" => 1 << 30,
-        _ => return Err(format!("`{s}` is not a size (e.g. 10M, 512K, 1048576)")),
-    };
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(factor))
-        .ok_or_else(|| format!("`{s}` is not a size (e.g. 10M, 512K, 1048576)"))
-}
 
 /// Exit status: 0 clean, 1 error-level findings (or warnings with `--deny
 /// warnings`; an input that panicked or that the watchdog gave up on counts

@@ -1,24 +1,11 @@
 //! `signprep explain CODE`, `--list` and `--markdown` (which is `docs/diagnostics.md`).
 
+use crate::args::ExplainArgs;
 use crate::exit::ExitStatus;
-use clap::Args;
 use signprep_core::{Code, FileErrorCode, Severity};
 use signprep_pack::{Group, PackCode};
 use std::fmt::Write as _;
 use std::io::Write as _;
-
-#[derive(Debug, Args)]
-pub struct ExplainArgs {
-    /// A finding's code: `custom_id_not_in_document`, `tag_id_not_uppercase`, ...
-    #[arg(required_unless_present_any = ["list", "markdown"])]
-    pub code: Option<String>,
-    /// List every code with its severity and section.
-    #[arg(long, conflicts_with_all = ["code", "markdown"])]
-    pub list: bool,
-    /// Print every code's documentation as Markdown (docs/diagnostics.md).
-    #[arg(long, conflicts_with = "code")]
-    pub markdown: bool,
-}
 
 /// A documented code.
 #[derive(Clone, Copy, Debug)]

@@ -22,7 +22,8 @@
 //! - [`progress`]: the indicatif bar (stderr, only on a terminal).
 //! - [`summary`]: [`Summary`], the totals of a run.
 //! - [`interrupt`]: Ctrl-C / SIGTERM as a flag.
-//! - [`args`]: [`BatchArgs`], the command-line options, flattened into each command.
+//! - [`args`]: what [`crate::args::BatchArgs`] (the options flattened into each
+//!   command, declared in `crate::args`) mean: walk options, per-file limits.
 //!
 //! Output is byte-identical whatever `--jobs` is: results are written in input
 //! order, and nothing that depends on timing goes into json/ndjson unless
@@ -38,7 +39,6 @@ pub mod source;
 pub mod summary;
 pub mod walk;
 
-pub use args::BatchArgs;
 pub use progress::Progress;
 pub use signprep_core::batch::{Flow, Outcome, Stream};
 pub use source::Source;

@@ -4,50 +4,12 @@ use std::collections::HashSet;
 use std::io::{self, BufRead};
 use std::path::Path;
 
-/// Shard `index` of `count`: the paths whose FNV-1a hash is `index` modulo `count`.
-///
-/// The hash is of the path string as given or walked (`dir/a.pdf` and
-/// `./dir/a.pdf` are different strings), computed here rather than with std's
-/// hasher, whose output may change between Rust versions: a path lands in the
-/// same shard on every machine, in every run, with every build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
+use crate::args::Shard;
 
 impl Shard {
-    /// `K/N`, `0 <= K < N`.
-    pub fn parse(s: &str) -> Result<Shard, String> {
-        let (k, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("`{s}` is not K/N (for example 0/4)"))?;
-        let k: u64 = k
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}`: K is not a number"))?;
-        let n: u64 = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}`: N is not a number"))?;
-        if n == 0 {
-            return Err(format!("`{s}`: N must be at least 1"));
-        }
-        if k >= n {
-            return Err(format!("`{s}`: K counts from 0 and must be less than N"));
-        }
-        Ok(Shard { index: k, count: n })
-    }
-
     /// True when `path` belongs to this shard.
     pub fn contains(&self, path: &str) -> bool {
         fnv1a64(path.as_bytes()) % self.count == self.index
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
     }
 }
 

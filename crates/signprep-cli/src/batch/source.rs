@@ -1,10 +1,10 @@
 //! The inputs of a run, in order: the PATH arguments (folders walked), then the
 //! `--files-from` list, then `--shard` and `--skip-done` applied.
 
-use super::args::BatchArgs;
 use super::files_from::{Entry, Lines};
-use super::select::{DoneSet, Shard};
+use super::select::DoneSet;
 use super::walk::{Input, WalkOptions, inputs_of};
+use crate::args::{BatchArgs, Shard};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -3,25 +3,9 @@
 
 use super::record::{Located, Record, Summary};
 use super::{github, gitlab::Gitlab, sarif::Sarif};
+use crate::args::CheckFormat;
 use crate::output::{clean, clean_lines};
 use std::io::{self, BufWriter, Write};
-
-/// Output format of `signprep check`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum CheckFormat {
-    /// Compiler-style: each finding with the offending value, where it is, and a hint.
-    Human,
-    /// One JSON document: `{"files": [...], "summary": {...}}`.
-    Json,
-    /// One JSON record per input, one per line.
-    Ndjson,
-    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
-    Sarif,
-    /// GitHub Actions workflow commands: annotations on the files (and lines).
-    Github,
-    /// GitLab Code Quality JSON (`artifacts: reports: codequality:`).
-    Gitlab,
-}
 
 pub struct Writer<W: Write> {
     format: CheckFormat,

@@ -3,9 +3,9 @@
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
 use super::engine::Failed;
+use crate::args::CheckFormat;
 use crate::args::Format;
 use crate::check::record::Record as CheckRecord;
-use crate::check::write::CheckFormat;
 use crate::output::Render;
 use axum::body::Body;
 use axum::extract::rejection::QueryRejection;
@@ -59,7 +59,7 @@ pub(super) fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
 }
 
 pub(super) fn positive(key: &str, v: &str) -> Result<f64, ApiError> {
-    crate::args::positive_f64(v).map_err(|e| bad(key, e))
+    crate::args::values::positive_f64(v).map_err(|e| bad(key, e))
 }
 
 /// `/v1/scan`'s query parameters.

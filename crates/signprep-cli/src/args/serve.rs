@@ -1,0 +1,45 @@
+//! `signprep serve`.
+
+use super::values::{count, duration, parse_size};
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port (the URL printed on
+    /// stderr says which). Anything but a loopback address exposes the server
+    /// to the network: put it behind a proxy that terminates TLS, and set
+    /// --token-file.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Worker threads for the work of all requests together [default: all cores].
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
+    pub jobs: Option<usize>,
+    /// Largest request body (bytes, or with K, M, G): a larger one is refused
+    /// with 413 and not read.
+    #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = parse_size)]
+    pub max_body: u64,
+    /// Most requests admitted at once (reading a body, waiting or worked on);
+    /// one more is refused with 503 and `Retry-After`. Bodies held in memory
+    /// are at most this many times --max-body.
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = count)]
+    pub max_pending: usize,
+    /// Give up on a file after this long (seconds, or 500ms, 30s, 2m): its
+    /// time budget, and the watchdog behind it, as `scan --timeout-per-file`.
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub timeout_per_file: Option<Duration>,
+    /// Require `Authorization: Bearer TOKEN` on every route but /healthz,
+    /// /readyz and the page's files (/, /app.js, /app.css: the page asks for
+    /// the token), TOKEN being this file's content (surrounding whitespace removed).
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// On SIGTERM or Ctrl-C, wait this long at most for the requests in
+    /// flight before exiting.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = duration)]
+    pub shutdown_timeout: Duration,
+    /// No log line per request on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}

@@ -1,0 +1,215 @@
+//! The value parsers of the command line: each turns one argument's text into
+//! its value, or says in our words what is wrong with it (clap prints that as
+//! `error: invalid value ...`).
+
+use std::time::Duration;
+
+/// `--type-map NAME_OR_GLOB=TYPE`: a rule of [`signprep_pack::TypeMap`].
+pub fn type_rule(s: &str) -> Result<String, String> {
+    signprep_pack::TypeMap::new()
+        .rule(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// A count: 0 or more (`--jobs`, `--max-pages`).
+pub fn count(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("`{s}` is not a count (a whole number, 0 or more)"))
+}
+
+/// A finite number above 0 (`--dpi`, `--page-width`).
+pub fn positive_f64(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` must be a positive number"))
+    }
+}
+
+/// `--pages 1,3-5,4-`.
+#[cfg(feature = "render")]
+pub fn page_list(s: &str) -> Result<super::PageList, String> {
+    let page = |t: &str| -> Result<usize, String> {
+        match t.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("`{t}` is not a page number (pages count from 1)")),
+        }
+    };
+    s.split(',')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(|part| match part.split_once('-') {
+            None => page(part).map(|n| (n, Some(n))),
+            Some((a, b)) if b.trim().is_empty() => page(a).map(|a| (a, None)),
+            Some((a, b)) => {
+                let (a, b) = (page(a)?, page(b)?);
+                if a <= b {
+                    Ok((a, Some(b)))
+                } else {
+                    Err(format!("`{part}` runs backwards"))
+                }
+            }
+        })
+        .collect()
+}
+
+/// `--dpi` of the drawing commands: positive, at most 1200.
+#[cfg(feature = "render")]
+pub fn preview_dpi(s: &str) -> Result<f64, String> {
+    let v = positive_f64(s)?;
+    if v <= 1200.0 {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is more than 1200 dpi"))
+    }
+}
+
+/// `10M`, `512k`, `1G`, `2048` (binary units; a trailing `B` or `iB` is allowed).
+pub fn size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let factor: u64 = match unit.to_ascii_lowercase().as_str() {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        _ => return Err(format!("`{s}` is not a size (e.g. 10M, 512K, 1048576)")),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .ok_or_else(|| format!("`{s}` is not a size (e.g. 10M, 512K, 1048576)"))
+}
+
+/// `1048576`, `500K`, `20M`, `1G`, `2GiB` (powers of 1024).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (bytes, or 500K, 20M, 1G)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return Err(format!("`{s}`: unknown unit (use K, M, G or T)")),
+    };
+    n.checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
+}
+
+/// `30`, `1.5`, `500ms`, `30s`, `2m`, `1h`; `0` means no limit.
+pub fn duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (seconds, or 500ms, 30s, 2m)"))?;
+    let seconds = match unit.trim() {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => return Err(format!("`{s}`: unknown unit (use ms, s, m or h)")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{s}` is out of range"))
+}
+
+/// A `--dialect` list; `docusign` is refused with where DocuSign's tabs go
+/// (it has no text-tag grammar to read).
+pub fn dialect_list(s: &str) -> Result<signprep_core::Dialects, String> {
+    if s.split([',', ' '])
+        .any(|n| n.trim().eq_ignore_ascii_case("docusign"))
+    {
+        return Err(
+            "DocuSign has no text-tag grammar: give its tabs with --anchors FILE (an envelope definition or template) or --anchor STRING=TYPE[:SIGNER]".into(),
+        );
+    }
+    signprep_core::Dialects::parse(s).map_err(|e| e.to_string())
+}
+
+/// Shard `index` of `count`: the paths whose FNV-1a hash is `index` modulo `count`.
+///
+/// The hash is of the path string as given or walked (`dir/a.pdf` and
+/// `./dir/a.pdf` are different strings), computed here rather than with std's
+/// hasher, whose output may change between Rust versions: a path lands in the
+/// same shard on every machine, in every run, with every build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// `K/N`, `0 <= K < N`.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("`{s}` is not K/N (for example 0/4)"))?;
+        let k: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}`: K is not a number"))?;
+        let n: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}`: N is not a number"))?;
+        if n == 0 {
+            return Err(format!("`{s}`: N must be at least 1"));
+        }
+        if k >= n {
+            return Err(format!("`{s}`: K counts from 0 and must be less than N"));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("20M"), Ok(20 << 20));
+        assert_eq!(parse_size("1g"), Ok(1 << 30));
+        assert_eq!(parse_size("2 KiB"), Ok(2048));
+        assert!(parse_size("-1").is_err());
+        assert!(parse_size("3X").is_err());
+        assert!(parse_size("99999999999T").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(duration("0"), Ok(Duration::ZERO));
+        assert!(duration("soon").is_err());
+        assert!(duration("5d").is_err());
+    }
+}
