@@ -275,3 +275,77 @@ fn help_shows_no_empty_default() {
         assert!(!help.contains("[default: \"\"]"), "{sub} --help:\n{help}");
     }
 }
+
+/// The last line on stderr.
+fn last_error_line(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn every_size_option_reads_the_same_units() {
+    // Units only scan's parser read before: a space, lowercase `mb`, terabytes.
+    let check_spaced = run(&["check", "--max-payload", "10 mb", "base14_courier.pdf"]);
+    assert_eq!(
+        check_spaced.status.code(),
+        Some(0),
+        "{}",
+        last_error_line(&check_spaced)
+    );
+    let check_tera = run(&["check", "--max-payload", "1T", "base14_courier.pdf"]);
+    assert_eq!(
+        check_tera.status.code(),
+        Some(0),
+        "{}",
+        last_error_line(&check_tera)
+    );
+    let scan_tera = run(&[
+        "scan",
+        "--max-file-size",
+        "2TiB",
+        "--format",
+        "ndjson",
+        "base14_courier.pdf",
+    ]);
+    assert_eq!(
+        scan_tera.status.code(),
+        Some(0),
+        "{}",
+        last_error_line(&scan_tera)
+    );
+    // --max-body is read (clap goes on to the next argument, whose error is the one given).
+    let serve = run(&["serve", "--max-body", "2 tb", "--addr", "nowhere"]);
+    assert_eq!(serve.status.code(), Some(2));
+    assert!(
+        last_error_line(&serve).starts_with("error: invalid value 'nowhere' for '--addr <ADDR>'"),
+        "{}",
+        last_error_line(&serve)
+    );
+
+    // `iB` alone is no unit: refused alike by all three.
+    let refusals = [
+        (
+            &["scan", "--max-file-size", "10iB", "base14_courier.pdf"][..],
+            "--max-file-size",
+        ),
+        (
+            &["check", "--max-payload", "10iB", "base14_courier.pdf"][..],
+            "--max-payload",
+        ),
+        (&["serve", "--max-body", "10iB"][..], "--max-body"),
+    ];
+    for (args, option) in refusals {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{option}");
+        assert_eq!(
+            last_error_line(&out),
+            format!(
+                "error: invalid value '10iB' for '{option} <SIZE>': `10iB`: unknown unit (use K, M, G or T) (`signprep --help` for more)"
+            ),
+            "{option}"
+        );
+    }
+}

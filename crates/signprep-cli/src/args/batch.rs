@@ -1,6 +1,6 @@
 //! The batch options, flattened into each command that runs over many files.
 
-use super::values::{Shard, duration, parse_size};
+use super::values::{Shard, duration, size};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -44,8 +44,8 @@ pub struct BatchArgs {
     )]
     pub skip_done: Option<PathBuf>,
     /// Give an error record, without reading it, for a file larger than this
-    /// (bytes, or with a suffix: 500K, 20M, 1G) [default: 1G].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Limits per file")]
+    /// (bytes, or with K, M, G or T, powers of 1024: 500K, 20MB, 1GiB) [default: 1G].
+    #[arg(long, value_name = "SIZE", value_parser = size, help_heading = "Limits per file")]
     pub max_file_size: Option<u64>,
     /// Give up on a file after this long: an error record, and the batch goes on
     /// (seconds, or 500ms, 30s, 2m; 0: no limit) [default: 60s].

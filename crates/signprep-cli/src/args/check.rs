@@ -30,7 +30,8 @@ pub struct CheckArgs {
     /// populate keys and template children are checked against its fields. Repeatable.
     #[arg(long = "template", value_name = "FILE")]
     pub templates: Vec<PathBuf>,
-    /// Bodies and PDFs above this size get `payload_large` (bytes, or with K, M, G).
+    /// Bodies and PDFs above this size get `payload_large` (bytes, or with K, M,
+    /// G or T, powers of 1024: 500K, 20MB, 1GiB).
     #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = size)]
     pub max_payload: u64,
     /// Give up on an input after this long: an error record, and the batch goes

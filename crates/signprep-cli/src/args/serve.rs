@@ -1,6 +1,6 @@
 //! `signprep serve`.
 
-use super::values::{count, duration, parse_size};
+use super::values::{count, duration, size};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -17,9 +17,9 @@ pub struct ServeArgs {
     /// Worker threads for the work of all requests together [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,
-    /// Largest request body (bytes, or with K, M, G): a larger one is refused
-    /// with 413 and not read.
-    #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = parse_size)]
+    /// Largest request body (bytes, or with K, M, G or T, powers of 1024: 500K,
+    /// 20MB, 1GiB): a larger one is refused with 413 and not read.
+    #[arg(long, value_name = "SIZE", default_value = "10M", value_parser = size)]
     pub max_body: u64,
     /// Most requests admitted at once (reading a body, waiting or worked on);
     /// one more is refused with 503 and `Retry-After`. Bodies held in memory
