@@ -18,13 +18,7 @@ mod migrate_cmd;
 mod output;
 mod pack_cmd;
 #[cfg(feature = "render")]
-mod preview_cmd;
-#[cfg(feature = "render")]
-mod preview_migrate;
-#[cfg(feature = "render")]
-mod preview_pack;
-#[cfg(feature = "render")]
-mod preview_plan;
+mod preview;
 #[cfg(feature = "render")]
 mod report_cmd;
 #[cfg(feature = "render")]
@@ -57,30 +51,13 @@ fn main() -> ExitCode {
         args::Command::Completions(a) => completions_cmd::completions(&a),
         args::Command::Man(a) => completions_cmd::man(&a),
         #[cfg(feature = "render")]
-        args::Command::Preview(a) => preview_cmd::run(&a),
+        args::Command::Preview(a) => preview::run(&a),
         #[cfg(feature = "render")]
         args::Command::Report(a) => report_cmd::run(&a),
         #[cfg(feature = "serve")]
         args::Command::Serve(a) => serve::run(&a),
     };
     status.into()
-}
-
-/// The worker pool of a command (`jobs`: threads, 0 or none = all cores); on
-/// failure the error is printed (`error: ...`) and `None` returned. Only the
-/// previews (one file's pages) use it; batches run on `signprep_core::batch`.
-#[cfg(feature = "render")]
-fn worker_pool(jobs: Option<usize>) -> Option<rayon::ThreadPool> {
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => Some(p),
-        Err(e) => {
-            eprintln!("error: cannot start worker threads: {e}");
-            None
-        }
-    }
 }
 
 /// Prints a command-line error with its explanation as the last line

@@ -18,7 +18,7 @@ use crate::args::ReportArgs;
 use crate::batch::{Outcome, Progress, Stream};
 use crate::exit::ExitStatus;
 use crate::inputs::{Input, expand};
-use crate::preview_cmd::{LoadError, Loaded, load_with, style};
+use crate::preview::load::{LoadError, Loaded, load_with, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
 use rayon::prelude::*;

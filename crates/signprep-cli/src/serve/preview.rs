@@ -1,6 +1,6 @@
 //! `POST /v1/preview?page=N&dpi=D`: one page of a PDF body drawn with its
 //! tags and fields, as `signprep preview` draws it (the same loading, scan
-//! and [`crate::preview_cmd::render_pngs`]), a PNG.
+//! and [`crate::preview::load::page_png`]), a PNG.
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
@@ -8,7 +8,7 @@ use super::engine::Failed;
 use super::routes::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
 use crate::args::Format;
 use crate::output::Render;
-use crate::preview_cmd::{Loaded, render_pngs};
+use crate::preview::load::{Loaded, page_png, style};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -194,7 +194,7 @@ fn draw(
         Ok(p) => p,
         Err(e) => return Drawn::Failed(e.to_string()),
     };
-    let style = match crate::preview_cmd::style(&[], &[], true, true) {
+    let style = match style(&[], &[], true, true) {
         Ok(s) => s,
         Err(e) => return Drawn::Failed(e),
     };
@@ -203,9 +203,8 @@ fn draw(
         pdf: Ok(pdf),
         scan,
     };
-    match render_pngs(&loaded, &[page - 1], &style).pop() {
-        Some(Ok(png)) => Drawn::Png(png, count),
-        Some(Err(e)) => Drawn::Failed(e),
-        None => Drawn::Failed("nothing was drawn".into()),
+    match page_png(&loaded, page - 1, &style) {
+        Ok(png) => Drawn::Png(png, count),
+        Err(e) => Drawn::Failed(e),
     }
 }

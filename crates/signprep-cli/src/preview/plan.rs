@@ -16,9 +16,10 @@
 //!   on its box. A request with no `upload` (a populate or update request)
 //!   has nothing to draw and is skipped with a note.
 
+use super::load::{self, Loaded, Out, Painter};
+use super::request::{self, Drawing};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
-use crate::preview_cmd::{self, LoadError, Loaded};
 use signprep_core::{BoxKind, Note, Overlay, OverlayBox, Scanner, Severity, SignerColour, Style};
 use signprep_pack::{
     Checker, Finding, FindingCode, InputKind, Requests, V0DataField, V0Document, resolve_upload,
@@ -51,19 +52,9 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
     let findings = Checker::new()
         .check_bytes(bytes, path, Some(InputKind::Requests))
         .findings;
-    crate::pack_cmd::report(findings.iter().filter(|f| f.severity != Severity::Info));
     let mut verdict = crate::Verdict::default();
-    let errors = findings.iter().filter(|f| f.is_error()).count();
-    if errors > 0 {
-        verdict.add(
-            ExitStatus::Failure,
-            format!(
-                "{} in {shown} (listed above)",
-                crate::plural(errors, "error-level finding")
-            ),
-        );
-    }
-    let Some(pool) = crate::worker_pool(args.jobs) else {
+    let errors = request::report_findings(&findings, &shown, &mut verdict);
+    let Some(painter) = Painter::new(args.jobs) else {
         return ExitStatus::Error;
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
@@ -75,7 +66,7 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
     let plan_dir = path.parent().unwrap_or(Path::new(""));
     let scanner = Scanner::new().dpi(args.dpi);
     let count = plan.requests.len();
-    let (mut chosen, mut longest) = (0, 0);
+    let mut drawing = Drawing::default();
     for (i, r) in plan.requests.iter().enumerate() {
         let doc: V0Document = serde_json::from_value(r.body.clone()).unwrap_or_default();
         let Some(upload) = r.upload.as_deref() else {
@@ -93,15 +84,10 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
                 .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned())
         });
         let what = format!("{shown}: request {} `{name}`", i + 1);
-        let loaded = match pool.install(|| preview_cmd::load(&file, &scanner)) {
+        let loaded = match painter.load(|| load::load(&file, &scanner)) {
             Ok(l) => l,
             Err(e) => {
-                let status = if matches!(e, LoadError::Io(_)) {
-                    ExitStatus::Error
-                } else {
-                    ExitStatus::Failure
-                };
-                verdict.add(status, format!("{what}: {}", e.message()));
+                verdict.add(e.status(), format!("{what}: {}", e.message()));
                 continue;
             }
         };
@@ -113,39 +99,32 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
                 format!("{what}: error-level findings (drawn in red)"),
             );
         }
-        let pages = preview_cmd::pages_within(&args.pages, loaded.doc.page_count());
-        chosen += pages.len();
-        longest = longest.max(loaded.doc.page_count());
-        let stem = crate::preview_pack::child_stem(i, count, &name);
+        let pages = load::pages_within(&args.pages, loaded.doc.page_count());
+        drawing.document(pages.len(), loaded.doc.page_count());
+        let stem = request::child_stem(i, count, &name);
+        let out = Out {
+            dir: &args.out_dir,
+            stem: &stem,
+            json: args.overlay_json,
+        };
         let scale = args.dpi / PLAN_DPI;
         let page_overlay = |p: usize| request.overlay(&loaded, p, scale);
-        crate::preview_migrate::write_overlaid(
-            &pool,
+        painter.write_pages(
             &loaded,
             &pages,
             &request.style,
             &page_overlay,
-            (&args.out_dir, &stem, args.overlay_json),
+            &out,
             &what,
             &mut verdict,
         );
     }
-    if chosen == 0 && verdict.status == ExitStatus::Success {
-        if args.pages.is_empty() {
-            verdict.add(
-                ExitStatus::Failure,
-                format!("nothing to draw: no request of {shown} uploads a PDF"),
-            );
-        } else {
-            verdict.add(
-                ExitStatus::Error,
-                format!(
-                    "--pages: no uploaded PDF has these pages (the longest has {})",
-                    crate::plural(longest, "page")
-                ),
-            );
-        }
-    }
+    drawing.finish(
+        !args.pages.is_empty(),
+        &format!("no request of {shown} uploads a PDF"),
+        "uploaded PDF",
+        &mut verdict,
+    );
     verdict.finish()
 }
 
@@ -177,7 +156,7 @@ impl Drawn {
         base: &Style,
     ) -> Drawn {
         let signers = doc.signatories.as_deref().unwrap_or_default();
-        let labels = crate::preview_pack::labels(
+        let labels = request::labels(
             signers
                 .iter()
                 .map(|s| [s.name.as_deref(), s.email.as_deref(), s.role.as_deref()]),

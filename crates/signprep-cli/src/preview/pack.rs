@@ -17,9 +17,10 @@
 //!   is the pre-filled value. Template and URL children have no PDF here and
 //!   are skipped with a note.
 
+use super::load::{self, Out, Painter};
+use super::request::{self, Drawing, labels};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
-use crate::preview_cmd::{self, LoadError};
 use signprep_core::{Note, Scanner, Severity, Style};
 use signprep_pack::{
     Checker, Finding, FindingCode, InputKind, LenientPack, Manifest, SeededIds, detect, read_pack,
@@ -37,7 +38,7 @@ pub enum Source<'a> {
 }
 
 impl Source<'_> {
-    fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         match self {
             Source::Pack(p) | Source::Manifest(p) => p,
         }
@@ -132,32 +133,6 @@ fn signer_labels(pack: &LenientPack) -> Vec<String> {
     )
 }
 
-/// How each signatory is shown, from its `[name, email, role]`: name, else
-/// email, else role, else `signer N`; made unique with ` #N` when two would
-/// read the same.
-pub(crate) fn labels<'a>(people: impl Iterator<Item = [Option<&'a str>; 3]>) -> Vec<String> {
-    let base: Vec<String> = people
-        .enumerate()
-        .map(|(i, who)| {
-            who.into_iter()
-                .flatten()
-                .map(str::trim)
-                .find(|v| !v.is_empty())
-                .map_or_else(|| format!("signer {}", i + 1), str::to_string)
-        })
-        .collect();
-    base.iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if base.iter().filter(|o| *o == b).count() > 1 {
-                format!("{b} #{}", i + 1)
-            } else {
-                b.clone()
-            }
-        })
-        .collect()
-}
-
 /// The style of child `i`: signers, values and notes from its data fields and
 /// findings, on top of `base` (type map, labels, legend).
 fn child_style(
@@ -215,72 +190,16 @@ fn child_style(
     style
 }
 
-/// A file-name-safe form of a child's name: ASCII letters, digits, `.`, `_`
-/// and `-`, anything else as one `-`; at most 40 characters; `document` when empty.
-fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let s: String = out
-        .trim_matches(|c| c == '-' || c == '.')
-        .chars()
-        .take(40)
-        .collect();
-    let s = s.trim_end_matches(['-', '.']).to_string();
-    if s.is_empty() { "document".into() } else { s }
-}
-
-/// `NN-NAME`: the child's 1-based number, padded to at least two digits and
-/// to the count's width, so files of different children never collide and
-/// sort in pack order.
-pub(crate) fn child_stem(i: usize, count: usize, name: &str) -> String {
-    let digits = count.to_string().len().max(2);
-    format!("{:0digits$}-{}", i + 1, slug(name))
-}
-
 /// Draws every child; returns the exit status.
 pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
     let shown = source.path().display().to_string();
-    signprep_core::batch::test_hook(&shown);
-    if let Source::Pack(path) = source {
-        // `--pack` takes what `signprep pack` writes: a v1 pack body, or a
-        // request plan (`pack --v0`, `--populate`; `migrate`'s output).
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error),
-        };
-        if matches!(detect(&bytes, path), Some(InputKind::Requests)) {
-            return crate::preview_plan::run(args, path, &bytes, base);
-        }
-    }
     let request = match read(source) {
         Ok(r) => r,
         Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
-    let shown_findings: Vec<Finding> = request
-        .findings
-        .iter()
-        .filter(|f| f.severity != Severity::Info)
-        .cloned()
-        .collect();
-    crate::pack_cmd::report(&shown_findings);
     let mut verdict = crate::Verdict::default();
-    let errors = request.findings.iter().filter(|f| f.is_error()).count();
-    if errors > 0 {
-        verdict.add(
-            ExitStatus::Failure,
-            format!(
-                "{} in {shown} (listed above)",
-                crate::plural(errors, "error-level finding")
-            ),
-        );
-    }
-    let Some(pool) = crate::worker_pool(args.jobs) else {
+    let errors = request::report_findings(&request.findings, &shown, &mut verdict);
+    let Some(painter) = Painter::new(args.jobs) else {
         return ExitStatus::Error;
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
@@ -293,9 +212,7 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
     let labels = signer_labels(pack);
     let docs = pack.documents.as_deref().unwrap_or_default();
     let scanner = Scanner::new().dpi(args.dpi);
-    // Pages drawn (or tried) over all children, and the longest child.
-    let mut chosen = 0;
-    let mut longest = 0;
+    let mut drawing = Drawing::default();
     for (i, d) in docs.iter().enumerate() {
         let name = d
             .document_name
@@ -324,17 +241,10 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
                 continue;
             }
         };
-        let loaded = match pool.install(|| preview_cmd::load_bytes(bytes, &what, &scanner)) {
+        let loaded = match painter.load(|| load::load_bytes(bytes, &what, &scanner)) {
             Ok(l) => l,
             Err(e) => {
-                verdict.add(
-                    if matches!(e, LoadError::Io(_)) {
-                        ExitStatus::Error
-                    } else {
-                        ExitStatus::Failure
-                    },
-                    e.message(),
-                );
+                verdict.add(e.status(), e.message());
                 continue;
             }
         };
@@ -351,61 +261,37 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
             );
         }
         let count = loaded.doc.page_count();
-        let pages = preview_cmd::pages_within(&args.pages, count);
-        chosen += pages.len();
-        longest = longest.max(count);
-        let stem = child_stem(i, docs.len(), &name);
-        preview_cmd::write_pages(
-            &pool,
+        let pages = load::pages_within(&args.pages, count);
+        drawing.document(pages.len(), count);
+        let stem = request::child_stem(i, docs.len(), &name);
+        let out = Out {
+            dir: &args.out_dir,
+            stem: &stem,
+            json: args.overlay_json,
+        };
+        let page_overlay = |p: usize| signprep_core::Overlay::for_page(&loaded.scan, p, &style);
+        painter.write_pages(
             &loaded,
             &pages,
             &style,
-            &args.out_dir,
-            &stem,
-            args.overlay_json,
+            &page_overlay,
+            &out,
             &what,
             &mut verdict,
         );
     }
-    // Nothing drawn is no preview: it never passes.
-    if chosen == 0 && verdict.status == ExitStatus::Success {
-        if args.pages.is_empty() {
-            verdict.add(
-                ExitStatus::Failure,
-                format!("nothing to draw: no child document of {shown} carries its PDF"),
-            );
-        } else {
-            verdict.add(
-                ExitStatus::Error,
-                format!(
-                    "--pages: no child document has these pages (the longest has {})",
-                    crate::plural(longest, "page")
-                ),
-            );
-        }
-    }
+    drawing.finish(
+        !args.pages.is_empty(),
+        &format!("no child document of {shown} carries its PDF"),
+        "child document",
+        &mut verdict,
+    );
     verdict.finish()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slugs_are_safe_file_names() {
-        assert_eq!(slug("Client onboarding"), "Client-onboarding");
-        assert_eq!(slug("../etc/passwd"), "etc-passwd");
-        assert_eq!(slug("  "), "document");
-        assert_eq!(slug("Vertrag über Ä"), "Vertrag-ber");
-        assert_eq!(slug(&"x".repeat(99)).len(), 40);
-    }
-
-    #[test]
-    fn stems_never_collide() {
-        assert_eq!(child_stem(0, 3, "nda"), "01-nda");
-        assert_eq!(child_stem(2, 3, "nda"), "03-nda");
-        assert_eq!(child_stem(99, 120, "a b"), "100-a-b");
-    }
 
     #[test]
     fn signers_are_told_apart() {

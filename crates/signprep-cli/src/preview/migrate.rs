@@ -6,24 +6,14 @@
 //! The migration is run here on the preview's own scan (same dpi), so the
 //! boxes land exactly where `migrate --dpi` would put them at that resolution.
 
-use crate::exit::ExitStatus;
-use crate::preview_cmd::{Loaded, png_name};
-use rayon::prelude::*;
-use signprep_core::{
-    BoxKind, Code, Overlay, OverlayBox, Severity, Style, draw_overlay, encode_png, render_page,
-};
+use super::load::{Loaded, Out, Painter};
+use signprep_core::{BoxKind, Code, Overlay, OverlayBox, Severity, Style};
 use signprep_pack::{AnchorFile, FindingCode, Migrated, Migrator, SignerMap, V0DataField};
-use std::path::Path;
 
 /// The overlay of one page: the native tags and fields as `preview` draws
 /// them, plus every vendor tag: a placed field (its service type and signer)
 /// or, left out, the tag with the migration finding that says why.
-pub fn overlay(
-    loaded: &Loaded,
-    migrated: &Migrated,
-    page: usize,
-    style: &Style,
-) -> Option<Overlay> {
+fn overlay(loaded: &Loaded, migrated: &Migrated, page: usize, style: &Style) -> Option<Overlay> {
     let scan = &loaded.scan;
     let mut overlay = Overlay::for_page(scan, page, style)?;
     let info = scan.pages.get(page)?;
@@ -123,18 +113,14 @@ pub fn overlay(
     Some(overlay)
 }
 
-/// Renders `pages` with the migrated fields and writes `DIR/STEM-pN.png`
-/// (and the overlay JSON with `json`), printing each path.
-#[allow(clippy::too_many_arguments)]
+/// Draws `pages` with the migrated fields and writes them to `out`
+/// ([`Painter::write_pages`]).
 pub fn write_pages(
-    pool: &rayon::ThreadPool,
+    painter: &Painter,
     loaded: &Loaded,
     anchors: Option<AnchorFile>,
-    pages: &[usize],
-    style: &Style,
-    dir: &Path,
-    stem: &str,
-    json: bool,
+    (pages, style): (&[usize], &Style),
+    out: &Out<'_>,
     what: &str,
     verdict: &mut crate::Verdict,
 ) {
@@ -145,84 +131,7 @@ pub fn write_pages(
     if let Some(a) = anchors {
         migrator = migrator.anchors(a);
     }
-    let migrated = migrator.migrate_scan(&loaded.scan, &[0; 32], None, stem);
+    let migrated = migrator.migrate_scan(&loaded.scan, &[0; 32], None, out.stem);
     let page_overlay = |p: usize| overlay(loaded, &migrated, p, style);
-    write_overlaid(
-        pool,
-        loaded,
-        pages,
-        style,
-        &page_overlay,
-        (dir, stem, json),
-        what,
-        verdict,
-    );
-}
-
-/// Renders `pages`, each with the overlay `page_overlay` gives it, and
-/// writes `DIR/STEM-pN.png` (and the overlay JSON with `json`), printing each
-/// path; a page that could not be drawn adds exit status 1 to `verdict`, a
-/// file that could not be written 2.
-#[allow(clippy::too_many_arguments)]
-pub fn write_overlaid(
-    pool: &rayon::ThreadPool,
-    loaded: &Loaded,
-    pages: &[usize],
-    style: &Style,
-    page_overlay: &(dyn Fn(usize) -> Option<Overlay> + Sync),
-    (dir, stem, json): (&Path, &str, bool),
-    what: &str,
-    verdict: &mut crate::Verdict,
-) {
-    let count = loaded.doc.page_count();
-    let drawn: Vec<Result<(Vec<u8>, Overlay), String>> = pool.install(|| {
-        pages
-            .par_iter()
-            .map(|&p| {
-                let overlay = page_overlay(p).ok_or_else(|| format!("no page {}", p + 1))?;
-                let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
-                let mut img =
-                    render_page(&loaded.doc, pdf, p, &loaded.scan).map_err(|e| e.to_string())?;
-                draw_overlay(&mut img, &overlay, style);
-                let png = encode_png(&img).map_err(|e| e.to_string())?;
-                Ok((png, overlay))
-            })
-            .collect()
-    });
-    for (&page, result) in pages.iter().zip(drawn) {
-        let path = dir.join(png_name(stem, page, count));
-        let (png, overlay) = match result {
-            Ok(d) => d,
-            Err(e) => {
-                verdict.add(
-                    ExitStatus::Failure,
-                    format!("{what}: page {}: {e}", page + 1),
-                );
-                continue;
-            }
-        };
-        match crate::atomic::write(&path, &png) {
-            Ok(()) => println!("{}", path.display()),
-            Err(e) => verdict.add(
-                ExitStatus::Error,
-                format!("cannot write {}: {e}", path.display()),
-            ),
-        }
-        if json {
-            let path = path.with_extension("json");
-            let written = serde_json::to_vec_pretty(&overlay)
-                .map_err(std::io::Error::other)
-                .and_then(|mut b| {
-                    b.push(b'\n');
-                    crate::atomic::write(&path, &b)
-                });
-            match written {
-                Ok(()) => println!("{}", path.display()),
-                Err(e) => verdict.add(
-                    ExitStatus::Error,
-                    format!("cannot write {}: {e}", path.display()),
-                ),
-            }
-        }
-    }
+    painter.write_pages(loaded, pages, style, &page_overlay, out, what, verdict);
 }

@@ -1,0 +1,386 @@
+//! What every preview shares, below the kinds of input: reading a PDF once for
+//! scanning and drawing ([`load`]), the style of the command line
+//! ([`style`]), the pages `--pages` chooses, and drawing pages and writing
+//! them, PNG and overlay JSON, atomically ([`write_pages`]). `report` and
+//! `serve`'s `/v1/preview` load and draw through here too.
+
+use crate::exit::ExitStatus;
+use signprep_core::{
+    Code, Document, FileErrorCode, LoadOptions, Overlay, PageRenderer, RenderError, Scan, Scanner,
+    Style, draw_overlay, encode_png, render_page,
+};
+use std::path::{Path, PathBuf};
+
+/// A document loaded once for scanning and drawing.
+pub struct Loaded {
+    pub doc: Document,
+    /// The page renderer, or why it cannot read a file the scan read
+    /// (`page_not_drawn`: `report` shows the scan with that finding).
+    pub pdf: Result<PageRenderer, RenderError>,
+    pub scan: Scan,
+}
+
+/// Why a file could not be previewed.
+pub enum LoadError {
+    /// The file could not be read (exit 2).
+    Io(String),
+    /// The file is not a PDF that can be scanned (exit 1, like a scan error
+    /// record, with the same code).
+    Pdf {
+        code: FileErrorCode,
+        message: String,
+    },
+    /// The file scanned but no page of it can be drawn (exit 1, `page_not_drawn`).
+    Render(String),
+}
+
+impl LoadError {
+    pub fn message(&self) -> String {
+        match self {
+            LoadError::Io(m) => m.clone(),
+            LoadError::Pdf { code, message } => format!("{message} [{code}]"),
+            LoadError::Render(m) => format!("{m} [{}]", Code::PageNotDrawn),
+        }
+    }
+
+    /// The exit status it calls for: 2 for a file that could not be read, 1
+    /// for one that is no PDF to draw.
+    pub fn status(&self) -> ExitStatus {
+        if matches!(self, LoadError::Io(_)) {
+            ExitStatus::Error
+        } else {
+            ExitStatus::Failure
+        }
+    }
+}
+
+/// Reads a file once; scans it and parses it for drawing from the same
+/// bytes. A file the renderer cannot read is an error here: `preview` has
+/// nothing to write for it.
+pub fn load(path: &Path, scanner: &Scanner) -> Result<Loaded, LoadError> {
+    drawable(
+        load_with(path, scanner, &LoadOptions::default()),
+        &path.display().to_string(),
+    )
+}
+
+/// `loaded`, or [`LoadError::Render`] when no page of it can be drawn.
+fn drawable(loaded: Result<Loaded, LoadError>, label: &str) -> Result<Loaded, LoadError> {
+    let loaded = loaded?;
+    if let Err(e) = &loaded.pdf {
+        return Err(LoadError::Render(format!("{label}: {e}")));
+    }
+    Ok(loaded)
+}
+
+/// [`load`] with these options (`report --timeout-per-file`); a file the
+/// renderer cannot read is loaded, with the renderer's error in
+/// [`Loaded::pdf`].
+pub fn load_with(
+    path: &Path,
+    scanner: &Scanner,
+    options: &LoadOptions,
+) -> Result<Loaded, LoadError> {
+    signprep_core::batch::test_hook(&path.display().to_string());
+    if path.as_os_str() == "-" {
+        let bytes = crate::inputs::read_input(path)
+            .map_err(|e| LoadError::Io(format!("cannot read standard input: {e}")))?;
+        return load_bytes_with(bytes, "-", scanner, options);
+    }
+    let len = std::fs::metadata(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?
+        .len();
+    if len > options.max_file_bytes {
+        return Err(LoadError::Pdf {
+            code: FileErrorCode::PdfLimitExceeded,
+            message: format!(
+                "{}: the file is {len} bytes, over the limit",
+                path.display()
+            ),
+        });
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    load_bytes_with(bytes, &path.display().to_string(), scanner, options)
+}
+
+/// Scans a PDF's bytes and parses them for drawing; errors name `label`
+/// (a file the renderer cannot read is one, as in [`load`]).
+pub fn load_bytes(bytes: Vec<u8>, label: &str, scanner: &Scanner) -> Result<Loaded, LoadError> {
+    drawable(
+        load_bytes_with(bytes, label, scanner, &LoadOptions::default()),
+        label,
+    )
+}
+
+/// [`load_bytes`] with these options.
+fn load_bytes_with(
+    bytes: Vec<u8>,
+    label: &str,
+    scanner: &Scanner,
+    options: &LoadOptions,
+) -> Result<Loaded, LoadError> {
+    if bytes.len() as u64 > options.max_file_bytes {
+        return Err(LoadError::Pdf {
+            code: FileErrorCode::PdfLimitExceeded,
+            message: format!("{label}: the file is {} bytes, over the limit", bytes.len()),
+        });
+    }
+    let pdf_err = |e: signprep_core::Error| LoadError::Pdf {
+        code: e.file_code(),
+        message: format!("{label}: {}", e.message()),
+    };
+    let doc = Document::from_bytes(&bytes, options).map_err(pdf_err)?;
+    let scan = scanner.scan(&doc).map_err(pdf_err)?;
+    // A renderer that reads other pages than the scan draws none of them: one
+    // finding for the file, not one per page.
+    let pdf = PageRenderer::new(bytes).and_then(|pdf| {
+        let (renderer, document) = (pdf.page_count(), doc.page_count());
+        if renderer == document {
+            Ok(pdf)
+        } else {
+            Err(RenderError::PageCountMismatch { renderer, document })
+        }
+    });
+    Ok(Loaded { doc, pdf, scan })
+}
+
+/// The style from the command line's `--signer`, `--type-map` and switches.
+pub fn style(
+    signers: &[String],
+    type_map: &[String],
+    labels: bool,
+    legend: bool,
+) -> Result<Style, String> {
+    let mut map = signprep_pack::TypeMap::new();
+    for rule in type_map {
+        map.add(rule).map_err(|e| format!("--type-map: {e}"))?;
+    }
+    let mut style = Style::new().type_map(map).labels(labels).legend(legend);
+    for s in signers {
+        let (name, signer) = s
+            .rsplit_once('=')
+            .ok_or_else(|| format!("--signer: `{s}` is not NAME=SIGNER"))?;
+        style = style.signer(name, signer);
+    }
+    Ok(style)
+}
+
+/// Page `page` drawn with `overlay` and encoded as PNG; the error in our words.
+fn draw(loaded: &Loaded, page: usize, overlay: &Overlay, style: &Style) -> Result<Vec<u8>, String> {
+    let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
+    let mut img = render_page(&loaded.doc, pdf, page, &loaded.scan).map_err(|e| e.to_string())?;
+    draw_overlay(&mut img, overlay, style);
+    encode_png(&img).map_err(|e| e.to_string())
+}
+
+/// Page `page` with its tags and fields drawn, as PNG (`serve`'s `/v1/preview`).
+pub fn page_png(loaded: &Loaded, page: usize, style: &Style) -> Result<Vec<u8>, String> {
+    let overlay = Overlay::for_page(&loaded.scan, page, style).ok_or_else(|| {
+        RenderError::NoSuchPage {
+            page,
+            count: loaded.scan.pages.len(),
+        }
+        .to_string()
+    })?;
+    draw(loaded, page, &overlay, style)
+}
+
+/// Pages chosen by `--pages` (1-based ranges), 0-based, those past the end left
+/// out (a pack's children differ in length).
+pub fn pages_within(spec: &[(usize, Option<usize>)], count: usize) -> Vec<usize> {
+    let clipped: Vec<(usize, Option<usize>)> = spec
+        .iter()
+        .filter(|(a, _)| *a <= count)
+        .map(|&(a, b)| (a, Some(b.unwrap_or(count).min(count))))
+        .collect();
+    if !spec.is_empty() && clipped.is_empty() {
+        return Vec::new();
+    }
+    chosen_pages(&clipped, count).unwrap_or_default()
+}
+
+/// Pages chosen by `--pages` (1-based ranges), 0-based and checked against the count.
+pub fn chosen_pages(spec: &[(usize, Option<usize>)], count: usize) -> Result<Vec<usize>, String> {
+    if spec.is_empty() {
+        return Ok((0..count).collect());
+    }
+    let mut out = Vec::new();
+    for &(a, b) in spec {
+        let b = b.unwrap_or(count);
+        if a > count || b > count {
+            return Err(format!(
+                "--pages: page {} is past the end (the document has {count} page{})",
+                a.max(b),
+                if count == 1 { "" } else { "s" }
+            ));
+        }
+        out.extend((a..=b).map(|p| p - 1));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// `NAME-pNN.png`, the page number 1-based and padded to the page count's width.
+pub fn png_name(stem: &str, page: usize, count: usize) -> String {
+    let digits = count.max(1).to_string().len();
+    format!("{stem}-p{:0digits$}.png", page + 1)
+}
+
+/// Where a document's pages go: `DIR/STEM-pN.png`, and with `json` the
+/// overlay beside each as `DIR/STEM-pN.json`.
+pub struct Out<'a> {
+    pub dir: &'a Path,
+    pub stem: &'a str,
+    pub json: bool,
+}
+
+/// The worker threads that draw a document's pages (`--jobs`).
+pub struct Painter {
+    pool: rayon::ThreadPool,
+}
+
+impl Painter {
+    /// `jobs` threads (none: all cores); on failure the error is printed
+    /// (`error: ...`) and `None` returned.
+    pub fn new(jobs: Option<usize>) -> Option<Painter> {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.unwrap_or(0))
+            .build()
+        {
+            Ok(pool) => Some(Painter { pool }),
+            Err(e) => {
+                eprintln!("error: cannot start worker threads: {e}");
+                None
+            }
+        }
+    }
+
+    /// Runs `work` (loading: the scan spreads a document's pages) on these threads.
+    pub fn load<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(work)
+    }
+
+    /// Draws `pages`, each with the overlay `page_overlay` gives it (the
+    /// scan's tags and fields, and what a migration or a plan adds), and
+    /// writes them to `out`, printing each path: the PNG, and with
+    /// `out.json` the overlay (also of a page that could not be drawn). A
+    /// page that could not be drawn adds exit status 1 to `verdict`, a file
+    /// that could not be written 2. `what` names the document in messages.
+    #[allow(clippy::too_many_arguments)]
+    pub fn write_pages(
+        &self,
+        loaded: &Loaded,
+        pages: &[usize],
+        style: &Style,
+        page_overlay: &(dyn Fn(usize) -> Option<Overlay> + Sync),
+        out: &Out<'_>,
+        what: &str,
+        verdict: &mut crate::Verdict,
+    ) {
+        use rayon::prelude::*;
+        let count = loaded.doc.page_count();
+        let drawn: Vec<DrawnPage> = self.pool.install(|| {
+            pages
+                .par_iter()
+                .map(|&p| DrawnPage::new(loaded, p, style, page_overlay))
+                .collect()
+        });
+        for (&page, DrawnPage { overlay, png }) in pages.iter().zip(drawn) {
+            let path: PathBuf = out.dir.join(png_name(out.stem, page, count));
+            match png {
+                Ok(bytes) => match crate::atomic::write(&path, &bytes) {
+                    Ok(()) => println!("{}", path.display()),
+                    Err(e) => verdict.add(
+                        ExitStatus::Error,
+                        format!("cannot write {}: {e}", path.display()),
+                    ),
+                },
+                Err(e) => verdict.add(
+                    ExitStatus::Failure,
+                    format!("{what}: page {}: {e}", page + 1),
+                ),
+            }
+            if out.json
+                && let Some(overlay) = overlay
+            {
+                write_json(&path.with_extension("json"), &overlay, verdict);
+            }
+        }
+    }
+}
+
+/// One page drawn: its overlay, and the PNG or why it could not be drawn.
+struct DrawnPage {
+    overlay: Option<Overlay>,
+    png: Result<Vec<u8>, String>,
+}
+
+impl DrawnPage {
+    fn new(
+        loaded: &Loaded,
+        page: usize,
+        style: &Style,
+        page_overlay: &(dyn Fn(usize) -> Option<Overlay> + Sync),
+    ) -> DrawnPage {
+        let overlay = page_overlay(page);
+        let png = match &overlay {
+            Some(o) => draw(loaded, page, o, style),
+            None => Err(RenderError::NoSuchPage {
+                page,
+                count: loaded.scan.pages.len(),
+            }
+            .to_string()),
+        };
+        DrawnPage { overlay, png }
+    }
+}
+
+/// Writes an overlay as pretty JSON (and a newline), printing the path.
+fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::Verdict) {
+    let written = serde_json::to_vec_pretty(overlay)
+        .map_err(std::io::Error::other)
+        .and_then(|mut b| {
+            b.push(b'\n');
+            crate::atomic::write(path, &b)
+        });
+    match written {
+        Ok(()) => println!("{}", path.display()),
+        Err(e) => verdict.add(
+            ExitStatus::Error,
+            format!("cannot write {}: {e}", path.display()),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_choice() {
+        assert_eq!(chosen_pages(&[], 3), Ok(vec![0, 1, 2]));
+        assert_eq!(
+            chosen_pages(&[(3, None), (1, Some(1)), (2, Some(3))], 4),
+            Ok(vec![0, 1, 2, 3])
+        );
+        assert!(chosen_pages(&[(5, Some(5))], 3).is_err());
+    }
+
+    #[test]
+    fn page_choice_within_a_shorter_document() {
+        assert_eq!(pages_within(&[], 2), vec![0, 1]);
+        assert_eq!(pages_within(&[(1, Some(3))], 2), vec![0, 1]);
+        assert_eq!(pages_within(&[(2, None)], 3), vec![1, 2]);
+        assert_eq!(pages_within(&[(3, Some(5))], 2), Vec::<usize>::new());
+        assert_eq!(pages_within(&[(3, Some(5)), (1, Some(1))], 2), vec![0]);
+    }
+
+    #[test]
+    fn names_sort_by_page() {
+        assert_eq!(png_name("a", 0, 12), "a-p01.png");
+        assert_eq!(png_name("a", 11, 12), "a-p12.png");
+        assert_eq!(png_name("a", 0, 1), "a-p1.png");
+    }
+}

@@ -1,0 +1,115 @@
+//! `signprep preview FILE.pdf`: each page with its tags and form fields
+//! drawn (with `--dialect`, the fields a migration would place: see
+//! [`super::migrate`]).
+
+use super::load::{self, Out, Painter};
+use crate::args::PreviewArgs;
+use crate::exit::ExitStatus;
+use signprep_core::{Code, Overlay, Scanner, Style};
+use std::path::Path;
+
+/// Why a folder is no input for `preview`, in the words the batch commands use
+/// for a folder without PDFs.
+pub fn folder_given(dir: &Path) -> String {
+    let shown = dir.display();
+    match crate::inputs::expand(&[dir.to_path_buf()]).len() {
+        0 => format!("nothing to preview: no PDF in {shown}"),
+        n => format!(
+            "{shown} is a folder of {}: preview draws one PDF (name it), \
+             `signprep report {shown}` draws them all",
+            crate::plural(n, "PDF")
+        ),
+    }
+}
+
+/// Draws the chosen pages of `file`; returns the exit status.
+pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
+    let Some(painter) = Painter::new(args.jobs) else {
+        return ExitStatus::Error;
+    };
+    let anchors = match args.anchors.load(false) {
+        Ok(a) => a,
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
+    };
+    let mut scanner = Scanner::new().dpi(args.dpi).dialects(args.dialect);
+    if let Some(a) = &anchors {
+        scanner = scanner.anchors(a.anchors.clone());
+    }
+    let loaded = match painter.load(|| load::load(file, &scanner)) {
+        Ok(l) => l,
+        Err(e) => return crate::fail(&e.message(), e.status()),
+    };
+    let count = loaded.doc.page_count();
+    if count == 0 {
+        // Nothing would be drawn, and an empty input never passes.
+        return crate::fail(
+            &format!(
+                "{}: the document has no page: nothing to draw [{}]",
+                file.display(),
+                Code::DocumentNoPages
+            ),
+            ExitStatus::Failure,
+        );
+    }
+    let pages = match load::chosen_pages(&args.pages, count) {
+        Ok(p) => p,
+        Err(e) => return crate::fail(&e, ExitStatus::Error),
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+        return crate::fail(
+            &format!("cannot create {}: {e}", args.out_dir.display()),
+            ExitStatus::Error,
+        );
+    }
+    let stem = file
+        .file_stem()
+        .filter(|_| file.as_os_str() != "-")
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "stdin".into());
+    let mut verdict = crate::Verdict::default();
+    let errors = loaded
+        .scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == signprep_core::Severity::Error)
+        .count();
+    if errors > 0 {
+        verdict.add(
+            ExitStatus::Failure,
+            format!(
+                "{} in {} (drawn in red; `signprep scan` lists them)",
+                crate::plural(errors, "error-level finding"),
+                file.display()
+            ),
+        );
+    }
+    let out = Out {
+        dir: &args.out_dir,
+        stem: &stem,
+        json: args.overlay_json,
+    };
+    let what = file.display().to_string();
+    if scanner.reads_vendor_tags() {
+        super::migrate::write_pages(
+            &painter,
+            &loaded,
+            anchors,
+            (&pages, style),
+            &out,
+            &what,
+            &mut verdict,
+        );
+    } else {
+        let page_overlay = |p: usize| Overlay::for_page(&loaded.scan, p, style);
+        painter.write_pages(
+            &loaded,
+            &pages,
+            style,
+            &page_overlay,
+            &out,
+            &what,
+            &mut verdict,
+        );
+    }
+    verdict.finish()
+}
