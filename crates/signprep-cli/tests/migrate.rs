@@ -568,7 +568,7 @@ fn migrate_says_its_notes_in_one_line_per_code_unless_verbose() {
 }
 
 #[test]
-fn strip_writes_a_copy_without_the_placed_tags_and_uploads_it() {
+fn strip_writes_a_copy_without_the_vendor_tags_and_uploads_it() {
     let dir = testdata("migrate");
     let out = scratch("migrate", "strip");
     let input = dir.join("strip_contract.pdf");
@@ -611,14 +611,16 @@ fn strip_writes_a_copy_without_the_placed_tags_and_uploads_it() {
     let s = run_in(&dir, &["scan", "--dialect", "all", copy.to_str().unwrap()]);
     assert_eq!(s.status.code(), Some(0), "{}", text(&s.stderr));
     let record = text(&s.stdout);
-    // Left out of the request (read-only, initials unmapped), so left in the copy.
-    for kept in [
-        "{{Ref;role=Client;readonly=true}}",
-        "{{Initials;type=initials;role=Client}}",
+    // Every vendor tag goes, the ones left out of the request (read-only,
+    // initials unmapped) too: their syntax would stay printed on the upload.
+    for gone in [
+        "{{Client",
+        "{{Date",
+        "{{City",
+        "{{Seller",
+        "{{Ref",
+        "{{Initials",
     ] {
-        assert!(record.contains(kept), "{kept} is gone: {record}");
-    }
-    for gone in ["{{Client", "{{Date", "{{City", "{{Seller"] {
         assert!(
             !record.contains(gone),
             "{gone} is still in the copy: {record}"
@@ -650,7 +652,7 @@ fn strip_needs_an_out_folder() {
 }
 
 #[test]
-fn strip_takes_out_the_dropbox_definitions_of_placed_references() {
+fn strip_takes_out_the_dropbox_definitions_with_their_references() {
     let dir = testdata("fixtures");
     let out = scratch("migrate", "strip_defs");
     let o = run_in(
@@ -676,21 +678,21 @@ fn strip_takes_out_the_dropbox_definitions_of_placed_references() {
     assert_eq!(s.status.code(), Some(0), "{}", text(&s.stderr));
     let record = text(&s.stdout);
     // `[$nm]` became a text field: it goes, and so does its (white)
-    // definition on page 2; the signature goes too.
-    for gone in ["[$nm]", "[def:$nm|", "[sig|req|signer1"] {
-        assert!(
-            !record.contains(gone),
-            "{gone} is still in the copy: {record}"
-        );
-    }
-    // Checkboxes have no service type: their references are left out of the
-    // request, so they and their definitions stay.
-    for kept in [
+    // definition on page 2; the signature goes too; and so do the
+    // checkboxes (no service type: left out of the request) and their
+    // definitions.
+    for gone in [
+        "[$nm]",
+        "[def:$nm|",
+        "[sig|req|signer1",
         "[def:$chk|check|req2|signer1]",
         "[$chk]",
         "[def:$chk2|",
         "[$chk2]",
     ] {
-        assert!(record.contains(kept), "{kept} is gone: {record}");
+        assert!(
+            !record.contains(gone),
+            "{gone} is still in the copy: {record}"
+        );
     }
 }

@@ -15,6 +15,7 @@
 //! The copy is the input with an incremental update appended
 //! ([`Document::incremental_update`]).
 
+mod find;
 mod rewrite;
 
 use crate::content::{PageText, Trace, interpret_page_traced};
@@ -24,7 +25,7 @@ use crate::resources::Resources;
 use crate::scan::PageInfo;
 use crate::stream_cache::Reuse;
 use crate::tags::vendor::VendorTag;
-use crate::tags::{Lines, build_lines, glyphs_of, span};
+use find::{Finder, Target};
 use rayon::prelude::*;
 use rewrite::{Edits, Removal};
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,25 +57,29 @@ struct Key {
 /// One tag's plan: its glyphs' keys and `TJ` numbers, or why it stays.
 #[derive(Debug)]
 enum Plan {
-    /// On `page`, `glyphs` (indices into its glyph records) drawn at `keys`.
+    /// `glyphs` (page, index into its glyph records) drawn at `keys`.
     Remove {
-        page: usize,
-        glyphs: Vec<u32>,
+        glyphs: Vec<(usize, u32)>,
         keys: Vec<(Key, f64)>,
     },
     Keep(String),
 }
 
 /// Removes the text of `tags` (vendor tags of a scan of `doc` whose pages are
-/// `pages`) from a copy of `doc`.
+/// `pages`) from a copy of `doc`, and of `unread` (page and text of each
+/// `{{...}}` the scan reported as `vendor_tag_unread`: some vendor's syntax,
+/// which left in the copy would read as that vendor's tag).
 ///
-/// Each tag is looked for again on its page by its text at its box. Fatal
-/// only where a scan is (a limit); anything that cannot be done exactly is a
+/// Each tag is looked for again on its page by its text at its box (a tag
+/// wrapped over lines or onto the next page in all its pieces); an unread
+/// text at its first occurrence on its page not taken before. Fatal only
+/// where a scan is (a limit); anything that cannot be done exactly is a
 /// finding.
 pub fn strip_vendor_tags(
     doc: &Document,
     pages: &[PageInfo],
     tags: &[VendorTag],
+    unread: &[(usize, String)],
 ) -> Result<Stripped, Error> {
     let mut out = Stripped {
         removed: vec![false; tags.len()],
@@ -94,7 +99,20 @@ pub fn strip_vendor_tags(
     if let Some(e) = doc.deferred_error() {
         return Err(e);
     }
-    let mut plans = plan_tags(doc, pages, tags, &traced);
+    let targets: Vec<Target<'_>> = tags
+        .iter()
+        .map(|t| Target {
+            page: t.page,
+            raw: &t.raw,
+            at: Some((t.x, t.y, (t.height / 2.0).max(1.0))),
+        })
+        .chain(unread.iter().map(|(page, raw)| Target {
+            page: *page,
+            raw,
+            at: None,
+        }))
+        .collect();
+    let mut plans = plan_tags(doc, pages, &targets, &traced);
     // Streams to rewrite; a stream that cannot be rewritten keeps its tags,
     // and that can keep others sharing their glyphs: until nothing changes.
     let replacements = loop {
@@ -130,23 +148,32 @@ pub fn strip_vendor_tags(
             return Ok(out);
         }
     }
-    for ((tag, plan), removed) in tags.iter().zip(&plans).zip(&mut out.removed) {
+    for (n, (target, plan)) in targets.iter().zip(&plans).enumerate() {
         match plan {
-            Plan::Remove { .. } => *removed = true,
-            Plan::Keep(why) => out.diagnostics.push(
-                Diagnostic::new(
-                    Code::StripTagKept,
-                    format!(
-                        "page {}: {} tag `{}` is left in the stripped copy: {why}",
-                        tag.page + 1,
-                        tag.dialect.vendor(),
-                        tag.raw
-                    ),
-                )
-                .page(tag.page)
-                .tag(tag.raw.clone())
-                .hint("remove it in the source document, or paint it white there"),
-            ),
+            Plan::Remove { .. } => {
+                if let Some(r) = out.removed.get_mut(n) {
+                    *r = true;
+                }
+            }
+            Plan::Keep(why) => {
+                let what = match tags.get(n) {
+                    Some(tag) => format!("{} tag", tag.dialect.vendor()),
+                    None => "unread tag text".to_string(),
+                };
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Code::StripTagKept,
+                        format!(
+                            "page {}: {what} `{}` is left in the stripped copy: {why}",
+                            target.page + 1,
+                            target.raw
+                        ),
+                    )
+                    .page(target.page)
+                    .tag(target.raw.to_string())
+                    .hint("remove it in the source document, or paint it white there"),
+                );
+            }
         }
     }
     if doc.is_signed() && !replacements.is_empty() {
@@ -169,35 +196,27 @@ fn refused(why: &str) -> Diagnostic {
     .hint("remove the tags in the source document, or decrypt or repair the file first")
 }
 
-/// Finds each tag's glyphs and where they were drawn.
+/// Finds each target's glyphs and where they were drawn.
 fn plan_tags(
     doc: &Document,
     pages: &[PageInfo],
-    tags: &[VendorTag],
+    targets: &[Target<'_>],
     traced: &[(PageText, Trace)],
 ) -> Vec<Plan> {
-    let mut lines: BTreeMap<usize, (Lines, String)> = BTreeMap::new();
-    let mut used: BTreeSet<(usize, u32)> = BTreeSet::new();
-    let mut plans = Vec::with_capacity(tags.len());
-    for tag in tags {
-        let Some((text, trace)) = traced.get(tag.page) else {
+    let mut finder = Finder::new(traced);
+    let mut plans = Vec::with_capacity(targets.len());
+    for t in targets {
+        if traced.get(t.page).is_none() {
             plans.push(Plan::Keep("its page is not in the document".into()));
             continue;
-        };
-        let (page_lines, flat) = lines.entry(tag.page).or_insert_with(|| {
-            let l = build_lines(text);
-            let flat = l.text.replace('\n', " ");
-            (l, flat)
-        });
-        let scale = page_scale(doc, pages, tag.page);
-        let Some(glyphs) = find_glyphs(tag, text, page_lines, flat, scale, &used) else {
+        }
+        let Some(glyphs) = finder.find(t, |p| page_scale(doc, pages, p)) else {
             plans.push(Plan::Keep(
                 "its glyphs could not be found again at its box".into(),
             ));
             continue;
         };
-        used.extend(glyphs.iter().map(|&g| (tag.page, g)));
-        plans.push(plan_glyphs(tag.page, glyphs, trace));
+        plans.push(plan_glyphs(glyphs, traced));
     }
     plans
 }
@@ -211,42 +230,14 @@ fn page_scale(doc: &Document, pages: &[PageInfo], p: usize) -> (f64, f64) {
     }
 }
 
-/// The glyphs of the occurrence of `tag.raw` on its page nearest its box
-/// (top-left corner within half the tag's height, or a pixel), not taken by
-/// an earlier tag.
-fn find_glyphs(
-    tag: &VendorTag,
-    text: &PageText,
-    lines: &Lines,
-    flat: &str,
-    (f, off): (f64, f64),
-    used: &BTreeSet<(usize, u32)>,
-) -> Option<Vec<u32>> {
-    let tolerance = (tag.height / 2.0).max(1.0);
-    let mut best: Option<(f64, Vec<u32>)> = None;
-    for (start, needle) in flat.match_indices(tag.raw.as_str()) {
-        let mut glyphs = glyphs_of(lines, start, start + needle.len());
-        glyphs.dedup();
-        if glyphs.iter().any(|&g| used.contains(&(tag.page, g))) {
-            continue;
-        }
-        let Some(s) = span(text, &glyphs) else {
-            continue;
-        };
-        let (x, y, _, _) = s.bbox.stacked(f, off);
-        let d = (x - tag.x).abs() + (y - tag.y).abs();
-        if d <= tolerance && best.as_ref().is_none_or(|(b, _)| d < *b) {
-            best = Some((d, glyphs));
-        }
-    }
-    best.map(|(_, g)| g)
-}
-
 /// Where each glyph was drawn, or why the tag cannot be removed exactly.
-fn plan_glyphs(page: usize, glyphs: Vec<u32>, trace: &Trace) -> Plan {
+fn plan_glyphs(glyphs: Vec<(usize, u32)>, traced: &[(PageText, Trace)]) -> Plan {
     let mut keys = Vec::with_capacity(glyphs.len());
-    for &g in &glyphs {
-        let Some(src) = trace.glyphs.get(g as usize) else {
+    for &(p, g) in &glyphs {
+        let Some((src, trace)) = traced
+            .get(p)
+            .and_then(|(_, trace)| Some((trace.glyphs.get(g as usize)?, trace)))
+        else {
             return Plan::Keep("its glyphs could not be traced to their stream".into());
         };
         if src.type3 {
@@ -270,7 +261,7 @@ fn plan_glyphs(page: usize, glyphs: Vec<u32>, trace: &Trace) -> Plan {
             src.kern,
         ));
     }
-    Plan::Remove { page, glyphs, keys }
+    Plan::Remove { glyphs, keys }
 }
 
 /// Keeps every tag whose removal would also remove a glyph that stays: the
@@ -303,7 +294,7 @@ fn settle(plans: &mut [Plan], traced: &[(PageText, Trace)]) {
         let removed: BTreeSet<(usize, u32)> = plans
             .iter()
             .filter_map(|p| match p {
-                Plan::Remove { page, glyphs, .. } => Some(glyphs.iter().map(move |&g| (*page, g))),
+                Plan::Remove { glyphs, .. } => Some(glyphs.iter().copied()),
                 Plan::Keep(_) => None,
             })
             .flatten()

@@ -68,7 +68,7 @@ pub struct Migrated {
     pub findings: Vec<Finding>,
     /// Counts for the summary line.
     pub summary: MigrateSummary,
-    /// With [`Migrator::strip`]: the PDF without the placed tags' text (an
+    /// With [`Migrator::strip`]: the PDF without the vendor tags' text (an
     /// incremental update of the input), to upload instead of it; `None` when
     /// not asked, when there is no plan, or when no copy could be written
     /// (a `strip_refused` finding says why).
@@ -255,9 +255,9 @@ impl Migrator {
             Err(e) => return unreadable(file, &e),
         };
         let digest = Sha256::digest(pdf).into();
-        let (mut migrated, placed) = self.migrate_placed(&scan, &digest, upload, name);
+        let mut migrated = self.migrate_scan(&scan, &digest, upload, name);
         if self.strip && migrated.plan.is_some() {
-            strip::strip(&doc, &scan, &placed, file, &mut migrated);
+            strip::strip(&doc, &scan, file, &mut migrated);
         }
         migrated
     }
@@ -271,17 +271,6 @@ impl Migrator {
         upload: Option<&str>,
         name: &str,
     ) -> Migrated {
-        self.migrate_placed(scan, digest, upload, name).0
-    }
-
-    /// [`Migrator::migrate_scan`], and the vendor tags that became fields.
-    fn migrate_placed<'s>(
-        &self,
-        scan: &'s Scan,
-        digest: &[u8; 32],
-        upload: Option<&str>,
-        name: &str,
-    ) -> (Migrated, Vec<&'s VendorTag>) {
         let file = upload.unwrap_or(name).to_string();
         let at = "/requests/0/body";
         let mut findings: Vec<Finding> = scan
@@ -309,7 +298,6 @@ impl Migrator {
         };
         let mut parties: BTreeMap<String, Party> = BTreeMap::new();
         let mut fields: Vec<(String, V0DataField)> = Vec::new();
-        let mut placed: Vec<&VendorTag> = Vec::new();
         for (n, &t) in tags.iter().enumerate() {
             let Some(service) = self.service_type(t, &file, &mut findings) else {
                 summary.left_out += 1;
@@ -353,7 +341,6 @@ impl Migrator {
                 first: n,
             });
             fields.push((canon, data_field(t, service)));
-            placed.push(t);
         }
 
         // Numbered signers in order, then roles as they first appear.
@@ -468,13 +455,12 @@ impl Migrator {
                 upload: upload.map(str::to_string),
             }],
         });
-        let migrated = Migrated {
+        Migrated {
             plan,
             findings,
             summary,
             stripped: None,
-        };
-        (migrated, placed)
+        }
     }
 
     /// `migrate_signer_unknown` for each key of the signer map that names no

@@ -3,38 +3,25 @@
 
 use super::Migrated;
 use crate::codes::{Finding, FindingCode};
-use signprep_core::{Code, Diagnostic, Document, Scan, VendorTag};
+use signprep_core::{Code, Diagnostic, Document, Scan};
 
-/// Strips the text of the placed tags, and of the Dropbox Sign definitions
-/// (`[def:$name|...]`, which place no field) that a placed reference used,
-/// into [`Migrated::stripped`]; what could not be stripped becomes findings,
-/// and a removed tag's `vendor_tag_visible` goes (its text no longer shows).
-pub(super) fn strip(
-    doc: &Document,
-    scan: &Scan,
-    placed: &[&VendorTag],
-    file: &str,
-    m: &mut Migrated,
-) {
-    let all = scan.vendor_tags.as_deref().unwrap_or_default();
-    let used: Vec<&String> = placed
+/// Strips the text of every vendor tag the scan read into
+/// [`Migrated::stripped`]: the tags that became fields, the Dropbox Sign
+/// definitions (`[def:$name|...]`, which place no field) and the tags left out
+/// of the request (a kind with no counterpart, a read-only tag), whose syntax
+/// would otherwise stay printed on the upload (their findings say what to
+/// place by hand). What could not be stripped becomes findings, and a removed
+/// tag's `vendor_tag_visible` goes (its text no longer shows).
+pub(super) fn strip(doc: &Document, scan: &Scan, file: &str, m: &mut Migrated) {
+    let tags = scan.vendor_tags.as_deref().unwrap_or_default();
+    let unread: Vec<(usize, String)> = scan
+        .diagnostics
         .iter()
-        .filter_map(|t| t.attributes.extra.get("reference"))
-        .collect();
-    let tags: Vec<VendorTag> = all
-        .iter()
-        .filter(|t| {
-            placed.iter().any(|p| std::ptr::eq(*p, *t))
-                || (t.attributes.kind == "definition"
-                    && t.attributes
-                        .extra
-                        .get("definition")
-                        .is_some_and(|d| used.contains(&d)))
-        })
-        .cloned()
+        .filter(|d| d.code == Code::VendorTagUnread)
+        .filter_map(|d| Some((d.page?, d.tag.clone()?)))
         .collect();
     let at = "/requests/0/body";
-    match signprep_core::strip_vendor_tags(doc, &scan.pages, &tags) {
+    match signprep_core::strip_vendor_tags(doc, &scan.pages, tags, &unread) {
         Ok(s) => {
             let gone: Vec<(usize, &str)> = tags
                 .iter()
