@@ -12,6 +12,7 @@ mod check_cmd;
 mod completions_cmd;
 mod exit;
 mod explain_cmd;
+mod findings;
 mod help;
 mod inputs;
 mod migrate_cmd;
@@ -27,6 +28,7 @@ mod scan_cmd;
 mod schema_cmd;
 #[cfg(feature = "serve")]
 mod serve;
+mod text;
 
 use clap::FromArgMatches;
 use clap::error::ErrorKind;

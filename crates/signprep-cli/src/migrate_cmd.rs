@@ -111,7 +111,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
                 }
             };
             if args.verbose {
-                crate::pack_cmd::report(&migrated.findings);
+                crate::findings::eprint(&migrated.findings);
             } else if !args.quiet {
                 report_brief(&migrated.findings);
             }
@@ -258,7 +258,7 @@ fn migrate_one(m: &Migrator, input: &Input, out: Option<&Path>) -> Result<Migrat
 fn report_brief(findings: &[Finding]) {
     let (notes, rest): (Vec<&Finding>, Vec<&Finding>) =
         findings.iter().partition(|f| f.severity == Severity::Info);
-    crate::pack_cmd::report(rest);
+    crate::findings::eprint(rest);
     // The notes grouped by code, codes in the order they first come.
     let mut groups: Vec<(&str, Vec<&Finding>)> = Vec::new();
     for f in notes {
@@ -271,7 +271,7 @@ fn report_brief(findings: &[Finding]) {
         let Some(first) = same.first() else { continue };
         eprintln!(
             "{}",
-            crate::output::clean_lines(&note_line(code, &first.message, same))
+            crate::text::clean_lines(&note_line(code, &first.message, same))
         );
     }
 }

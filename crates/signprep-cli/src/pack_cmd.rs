@@ -4,7 +4,6 @@ use crate::args::PackArgs;
 use crate::check::record::Record;
 use crate::check::write::human;
 use crate::exit::ExitStatus;
-use crate::output::clean;
 use serde::Serialize;
 use signprep_pack::{
     BuildError, Checker, Finding, FindingCode, Manifest, PackCode, RandomIds, Warned,
@@ -112,11 +111,11 @@ fn emit<T: Serialize>(
         Ok(w) => w,
         Err(e) => {
             let n = e.findings.iter().filter(|f| f.is_error()).count();
-            report(&only_output(e.findings));
+            crate::findings::eprint(&only_output(e.findings));
             return Err(Failure::Findings(n));
         }
     };
-    report(&only_output(warnings));
+    crate::findings::eprint(&only_output(warnings));
     let write = |w: &mut dyn Write| -> io::Result<()> {
         if args.compact {
             serde_json::to_writer(&mut *w, &output)?;
@@ -153,41 +152,4 @@ fn only_output(findings: Vec<Finding>) -> Vec<Finding> {
         .into_iter()
         .filter(|f| f.is_error() || matches!(f.code, FindingCode::Pack(c) if OUTPUT.contains(&c)))
         .collect()
-}
-
-/// Findings on stderr, compiler style.
-pub(crate) fn report<'a>(findings: impl IntoIterator<Item = &'a Finding>) {
-    let stderr = io::stderr();
-    let mut err = stderr.lock();
-    for f in findings {
-        let _ = writeln!(
-            err,
-            "{}[{}]: {}",
-            f.severity,
-            f.code,
-            crate::output::clean_lines(&f.message)
-        );
-        let mut place = Vec::new();
-        if let Some(p) = &f.pointer {
-            place.push(p.clone());
-        }
-        if let Some(file) = &f.file {
-            place.push(format!("in {file}"));
-        }
-        if let Some(page) = f.page {
-            place.push(format!("page {}", page + 1));
-        }
-        if let Some(t) = &f.tag {
-            place.push(format!("tag {t}"));
-        }
-        if let Some(x) = &f.field {
-            place.push(format!("field {x}"));
-        }
-        if !place.is_empty() {
-            let _ = writeln!(err, "  --> {}", clean(&place.join(", ")));
-        }
-        if let Some(h) = &f.hint {
-            let _ = writeln!(err, "  = hint: {}", clean(h));
-        }
-    }
 }

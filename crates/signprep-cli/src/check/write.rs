@@ -1,10 +1,11 @@
 //! Writing check records: human (compiler-style), json, ndjson, and the CI-gate
 //! formats (sarif, github, gitlab: their own modules).
 
-use super::record::{Located, Record, Summary};
+use super::record::{Record, Summary};
 use super::{github, gitlab::Gitlab, sarif::Sarif};
 use crate::args::CheckFormat;
-use crate::output::{clean, clean_lines};
+use crate::findings::{self, Layout};
+use crate::text::{clean, clean_lines};
 use std::io::{self, BufWriter, Write};
 
 pub struct Writer<W: Write> {
@@ -90,48 +91,14 @@ pub fn human(o: &mut impl Write, r: &Record) -> io::Result<()> {
         )?;
         return writeln!(o);
     }
-    for f in &r.findings {
-        finding(o, &r.path, f)?;
+    for l in &r.findings {
+        findings::write(
+            o,
+            &l.finding,
+            Some(&r.path),
+            l.shown.as_deref(),
+            Layout::Gutter,
+        )?;
     }
     Ok(())
-}
-
-fn finding(o: &mut impl Write, path: &str, l: &Located) -> io::Result<()> {
-    let f = &l.finding;
-    writeln!(o, "{}[{}]: {}", f.severity, f.code, clean_lines(&f.message))?;
-    let mut place = match &f.pointer {
-        Some(p) if !p.is_empty() => format!("{path}#{p}"),
-        _ => path.to_string(),
-    };
-    if let Some(file) = f.file.as_deref().filter(|file| *file != path) {
-        place.push_str(&format!(", in {file}"));
-    }
-    if let Some(page) = f.page {
-        place.push_str(&format!(", page {}", page + 1));
-    }
-    if let Some(t) = &f.tag {
-        place.push_str(&format!(", tag {t}"));
-    }
-    if let Some(x) = &f.field {
-        place.push_str(&format!(", field {x}"));
-    }
-    writeln!(o, "  --> {}", clean(&place))?;
-    if let Some(v) = &l.shown {
-        let key = f
-            .pointer
-            .as_deref()
-            .and_then(|p| p.rsplit('/').next())
-            .filter(|k| !k.is_empty() && !k.bytes().all(|b| b.is_ascii_digit()))
-            .map(|k| k.replace("~1", "/").replace("~0", "~"));
-        writeln!(o, "   |")?;
-        match key {
-            Some(k) => writeln!(o, "   |     \"{}\": {}", clean(&k), clean(v))?,
-            None => writeln!(o, "   |     {}", clean(v))?,
-        }
-        writeln!(o, "   |")?;
-    }
-    if let Some(h) = &f.hint {
-        writeln!(o, "   = hint: {}", clean(h))?;
-    }
-    writeln!(o)
 }

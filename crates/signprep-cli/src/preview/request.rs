@@ -10,7 +10,7 @@ use signprep_pack::Finding;
 /// Prints what `signprep check` says about the request (errors and
 /// warnings) and adds its errors to `verdict`; returns how many there are.
 pub fn report_findings(findings: &[Finding], shown: &str, verdict: &mut crate::Verdict) -> usize {
-    crate::pack_cmd::report(findings.iter().filter(|f| f.severity != Severity::Info));
+    crate::findings::eprint(findings.iter().filter(|f| f.severity != Severity::Info));
     let errors = findings.iter().filter(|f| f.is_error()).count();
     if errors > 0 {
         verdict.add(

@@ -359,7 +359,7 @@ impl Drop for LogLine {
                 "signprep serve: {} {} {} {status} {:.1}ms{gone}",
                 self.id,
                 self.method,
-                crate::output::clean(&self.path),
+                crate::text::clean(&self.path),
                 elapsed.as_secs_f64() * 1000.0
             );
         }
@@ -373,7 +373,7 @@ pub async fn not_found(State(app): State<Arc<App>>, req: Request) -> ApiError {
         format!(
             "no route {} {}; the API is POST /v1/scan, POST /v1/check, POST /v1/preview, POST /v1/pack, POST /v1/migrate, GET /v1/codes, GET /v1/explain/{{code}}, GET /healthz, /readyz, /metrics, /openapi.json (the page is at /)",
             req.method(),
-            crate::output::clean(req.uri().path())
+            crate::text::clean(req.uri().path())
         ),
     );
     let (parts, body) = req.into_parts();
@@ -386,7 +386,7 @@ pub async fn method_not_allowed(State(app): State<Arc<App>>, req: Request) -> Ap
         ApiCode::MethodNotAllowed,
         format!(
             "{} does not take {}",
-            crate::output::clean(req.uri().path()),
+            crate::text::clean(req.uri().path()),
             req.method()
         ),
     );

@@ -55,7 +55,7 @@ pub async fn read(content_type: &str, body: Vec<u8>, fields: &[&str]) -> Result<
             Err(multer::Error::UnknownField { field_name }) => {
                 return Err(bad(format!(
                     "part {index} of the form is named `{}`; this route takes {}",
-                    crate::output::clean(field_name.as_deref().unwrap_or("")),
+                    crate::text::clean(field_name.as_deref().unwrap_or("")),
                     fields
                         .iter()
                         .map(|f| format!("`{f}`"))
@@ -74,7 +74,7 @@ pub async fn read(content_type: &str, body: Vec<u8>, fields: &[&str]) -> Result<
         let bytes = field.bytes().await.map_err(|_| {
             bad(format!(
                 "part {index} (`{}`) of the form cannot be read to its end",
-                crate::output::clean(&field_name)
+                crate::text::clean(&field_name)
             ))
         })?;
         let bytes = bytes.to_vec();
@@ -85,7 +85,7 @@ pub async fn read(content_type: &str, body: Vec<u8>, fields: &[&str]) -> Result<
                         "part {index} (`pdf`) has no file name: give each PDF the name the manifest uses (filename=\"contract.pdf\")"
                     )));
                 };
-                let shown = crate::output::clean(&name).into_owned();
+                let shown = crate::text::clean(&name).into_owned();
                 if form.pdfs.insert(name, bytes).is_some() {
                     return Err(bad(format!(
                         "two PDFs are named `{shown}`: each needs a name of its own"

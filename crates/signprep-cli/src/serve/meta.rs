@@ -124,7 +124,7 @@ pub async fn explain(Path(code): Path<String>) -> Response {
             }),
         ),
         None => {
-            let shown = crate::output::clean(&code);
+            let shown = crate::text::clean(&code);
             let message = match crate::explain_cmd::suggest(&name) {
                 Some(n) => {
                     format!("no code `{shown}`; did you mean `{n}`? (GET /v1/codes lists them)")

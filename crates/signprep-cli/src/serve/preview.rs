@@ -42,7 +42,7 @@ fn preview_query(pairs: &[(String, String)]) -> Result<PreviewQuery, ApiError> {
                         k,
                         format!(
                             "`{}` is not a page number (1 is the first page)",
-                            crate::output::clean(v)
+                            crate::text::clean(v)
                         ),
                     )
                 })?;
@@ -150,12 +150,12 @@ pub async fn preview(
             match count {
                 0 => format!(
                     "`page`: {}: the document has no page to draw",
-                    crate::output::clean(&q.name)
+                    crate::text::clean(&q.name)
                 ),
                 n => format!(
                     "`page`: page {} is past the end of {} (it has {})",
                     q.page,
-                    crate::output::clean(&q.name),
+                    crate::text::clean(&q.name),
                     crate::plural(n, "page")
                 ),
             },
@@ -165,7 +165,7 @@ pub async fn preview(
             format!(
                 "page {} of {} could not be drawn: {why}",
                 q.page,
-                crate::output::clean(&q.name)
+                crate::text::clean(&q.name)
             ),
         )),
     }

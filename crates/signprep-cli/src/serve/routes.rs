@@ -35,7 +35,7 @@ pub(super) fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)
             ApiCode::BadRequest,
             format!(
                 "unknown query parameter `{}` (this route takes {})",
-                crate::output::clean(k),
+                crate::text::clean(k),
                 known.join(", ")
             ),
         ));
@@ -53,7 +53,7 @@ pub(super) fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
         "false" | "0" | "no" => Ok(false),
         _ => Err(bad(
             key,
-            format!("`{}` is not true or false", crate::output::clean(v)),
+            format!("`{}` is not true or false", crate::text::clean(v)),
         )),
     }
 }
@@ -257,7 +257,7 @@ fn check_query(
                     other => {
                         return Err(bad(
                             k,
-                            format!("`{}` is not json or sarif", crate::output::clean(other)),
+                            format!("`{}` is not json or sarif", crate::text::clean(other)),
                         ));
                     }
                 }
