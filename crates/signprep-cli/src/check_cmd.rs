@@ -2,13 +2,12 @@
 //! and manifests.
 
 use crate::args::{CheckArgs, CheckFormat, Deny};
-use crate::batch::{Outcome, Progress, Stream, interrupt};
+use crate::batch::{Ended, Progress, Runner};
 use crate::check::inputs::{Inputs, Item};
 use crate::check::record::{Failure, Record, Summary};
 use crate::check::write::Writer;
 use crate::exit::ExitStatus;
-use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
-use signprep_core::{FileErrorCode, LoadOptions, Severity};
+use signprep_core::{LoadOptions, Severity};
 use signprep_pack::{Checker, InputKind, read_template};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -32,7 +31,6 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     if let Some(t) = args.timeout_per_file {
         options.time_budget = (!t.is_zero()).then_some(t);
     }
-    let budget = options.time_budget;
     let mut checker = Checker::new()
         .payload_limit(args.max_payload)
         .load_options(options.clone());
@@ -51,16 +49,9 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         }
     }
     // The watchdog stands behind the time budget of the checker's PDFs.
-    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
-        Ok(s) => s
-            .watchdog(watchdog_for(&options))
-            .stop_flag(interrupt::flag()),
-        Err(e) => {
-            return crate::fail(
-                &format!("cannot start worker threads: {e}"),
-                ExitStatus::Error,
-            );
-        }
+    let runner = match Runner::new(args.jobs, &options) {
+        Ok(r) => r,
+        Err(status) => return status,
     };
     let paths = if args.paths.is_empty() && args.files_from.is_none() {
         vec![PathBuf::from(".")]
@@ -75,7 +66,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     let mut writer = Writer::new(format, std::io::stdout());
     let mut summary = Summary::default();
     let stderr_is_terminal = std::io::stderr().is_terminal();
-    let mut progress = Progress::new(
+    let progress = Progress::new(
         stderr_is_terminal && items.total.is_none_or(|n| n > 1),
         items.total,
         std::io::stdout().is_terminal(),
@@ -91,14 +82,9 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         Item::File { path, .. } => std::fs::metadata(path).map_or(0, |m| m.len()),
         Item::Stdin | Item::Missing(..) => 0,
     };
-    let flow = stream.run(items, weight, work, |item, outcome| {
-        let shown = item.path().display().to_string();
-        let r = match outcome {
-            Outcome::Done(r) => r,
-            Outcome::Panicked(m) => failed(panicked_record(shown, &m)),
-            Outcome::Abandoned(limit) => failed(abandoned_record(shown, limit, budget)),
-            Outcome::NotStarted(n) => failed(not_started_record(shown, n)),
-        };
+    let ended = runner.run(items, weight, work, progress, |item, result, progress| {
+        let r =
+            result.unwrap_or_else(|e| Record::from_error(item.path().display().to_string(), &e));
         summary.add(&r);
         tally.add(&r);
         if r.is_skipped() {
@@ -113,9 +99,8 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         }
         progress.around_output(|| writer.record(&r))
     });
-    progress.finish();
-    summary.interrupted = match crate::batch::ended(flow) {
-        Ok(interrupted) => interrupted,
+    summary.interrupted = match ended {
+        Ok(ended) => ended == Ended::Interrupted,
         Err(status) => return status,
     };
     if summary.files == 0 && !summary.interrupted && !args.allow_empty {
@@ -145,10 +130,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
             0
         };
     if summary.interrupted {
-        crate::fail(
-            "interrupted; the output holds the records written so far",
-            ExitStatus::Interrupted,
-        )
+        crate::batch::interrupted()
     } else if summary.failed > 0 {
         crate::fail(&tally.unreadable(summary.failed), ExitStatus::Error)
     } else if denied > 0 {
@@ -156,17 +138,6 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     } else {
         ExitStatus::Success
     }
-}
-
-/// A scan record's error (a panic, a watchdog) as a check record (`signprep
-/// serve` turns the engine's failures into check records with it too).
-pub fn failed(r: signprep_core::Record) -> Record {
-    let (code, message) = r
-        .error
-        .map_or((FileErrorCode::InternalError, String::new()), |e| {
-            (e.code, e.message)
-        });
-    Record::failed(r.path, code, message)
 }
 
 /// Why a run with no input fails; `first_skipped`, the first input skipped
@@ -242,7 +213,7 @@ impl Tally {
             && !error_level
             && self.first_failure.is_none()
         {
-            self.first_failure = Some(match e.message.strip_prefix("cannot read: ") {
+            self.first_failure = Some(match &e.unread {
                 Some(why) => format!("cannot read {}: {why}", r.path),
                 None => format!("cannot check {}: {}", r.path, e.message),
             });
@@ -298,35 +269,18 @@ fn files_named(n: usize, first: &Option<String>) -> String {
 /// folder alike: a `Cargo.toml` given by a pre-commit hook does not fail the
 /// run; a run that checks nothing at all does).
 fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Record {
-    let io_error = FileErrorCode::IoError;
     let (path, bytes) = match item {
-        Item::Missing(p, e) => {
-            return Record::failed(
-                p.display().to_string(),
-                io_error,
-                format!("cannot read: {e}"),
-            );
-        }
+        Item::Missing(p, e) => return Record::unreadable(p.display().to_string(), e),
         Item::Stdin => {
             let mut buf = Vec::new();
             if let Err(e) = std::io::stdin().lock().read_to_end(&mut buf) {
-                return Record::failed(
-                    "-".into(),
-                    io_error,
-                    format!("cannot read standard input: {e}"),
-                );
+                return Record::stdin_unreadable(&e);
             }
             (PathBuf::from("-"), buf)
         }
         Item::File { path, .. } => match std::fs::read(path) {
             Ok(b) => (path.clone(), b),
-            Err(e) => {
-                return Record::failed(
-                    path.display().to_string(),
-                    io_error,
-                    format!("cannot read: {e}"),
-                );
-            }
+            Err(e) => return Record::unreadable(path.display().to_string(), &e),
         },
     };
     check_bytes(checker, &path, &bytes, kind)

@@ -3,7 +3,7 @@
 //! explicit positions (the conversion is `signprep_pack::Migrator`).
 
 use crate::args::MigrateArgs;
-use crate::batch::{Flow, Outcome, Stream, interrupt};
+use crate::batch::{Ended, Progress, Runner};
 use crate::exit::ExitStatus;
 use crate::inputs::{Input, expand};
 use signprep_core::Severity;
@@ -49,18 +49,10 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
         );
     }
     let options = load_options(args);
-    let budget = options.time_budget;
     // The watchdog stands behind the time budget, as in `scan`.
-    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
-        Ok(s) => s
-            .watchdog(signprep_core::batch::watchdog_for(&options))
-            .stop_flag(interrupt::flag()),
-        Err(e) => {
-            return crate::fail(
-                &format!("cannot start worker threads: {e}"),
-                ExitStatus::Error,
-            );
-        }
+    let runner = match Runner::new(args.jobs, &options) {
+        Ok(r) => r,
+        Err(status) => return status,
     };
     let count = inputs.len();
     let mut names = BTreeSet::new();
@@ -75,36 +67,23 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     let out_dir = args.out.clone();
     // Work on the batch engine (its one panic boundary); results come back in
     // input order, so the output does not depend on --jobs.
-    let flow = stream.run(
+    let ended = runner.run(
         inputs.into_iter(),
         |_| 0,
         move |input, _| migrate_one(&migrator, input, out_dir.as_deref()),
-        |input, outcome| {
+        Progress::hidden(),
+        |input, result, _| {
             let shown = input.path().display().to_string();
-            let mut migrated = match outcome {
-                Outcome::Done(Ok(m)) => m,
-                Outcome::Done(Err(e)) => {
+            let mut migrated = match result {
+                Ok(Ok(m)) => m,
+                Ok(Err(e)) => {
                     eprintln!("{shown}: cannot read: {e}");
                     io_errors.push(format!("cannot read {shown}: {e}"));
                     return Ok(());
                 }
-                Outcome::Panicked(m) => {
-                    let e = signprep_core::batch::panicked_record(shown.clone(), &m).error;
-                    let message = e.map(|e| e.message).unwrap_or_default();
-                    eprintln!("{shown}: {message}");
-                    internal.push(format!("{shown}: {message}"));
-                    return Ok(());
-                }
-                Outcome::Abandoned(limit) => {
-                    let e = signprep_core::batch::abandoned_record(shown.clone(), limit, budget);
-                    let message = e.error.map(|e| e.message).unwrap_or_default();
-                    eprintln!("{shown}: {message}");
-                    internal.push(format!("{shown}: {message}"));
-                    return Ok(());
-                }
-                Outcome::NotStarted(n) => {
-                    let e = signprep_core::batch::not_started_record(shown.clone(), n);
-                    let message = e.error.map(|e| e.message).unwrap_or_default();
+                // A panic or the watchdog: error-level, as in `scan`.
+                Err(e) => {
+                    let message = e.message();
                     eprintln!("{shown}: {message}");
                     internal.push(format!("{shown}: {message}"));
                     return Ok(());
@@ -151,11 +130,10 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
             Ok(())
         },
     );
-    match flow {
-        Ok(Flow::Completed) => {}
-        Ok(Flow::BrokenPipe) => return ExitStatus::Success,
-        Ok(Flow::Interrupted) => return crate::fail("interrupted", ExitStatus::Interrupted),
-        Err(e) => return crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error),
+    match ended {
+        Ok(Ended::Completed) => {}
+        Ok(Ended::Interrupted) => return crate::fail("interrupted", ExitStatus::Interrupted),
+        Err(status) => return status,
     }
     total.files += io_errors.len() + internal.len();
     if count > 1 {

@@ -15,14 +15,13 @@
 //! the size, other pages not at all, so the file stays small.
 
 use crate::args::ReportArgs;
-use crate::batch::{Outcome, Progress, Stream};
+use crate::batch::{Ended, Progress, Runner};
 use crate::exit::ExitStatus;
 use crate::inputs::{Input, expand};
 use crate::preview::load::{LoadError, Loaded, load_with, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
 use rayon::prelude::*;
-use signprep_core::batch::{abandoned_record, not_started_record, panicked_record, watchdog_for};
 use signprep_core::{
     Code, Diagnostic, FileErrorCode, LoadOptions, Overlay, Scanner, Severity, Style, encode_png,
     render_page, render_page_with_overlay,
@@ -58,17 +57,11 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     if let Some(t) = args.timeout_per_file {
         options.time_budget = (!t.is_zero()).then_some(t);
     }
-    let budget = options.time_budget;
     // The watchdog stands behind the time budget, as in `scan`: a file stuck
     // in code that never checks it is given up on, and the report goes on.
-    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
-        Ok(s) => s.window(WINDOW).watchdog(watchdog_for(&options)),
-        Err(e) => {
-            return crate::fail(
-                &format!("cannot start worker threads: {e}"),
-                ExitStatus::Error,
-            );
-        }
+    let runner = match Runner::new(args.jobs, &options) {
+        Ok(r) => r.window(WINDOW),
+        Err(status) => return status,
     };
     let scanner = Scanner::new().dpi(args.dpi);
     let inputs = expand(&args.paths);
@@ -83,63 +76,72 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         );
     }
     let names = Arc::new(Names::new(&inputs));
-    let mut progress = Progress::new(
+    let progress = Progress::new(
         io::stderr().is_terminal() && !args.quiet && inputs.len() > 1,
         Some(inputs.len()),
         false,
     );
     let scratch = tmp_beside(&args.output, "sections");
     let mut verdict = Verdict::default();
-    let result = (|| -> io::Result<Vec<Row>> {
-        let mut sections = BufWriter::new(File::create(&scratch)?);
-        let mut rows = Vec::with_capacity(inputs.len());
-        let max_pages = args.max_pages;
-        let worker_names = Arc::clone(&names);
-        let work = move |(id, input): &(usize, Input), _: usize| {
-            let name = worker_names.name(input.path());
-            one(*id, input, name, &scanner, &options, &style, max_pages)
-        };
-        // Largest files first (output order is kept).
-        let weight = |(_, input): &(usize, Input)| match input {
-            Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
-            Input::Missing(..) => 0,
-        };
-        stream.run(
-            inputs.into_iter().enumerate(),
-            weight,
-            work,
-            |(id, input), outcome| {
+    let cannot_write = |e: io::Error| {
+        let _ = std::fs::remove_file(&scratch);
+        crate::fail(
+            &format!("cannot write {}: {e}", scratch.display()),
+            ExitStatus::Error,
+        )
+    };
+    let mut sections = match File::create(&scratch) {
+        Ok(f) => BufWriter::new(f),
+        Err(e) => return cannot_write(e),
+    };
+    let mut rows = Vec::with_capacity(inputs.len());
+    let max_pages = args.max_pages;
+    let worker_names = Arc::clone(&names);
+    let work = move |(id, input): &(usize, Input), _: usize| {
+        let name = worker_names.name(input.path());
+        one(*id, input, name, &scanner, &options, &style, max_pages)
+    };
+    // Largest files first (output order is kept).
+    let weight = |(_, input): &(usize, Input)| match input {
+        Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+        Input::Missing(..) => 0,
+    };
+    let ended = runner.output(scratch.display().to_string()).run(
+        inputs.into_iter().enumerate(),
+        weight,
+        work,
+        progress,
+        |(id, input), result, progress| {
+            let d = result.unwrap_or_else(|e| {
                 let path = input.path().display().to_string();
-                let name = names.name(input.path());
-                let d = match outcome {
-                    Outcome::Done(d) => d,
-                    Outcome::Panicked(m) => failed_record(*id, name, panicked_record(path, &m)),
-                    Outcome::Abandoned(limit) => {
-                        failed_record(*id, name, abandoned_record(path, limit, budget))
-                    }
-                    Outcome::NotStarted(n) => failed_record(*id, name, not_started_record(path, n)),
-                };
-                sections.write_all(d.html.as_bytes())?;
-                verdict.file(&d);
-                progress.file(d.row.pages, d.row.errors + d.row.warnings + d.row.infos);
-                rows.push(d.row);
-                Ok(())
-            },
-        )?;
-        sections.flush()?;
-        Ok(rows)
-    })();
-    progress.finish();
-    let rows = match result {
-        Ok(r) => r,
-        Err(e) => {
+                failed_record(*id, names.name(input.path()), path, &e)
+            });
+            sections.write_all(d.html.as_bytes())?;
+            verdict.file(&d);
+            progress.file(d.row.pages, d.row.errors + d.row.warnings + d.row.infos);
+            rows.push(d.row);
+            Ok(())
+        },
+    );
+    match ended {
+        Ok(Ended::Completed) => {
+            if let Err(e) = sections.flush() {
+                return cannot_write(e);
+            }
+        }
+        // Ctrl-C: no report rather than half of one, and no scratch file left.
+        Ok(Ended::Interrupted) => {
             let _ = std::fs::remove_file(&scratch);
             return crate::fail(
-                &format!("cannot write {}: {e}", scratch.display()),
-                ExitStatus::Error,
+                &format!("interrupted; {} not written", args.output.display()),
+                ExitStatus::Interrupted,
             );
         }
-    };
+        Err(status) => {
+            let _ = std::fs::remove_file(&scratch);
+            return status;
+        }
+    }
     let written = assemble(&args.output, &rows, &scratch, args.dpi, names.shown_root());
     let _ = std::fs::remove_file(&scratch);
     if let Err(e) = written {
@@ -346,13 +348,9 @@ fn one(
 }
 
 /// The section of a file the engine reported as failed (a panic).
-fn failed_record(id: usize, name: String, r: signprep_core::Record) -> Done {
-    let (code, message) = r
-        .error
-        .map(|e| (e.code.as_str().to_string(), e.message))
-        .unwrap_or_default();
-    let message = format!("{}: {message}", r.path);
-    failed(id, r.path, name, code, message, false)
+fn failed_record(id: usize, name: String, path: String, e: &signprep_core::Error) -> Done {
+    let message = format!("{path}: {}", e.message());
+    failed(id, path, name, e.code().to_string(), message, false)
 }
 
 /// The section of a file that could not be read or scanned.

@@ -1,12 +1,10 @@
 //! `signprep scan`: the batch pipeline (see [`crate::batch`]) with a scan per file.
 
 use crate::args::{Format, ScanArgs};
-use crate::batch::{Input, Outcome, Progress, Source, Stream, Summary, Tally, interrupt};
+use crate::batch::{Ended, Input, Progress, Runner, Source, Summary, Tally};
 use crate::exit::ExitStatus;
 use crate::output::{Render, Writer};
-use signprep_core::batch::{
-    PdfSource, abandoned_record, not_started_record, panicked_record, scan_source, watchdog_for,
-};
+use signprep_core::batch::{PdfSource, scan_source};
 use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scan, Scanner, Status};
 use signprep_pack::TypeMap;
 use std::io::IsTerminal;
@@ -40,18 +38,11 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         }
     }
     let type_map = Arc::new(args.data_fields.then_some(type_map));
-    let stream = match Stream::new(args.jobs.unwrap_or(0)) {
-        Ok(s) => s
-            .watchdog(watchdog_for(&options))
-            .stop_flag(interrupt::flag()),
-        Err(e) => {
-            return crate::fail(
-                &format!("cannot start worker threads: {e}"),
-                ExitStatus::Error,
-            );
-        }
+    let runner = match Runner::new(args.jobs, &options) {
+        Ok(r) => r,
+        Err(status) => return status,
     };
-    let source = match Source::open(&args.paths, &args.batch, stream.threads()) {
+    let source = match Source::open(&args.paths, &args.batch, runner.threads()) {
         Ok(s) => s,
         Err(e) => return crate::fail(&e, ExitStatus::Error),
     };
@@ -59,7 +50,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     let found = source.found_counter();
     let stderr_is_terminal = std::io::stderr().is_terminal();
     let quiet = args.batch.quiet;
-    let mut progress = Progress::new(
+    let progress = Progress::new(
         stderr_is_terminal && !quiet,
         source.total,
         std::io::stdout().is_terminal(),
@@ -75,7 +66,6 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     let mut missing = 0usize;
     let start = Instant::now();
 
-    let budget = options.time_budget;
     let worker_type_map = Arc::clone(&type_map);
     // Each worker scans, renders and tallies its file and drops the record:
     // this thread only writes bytes in input order.
@@ -102,15 +92,11 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
         Input::Missing(..) => 0,
     };
-    let flow = stream.run(source, weight, work, |input, outcome| {
-        let path = input.path();
-        let failed = |r: Record| Rendered::of(&r, &render, type_map.as_ref().as_ref());
-        let done = match outcome {
-            Outcome::Done(done) => done,
-            Outcome::Panicked(m) => failed(panicked_record(input_name(path), &m)),
-            Outcome::Abandoned(limit) => failed(abandoned_record(input_name(path), limit, budget)),
-            Outcome::NotStarted(n) => failed(not_started_record(input_name(path), n)),
-        };
+    let ended = runner.run(source, weight, work, progress, |input, result, progress| {
+        let done = result.unwrap_or_else(|e| {
+            let r = Record::from_result(input_name(input.path()), Err(e));
+            Rendered::of(&r, &render, type_map.as_ref().as_ref())
+        });
         if let Input::Missing(p, e) = input {
             io_failure = true;
             missing += 1;
@@ -121,9 +107,8 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         let bytes = done.bytes?;
         progress.around_output(|| writer.write(&bytes))
     });
-    progress.finish();
-    summary.interrupted = match crate::batch::ended(flow) {
-        Ok(interrupted) => interrupted,
+    summary.interrupted = match ended {
+        Ok(ended) => ended == Ended::Interrupted,
         Err(status) => return status,
     };
     if found.load(std::sync::atomic::Ordering::Relaxed) == 0 && !args.batch.allow_empty {
@@ -147,10 +132,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         eprintln!("{}", summary.line());
     }
     if summary.interrupted {
-        crate::fail(
-            "interrupted; the output holds the records written so far",
-            ExitStatus::Interrupted,
-        )
+        crate::batch::interrupted()
     } else if io_failure {
         let first = first_missing.unwrap_or_default();
         let what = if missing == 1 {

@@ -335,6 +335,51 @@ fn report_with_one_worker_gives_up_on_a_file_that_hangs_and_goes_on() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn report_stopped_by_ctrl_c_exits_130_and_leaves_no_file_behind() {
+    // A bug fixed: `report` did not take Ctrl-C as the other batch commands
+    // do (the signal killed it: no exit status, no last line, and its
+    // scratch file of sections left beside the output). The input hangs
+    // (SIGNPREP_TEST_HANG, no watchdog), so the signal comes mid-run.
+    let dir = scratch("ctrl-c");
+    let out_path = dir.join("r.html");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["report", "base14_courier.pdf", "-o"])
+        .arg(&out_path)
+        .args(["--jobs", "1", "--timeout-per-file", "0"])
+        .env("SIGNPREP_TEST_HANG", "base14_courier.pdf")
+        .current_dir(fixtures())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The scratch file is created once the handler is installed and the
+    // run has started: wait for it (the test's own timeout bounds this).
+    while listing(&dir).is_empty() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("report ended before the signal: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some(format!("error: interrupted; {} not written", out_path.display()).as_str())
+    );
+    assert_eq!(
+        listing(&dir),
+        Vec::<String>::new(),
+        "no report, no scratch file"
+    );
+}
+
 #[test]
 fn preview_of_a_manifest_that_panics_exits_1_not_an_abort() {
     // As `preview FILE`: `--manifest` (and `--pack`) run inside the same one

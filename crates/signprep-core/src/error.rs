@@ -51,6 +51,39 @@ pub enum ErrorKind {
         #[source]
         cause: Cause,
     },
+    /// The batch engine ([`crate::batch::Stream`]) gave up on the file, or
+    /// never started it: `pdf_limit_exceeded`, like the limits the file hit
+    /// itself.
+    #[error("{0}")]
+    GivenUp(GivenUp),
+}
+
+/// Why the batch engine has no result for a file (see [`ErrorKind::GivenUp`]):
+/// the configured values, never a measured time, so two runs give the same record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GivenUp {
+    /// No result within the watchdog's limit.
+    #[error(
+        "no result within the {:.1} s watchdog{}: the file was given up on and the batch went on",
+        .limit.as_secs_f64(),
+        .budget.map_or(String::new(), |b| format!(" (time budget {:.1} s)", b.as_secs_f64()))
+    )]
+    Watchdog {
+        /// The watchdog's limit.
+        limit: std::time::Duration,
+        /// The time budget behind it, when there is one.
+        budget: Option<std::time::Duration>,
+    },
+    /// Not started: the run had given up on this many files before it, more
+    /// than it replaces ([`crate::batch::Stream::max_stuck`]).
+    #[error(
+        "not scanned: the batch stopped starting files after the watchdog gave up on {abandoned} (each one holds a thread for good); scan it in a run of its own"
+    )]
+    NotStarted {
+        /// Files given up on before it.
+        abandoned: usize,
+    },
 }
 
 /// `limit`, after `page N: ` when a page hit it.
@@ -507,6 +540,7 @@ impl Error {
             ErrorKind::Internal { cause } => ErrorKind::Internal {
                 cause: cause.clone(),
             },
+            ErrorKind::GivenUp(g) => ErrorKind::GivenUp(g.clone()),
         };
         Error {
             path: self.path.clone(),
@@ -520,6 +554,11 @@ impl Error {
         Error::new(ErrorKind::Internal {
             cause: Cause::text(msg.into()),
         })
+    }
+
+    /// The batch engine gave up on the file, or never started it.
+    pub fn given_up(why: GivenUp) -> Self {
+        Error::new(ErrorKind::GivenUp(why))
     }
 
     /// The same error, naming a file.
@@ -546,7 +585,9 @@ impl Error {
             ErrorKind::Io(_) => FileErrorCode::IoError,
             ErrorKind::Encrypted(_) => FileErrorCode::PdfEncrypted,
             ErrorKind::Unreadable { .. } => FileErrorCode::PdfUnreadable,
-            ErrorKind::LimitExceeded { .. } => FileErrorCode::PdfLimitExceeded,
+            ErrorKind::LimitExceeded { .. } | ErrorKind::GivenUp(_) => {
+                FileErrorCode::PdfLimitExceeded
+            }
             ErrorKind::Internal { .. } => FileErrorCode::InternalError,
         }
     }

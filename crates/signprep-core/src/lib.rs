@@ -94,7 +94,7 @@ pub use content::{Fill, Glyph};
 pub use diag::{Code, Diagnostic, Severity};
 pub use document::{Document, LoadOptions};
 pub use error::{
-    Cause, Encryption, Error, ErrorKind, FileErrorCode, Limit, PageTreeDamage, Unreadable,
+    Cause, Encryption, Error, ErrorKind, FileErrorCode, GivenUp, Limit, PageTreeDamage, Unreadable,
 };
 pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};

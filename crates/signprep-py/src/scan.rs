@@ -2,8 +2,8 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use signprep_core::batch::{PdfSource, catch_panic, panicked_record, scan_source};
-use signprep_core::{Dialects, LoadOptions, Record, Scanner};
+use signprep_core::batch::{PdfSource, catch_panic, scan_source};
+use signprep_core::{Dialects, Error, LoadOptions, Record, Scanner};
 use signprep_pack::{AnchorFile, ScanRecord, TypeMap};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -116,7 +116,7 @@ pub fn positive(what: &str, value: f64) -> PyResult<f64> {
 /// never an unwinding into Python.
 pub fn record_of(source: &PdfSource, options: &Options) -> Record {
     catch_panic(|| scan_source(source, &options.load, &options.scanner, true))
-        .unwrap_or_else(|panic| panicked_record(source.name(), &panic))
+        .unwrap_or_else(|panic| Record::from_result(source.name(), Err(Error::internal(panic))))
 }
 
 /// The record of the file at `path`, its `path` shown as `shown` (the path as

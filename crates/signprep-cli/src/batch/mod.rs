@@ -1,5 +1,5 @@
-//! Batch runs over many inputs: the pipeline of `scan` and `check` (and of
-//! `pack` and `preview`, one input each, through [`guarded`]).
+//! Batch runs over many inputs: the pipeline of `scan`, `check`, `report` and
+//! `migrate` (and of `pack` and `preview`, one input each, through [`guarded`]).
 //!
 //! ```text
 //! PATH args ─ walk (parallel, ignore files, globs) ─ sort ┐
@@ -22,6 +22,10 @@
 //! - [`progress`]: the indicatif bar (stderr, only on a terminal).
 //! - [`summary`]: [`Summary`], the totals of a run.
 //! - [`interrupt`]: Ctrl-C / SIGTERM as a flag.
+//! - [`Runner`] (in `run.rs`): the one path of every batch command through the
+//!   engine: threads, watchdog, Ctrl-C, outcomes as `Result<T, core Error>`,
+//!   progress, and the last line when the run cannot go on; [`guarded`]
+//!   for the one-input commands.
 //! - [`args`]: what [`crate::args::BatchArgs`] (the options flattened into each
 //!   command, declared in `crate::args`) mean: walk options, per-file limits.
 //!
@@ -29,78 +33,19 @@
 //! order, and nothing that depends on timing goes into json/ndjson unless
 //! `--timing` asks for it.
 
-use crate::exit::ExitStatus;
 pub mod args;
 pub mod files_from;
 pub mod interrupt;
 pub mod progress;
+mod run;
 pub mod select;
 pub mod source;
 pub mod summary;
 pub mod walk;
 
 pub use progress::Progress;
+pub use run::{Ended, Runner, guarded, interrupted};
 pub use signprep_core::batch::{Flow, Outcome, Stream};
 pub use source::Source;
 pub use summary::{Summary, Tally};
 pub use walk::Input;
-
-/// How a run on the engine ended, for `scan` and `check`, which write a
-/// summary after it: `Ok(interrupted)` to go on (the summary says whether
-/// Ctrl-C stopped it), `Err(status)` to exit now: 0 after a closed pipe (the
-/// reader went away: `| head`), 2 when the output could not be written.
-pub fn ended(flow: std::io::Result<Flow>) -> Result<bool, ExitStatus> {
-    match flow {
-        Ok(Flow::Completed) => Ok(false),
-        Ok(Flow::Interrupted) => Ok(true),
-        Ok(Flow::BrokenPipe) => Err(ExitStatus::Success),
-        Err(e) => Err(crate::fail(
-            &format!("cannot write output: {e}"),
-            ExitStatus::Error,
-        )),
-    }
-}
-
-/// Runs the work of a one-input command (`pack`, `preview`) on the batch engine, so a
-/// panic in it (a bug) ends as `scan`'s and `check`'s do: one `error:` line
-/// in the same words and exit status 1 (the input's `internal_error`, an
-/// error-level result like a finding; 2 stays for usage and I/O), not an abort.
-pub fn guarded(what: &str, work: impl FnOnce() -> ExitStatus + Send + 'static) -> ExitStatus {
-    let stream = match Stream::new(0) {
-        Ok(s) => s,
-        Err(e) => {
-            return crate::fail(
-                &format!("cannot start worker threads: {e}"),
-                ExitStatus::Error,
-            );
-        }
-    };
-    let once = std::sync::Mutex::new(Some(work));
-    let mut code = None;
-    let flow = stream.run(
-        std::iter::once(once),
-        |_| 0,
-        |once, _| once.lock().ok().and_then(|mut w| w.take()).map(|w| w()),
-        |_, outcome| {
-            code = match outcome {
-                Outcome::Done(c) => c,
-                Outcome::Panicked(m) => {
-                    let e = signprep_core::batch::panicked_record(what.to_string(), &m).error;
-                    let message = e.map(|e| e.message).unwrap_or_default();
-                    Some(crate::fail(
-                        &format!("{what}: {message}"),
-                        ExitStatus::Failure,
-                    ))
-                }
-                // Not reached: no watchdog here.
-                Outcome::Abandoned(_) | Outcome::NotStarted(_) => None,
-            };
-            Ok(())
-        },
-    );
-    match (flow, code) {
-        (Ok(_), Some(code)) => code,
-        (Err(e), _) => crate::fail(&format!("{what}: {e}"), ExitStatus::Error),
-        (Ok(_), None) => crate::fail(&format!("{what}: interrupted"), ExitStatus::Interrupted),
-    }
-}

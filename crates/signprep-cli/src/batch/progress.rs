@@ -44,6 +44,11 @@ impl Progress {
         }
     }
 
+    /// No bar (a command that prints a line per file instead).
+    pub fn hidden() -> Progress {
+        Progress::new(false, None, false)
+    }
+
     /// Findings only in the message, no pages.
     #[must_use]
     pub fn without_pages(mut self) -> Progress {

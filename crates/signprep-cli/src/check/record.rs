@@ -26,6 +26,11 @@ pub struct Failure {
     /// watchdog gave up): the core's codes, as in a `scan` record.
     pub code: FileErrorCode,
     pub message: String,
+    /// Why a file named or found could not be read (the I/O error's text):
+    /// the last line says `cannot read PATH: WHY` for it, `cannot check
+    /// PATH: MESSAGE` for every other failure.
+    #[serde(skip)]
+    pub unread: Option<String>,
 }
 
 impl Failure {
@@ -101,14 +106,45 @@ impl Record {
     }
 
     /// The record of an input that could not be checked.
-    pub fn failed(path: String, code: FileErrorCode, message: String) -> Record {
+    fn failed(path: String, error: Failure) -> Record {
         Record {
             path,
             kind: None,
             status: "error",
-            error: Some(Failure { code, message }),
+            error: Some(error),
             findings: Vec::new(),
         }
+    }
+
+    /// The record of an input the engine has no result for (a panic, the
+    /// watchdog): the core's error, as in a `scan` record.
+    pub fn from_error(path: String, e: &signprep_core::Error) -> Record {
+        let failure = Failure {
+            code: e.file_code(),
+            message: e.message(),
+            unread: None,
+        };
+        Record::failed(path, failure)
+    }
+
+    /// The record of a file that could not be read (`io_error`).
+    pub fn unreadable(path: String, e: &std::io::Error) -> Record {
+        let failure = Failure {
+            code: FileErrorCode::IoError,
+            message: format!("cannot read: {e}"),
+            unread: Some(e.to_string()),
+        };
+        Record::failed(path, failure)
+    }
+
+    /// The record of standard input when it could not be read (`io_error`).
+    pub fn stdin_unreadable(e: &std::io::Error) -> Record {
+        let failure = Failure {
+            code: FileErrorCode::IoError,
+            message: format!("cannot read standard input: {e}"),
+            unread: None,
+        };
+        Record::failed("-".into(), failure)
     }
 }
 

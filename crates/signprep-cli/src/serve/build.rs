@@ -16,7 +16,6 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use signprep_core::batch::{abandoned_record, panicked_record};
 use signprep_core::{Dialects, Scanner};
 use signprep_pack::{Checked, IdGenerator, InputKind, Migrator, RandomIds, SeededIds, SignerMap};
 use std::sync::Arc;
@@ -53,12 +52,10 @@ pub fn check_output(
 
 /// A record for work that gave no result (a panic, the watchdog).
 pub(super) fn failed_record(f: Failed, name: String, app: &App) -> Result<CheckRecord, ApiError> {
-    let r = match f {
-        Failed::Panicked(m) => panicked_record(name, &m),
-        Failed::Abandoned(limit) => abandoned_record(name, limit, app.options.time_budget),
-        f => return Err(engine_failed(f)),
-    };
-    Ok(crate::check_cmd::failed(r))
+    match f.into_error(app.options.time_budget) {
+        Ok(e) => Ok(CheckRecord::from_error(name, &e)),
+        Err(f) => Err(engine_failed(f)),
+    }
 }
 
 fn status_of(record: &CheckRecord) -> StatusCode {

@@ -43,6 +43,20 @@ pub enum Failed {
     Cancelled,
 }
 
+impl Failed {
+    /// A panic or the watchdog as the core's error (as the batch runner
+    /// makes them: [`signprep_core::batch::Outcome::into_result`], `budget`
+    /// the time budget behind the watchdog); the others as they are.
+    pub fn into_error(self, budget: Option<Duration>) -> Result<signprep_core::Error, Failed> {
+        use signprep_core::{Error, GivenUp};
+        match self {
+            Failed::Panicked(m) => Ok(Error::internal(m)),
+            Failed::Abandoned(limit) => Ok(Error::given_up(GivenUp::Watchdog { limit, budget })),
+            f => Err(f),
+        }
+    }
+}
+
 /// A request's place among the `--max-pending`; given back when dropped.
 #[derive(Debug)]
 pub struct Permit {

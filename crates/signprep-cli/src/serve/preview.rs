@@ -4,7 +4,6 @@
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
-use super::engine::Failed;
 use super::routes::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
 use crate::args::Format;
 use crate::output::Render;
@@ -13,7 +12,6 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use signprep_core::batch::{abandoned_record, panicked_record};
 use signprep_core::{Document, PageRenderer, Record, Scanner};
 use std::sync::Arc;
 
@@ -108,11 +106,10 @@ pub async fn preview(
     let budget = app.options.time_budget;
     let drawn = match outcome {
         Ok(d) => d,
-        Err(Failed::Panicked(m)) => Drawn::Unscanned(panicked_record(q.name.clone(), &m)),
-        Err(Failed::Abandoned(limit)) => {
-            Drawn::Unscanned(abandoned_record(q.name.clone(), limit, budget))
-        }
-        Err(f) => return Err(engine_failed(f)),
+        Err(f) => match f.into_error(budget) {
+            Ok(e) => Drawn::Unscanned(Record::from_result(q.name.clone(), Err(e))),
+            Err(f) => return Err(engine_failed(f)),
+        },
     };
     match drawn {
         Drawn::Png(png, count) => {

@@ -12,7 +12,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use signprep_core::batch::{PdfSource, abandoned_record, panicked_record, scan_source};
+use signprep_core::batch::{PdfSource, scan_source};
 use signprep_core::{Dialects, FileErrorCode, Record, Scanner, Status};
 use signprep_pack::{InputKind, TypeMap};
 use std::sync::Arc;
@@ -176,15 +176,10 @@ pub async fn scan(
     let budget = app.options.time_budget;
     let (code, pages, bytes) = match outcome {
         Ok(done) => done,
-        Err(Failed::Panicked(m)) => {
-            let r = panicked_record(name, &m);
+        Err(f) => {
+            let r = Record::from_result(name, Err(f.into_error(budget).map_err(engine_failed)?));
             (verdict(&r), 0, rendered(&r))
         }
-        Err(Failed::Abandoned(limit)) => {
-            let r = abandoned_record(name, limit, budget);
-            (verdict(&r), 0, rendered(&r))
-        }
-        Err(f) => return Err(engine_failed(f)),
     };
     let mut bytes = bytes.map_err(|e| {
         ApiError::new(

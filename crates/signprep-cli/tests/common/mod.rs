@@ -45,7 +45,7 @@ pub fn scratch(prefix: &str, name: &str) -> Scratch {
 }
 
 /// Asserts that `record` is the watchdog's: status `error`, code
-/// `pdf_limit_exceeded`, the message `batch::abandoned_record` words for a
+/// `pdf_limit_exceeded`, the message the core's `Outcome::into_result` words for a
 /// 0.1 s budget: it names the configured limit, twice the budget plus 5 s,
 /// never a measured time, so two runs write the same bytes.
 pub fn assert_abandoned(record: &serde_json::Value) {

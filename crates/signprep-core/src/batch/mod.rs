@@ -16,7 +16,7 @@
 //!   per source: a file that cannot be read, that panics or that the
 //!   watchdog gives up on gets an error record (`io_error`, `internal_error`,
 //!   `pdf_limit_exceeded`) and the batch goes on (one that a halted run did
-//!   not start, `pdf_limit_exceeded` too, [`not_started_record`]).
+//!   not start, `pdf_limit_exceeded` too: [`Outcome::into_result`]).
 //!
 //! ```
 //! use signprep_core::batch::{BatchScan, PdfSource};
@@ -40,10 +40,7 @@
 mod scan;
 mod stream;
 
-pub use scan::{
-    BatchScan, PdfSource, abandoned_record, not_started_record, panicked_record, scan_source,
-    watchdog_for,
-};
+pub use scan::{BatchScan, PdfSource, scan_source, watchdog_for};
 pub use stream::{Flow, MAX_STUCK, Outcome, Stream, catch_panic, panic_message};
 
 /// Test hooks, compiled in with the `testing` feature only (without it this

@@ -3,9 +3,8 @@
 
 use super::stream::{Flow, Outcome, Stream};
 use crate::document::{Document, LoadOptions};
-use crate::error::Error;
-use crate::record::{ErrorInfo, Record, Status};
-use crate::scan::{Scan, Scanner};
+use crate::record::Record;
+use crate::scan::Scanner;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -73,7 +72,8 @@ impl From<&Path> for PdfSource {
 
 /// Scans one source on the calling thread. A file that cannot be read or
 /// scanned gives an error record; a panic is **not** caught here (run it in a
-/// [`Stream`], whose per-item boundary turns it into [`panicked_record`]).
+/// [`Stream`], whose per-item boundary turns it into an internal error:
+/// [`Outcome::into_result`]).
 ///
 /// `spread`: spread the file's pages over the pool's other threads (when no
 /// other file waits for a worker: a batch's last files, a single file).
@@ -93,53 +93,6 @@ pub fn scan_source(
     }
     .and_then(|doc| scanner.scan(&doc));
     Record::from_result(name, result)
-}
-
-/// The record of an input whose work panicked (a bug): `internal_error`, with
-/// [`Error::internal`]'s message; the panic's text stays out of the record
-/// (it was printed on stderr by the panic hook).
-pub fn panicked_record(name: String, panic: &str) -> Record {
-    Record::from_result(name, Err(Error::internal(panic)))
-}
-
-/// The record of an input the watchdog gave up on (`pdf_limit_exceeded`),
-/// naming the watchdog's `limit` and the time budget when there is one: the
-/// configured values, never a measured time, so two runs write the same record.
-pub fn abandoned_record(name: String, limit: Duration, budget: Option<Duration>) -> Record {
-    let budget = budget.map_or(String::new(), |b| {
-        format!(" (time budget {:.1} s)", b.as_secs_f64())
-    });
-    limit_record(
-        name,
-        format!(
-            "no result within the {:.1} s watchdog{budget}: the file was given up on and the batch went on",
-            limit.as_secs_f64()
-        ),
-    )
-}
-
-/// The record of an input a halted run did not start (`pdf_limit_exceeded`):
-/// the watchdog had given up on `abandoned` inputs before it, more than the
-/// run replaces ([`Stream::max_stuck`]).
-pub fn not_started_record(name: String, abandoned: usize) -> Record {
-    limit_record(
-        name,
-        format!(
-            "not scanned: the batch stopped starting files after the watchdog gave up on {abandoned} (each one holds a thread for good); scan it in a run of its own"
-        ),
-    )
-}
-
-fn limit_record(name: String, message: String) -> Record {
-    Record {
-        path: name,
-        status: Status::Error,
-        error: Some(ErrorInfo {
-            code: crate::FileErrorCode::PdfLimitExceeded,
-            message,
-        }),
-        scan: Scan::default(),
-    }
 }
 
 /// The hard limit behind the cooperative time budget: twice the budget plus
@@ -222,13 +175,12 @@ impl BatchScan {
             sources.into_iter(),
             PdfSource::size,
             move |source, waiting| scan_source(source, &options, &scanner, waiting == 0),
-            |source, outcome| {
-                sink(match outcome {
-                    Outcome::Done(record) => record,
-                    Outcome::Panicked(m) => panicked_record(source.name(), &m),
-                    Outcome::Abandoned(limit) => abandoned_record(source.name(), limit, budget),
-                    Outcome::NotStarted(n) => not_started_record(source.name(), n),
-                })
+            |source, outcome: Outcome<Record>| {
+                sink(
+                    outcome
+                        .into_result(budget)
+                        .unwrap_or_else(|e| Record::from_result(source.name(), Err(e))),
+                )
             },
         )
     }
@@ -293,27 +245,38 @@ mod tests {
     }
 
     #[test]
-    fn a_panic_is_one_internal_error_record() {
-        let r = panicked_record("x.pdf".into(), "index out of bounds");
-        let e = r.error.unwrap();
-        assert_eq!(e.code.as_str(), "internal_error");
+    fn a_panic_and_a_file_given_up_on_are_error_records() {
+        let record = |o: Outcome<Record>, budget| {
+            let r = o
+                .into_result(budget)
+                .unwrap_or_else(|e| Record::from_result("x.pdf".into(), Err(e)));
+            let e = r.error.unwrap();
+            (e.code.as_str(), e.message)
+        };
+        let (code, message) = record(Outcome::Panicked("index out of bounds".into()), None);
+        assert_eq!(code, "internal_error");
         assert_eq!(
-            e.message,
+            message,
             "internal error (please report it with the file): signprep stopped on an unexpected state"
         );
-        let r = abandoned_record(
-            "y.pdf".into(),
-            Duration::from_millis(11_000),
+        let (code, message) = record(
+            Outcome::Abandoned(Duration::from_millis(11_000)),
             Some(Duration::from_secs(3)),
         );
+        assert_eq!(code, "pdf_limit_exceeded");
         assert_eq!(
-            r.error.unwrap().message,
+            message,
             "no result within the 11.0 s watchdog (time budget 3.0 s): the file was given up on and the batch went on"
         );
-        let e = not_started_record("z.pdf".into(), 9).error.unwrap();
-        assert_eq!(e.code.as_str(), "pdf_limit_exceeded");
+        let (_, message) = record(Outcome::Abandoned(Duration::from_secs(5)), None);
         assert_eq!(
-            e.message,
+            message,
+            "no result within the 5.0 s watchdog: the file was given up on and the batch went on"
+        );
+        let (code, message) = record(Outcome::NotStarted(9), None);
+        assert_eq!(code, "pdf_limit_exceeded");
+        assert_eq!(
+            message,
             "not scanned: the batch stopped starting files after the watchdog gave up on 9 (each one holds a thread for good); scan it in a run of its own"
         );
     }
