@@ -13,6 +13,9 @@
 //! ([`Names`]); pages with tags or fields drawn at `--dpi`, pages with
 //! findings of their own and a file's first page as thumbnails a quarter of
 //! the size, other pages not at all, so the file stays small.
+//!
+//! Ctrl-C (or SIGTERM) stops the run between two files, as in `scan`: no
+//! report rather than half of one, the scratch file removed, exit status 130.
 
 use crate::args::ReportArgs;
 use crate::batch::{Ended, Progress, Runner};
