@@ -8,7 +8,7 @@ use super::App;
 use super::api::{ApiCode, ApiError, json_response, media_type};
 use super::engine::{Failed, Permit};
 use super::form::{self, FORM, Form};
-use super::routes::{Pairs, bad, engine_failed, flag, pairs, positive};
+use super::query::{Pairs, bad, check_status, engine_failed, flag, pairs, positive};
 use crate::args::CheckFormat;
 use crate::check::record::{Record as CheckRecord, Summary};
 use crate::check::write::Writer;
@@ -59,7 +59,7 @@ pub(super) fn failed_record(f: Failed, name: String, app: &App) -> Result<CheckR
 }
 
 fn status_of(record: &CheckRecord) -> StatusCode {
-    super::routes::check_status(record)
+    check_status(record)
 }
 
 /// The manifest of a form, or 400.

@@ -135,8 +135,3 @@ pub async fn explain(Path(code): Path<String>) -> Response {
         }
     }
 }
-
-/// `GET /openapi.json`: the API (OpenAPI 3.1), its schemas generated.
-pub async fn openapi() -> Response {
-    json_response(StatusCode::OK, json_bytes(&super::openapi::document()))
-}

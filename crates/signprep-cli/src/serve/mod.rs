@@ -9,10 +9,12 @@
 //! - [`routes`]: `POST /v1/scan` and `POST /v1/check`.
 //! - [`form`]: multipart forms (a manifest or signer map with its PDFs), in memory.
 //! - [`build`]: `POST /v1/check` with a form, `POST /v1/pack`, `POST /v1/migrate`.
+//! - [`query`]: what the routes share: the query string read, a check record's
+//!   or an engine failure's answer (a leaf below `routes`, `build`, `preview`).
 //! - [`openapi`]: `/openapi.json`, the paths written, the schemas generated.
 //! - [`page`]: the page at `/` for people, its script and style.
 //! - [`preview`]: `POST /v1/preview`, a page drawn as `signprep preview` draws it.
-//! - [`meta`]: `/healthz`, `/readyz`, `/metrics`, `/v1/codes`, `/v1/explain/{code}`, `/openapi.json`.
+//! - [`meta`]: `/healthz`, `/readyz`, `/metrics`, `/v1/codes`, `/v1/explain/{code}`.
 //! - [`metrics`]: the counters behind `/metrics` (Prometheus text).
 //!
 //! ```text
@@ -34,6 +36,7 @@ mod metrics;
 mod openapi;
 mod page;
 mod preview;
+mod query;
 mod routes;
 
 use crate::args::ServeArgs;
@@ -152,7 +155,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(meta::healthz))
         .route("/readyz", get(meta::readyz))
         .route("/metrics", get(meta::metrics))
-        .route("/openapi.json", get(meta::openapi))
+        .route("/openapi.json", get(openapi::openapi))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

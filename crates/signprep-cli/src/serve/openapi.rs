@@ -6,6 +6,9 @@
 //! the types below and in `api.rs`/`meta.rs` (schemars). A test validates
 //! real answers against them.
 
+use super::api::{json_bytes, json_response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
@@ -385,4 +388,9 @@ fn repoint(v: &mut Value, renamed: &Map<String, Value>) {
         Value::Array(a) => a.iter_mut().for_each(|c| repoint(c, renamed)),
         _ => {}
     }
+}
+
+/// `GET /openapi.json`: the API (OpenAPI 3.1), its schemas generated.
+pub async fn openapi() -> Response {
+    json_response(StatusCode::OK, json_bytes(&document()))
 }

@@ -4,7 +4,7 @@
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
-use super::routes::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
+use super::query::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
 use crate::args::Format;
 use crate::output::Render;
 use crate::preview::load::{Loaded, page_png, style};

@@ -2,65 +2,18 @@
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
-use super::engine::Failed;
+use super::query::{PDF_TYPES, Pairs, bad, check_status, engine_failed, flag, pairs, positive};
 use crate::args::CheckFormat;
 use crate::args::Format;
-use crate::check::record::Record as CheckRecord;
 use crate::output::Render;
 use axum::body::Body;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use signprep_core::batch::{PdfSource, scan_source};
 use signprep_core::{Dialects, FileErrorCode, Record, Scanner, Status};
 use signprep_pack::{InputKind, TypeMap};
 use std::sync::Arc;
-
-/// The media types of a PDF body.
-pub(super) const PDF_TYPES: &[&str] = &["application/pdf", "application/octet-stream"];
-
-pub(super) type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
-
-/// The query's `key=value` pairs, each key one of `known`.
-pub(super) fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
-    let Query(pairs) = query.map_err(|_| {
-        ApiError::new(
-            ApiCode::BadRequest,
-            "the query string is not `key=value&...`",
-        )
-    })?;
-    if let Some((k, _)) = pairs.iter().find(|(k, _)| !known.contains(&k.as_str())) {
-        return Err(ApiError::new(
-            ApiCode::BadRequest,
-            format!(
-                "unknown query parameter `{}` (this route takes {})",
-                crate::text::clean(k),
-                known.join(", ")
-            ),
-        ));
-    }
-    Ok(pairs)
-}
-
-pub(super) fn bad(key: &str, why: impl std::fmt::Display) -> ApiError {
-    ApiError::new(ApiCode::BadRequest, format!("`{key}`: {why}"))
-}
-
-pub(super) fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
-    match v {
-        "true" | "1" | "yes" | "" => Ok(true),
-        "false" | "0" | "no" => Ok(false),
-        _ => Err(bad(
-            key,
-            format!("`{}` is not true or false", crate::text::clean(v)),
-        )),
-    }
-}
-
-pub(super) fn positive(key: &str, v: &str) -> Result<f64, ApiError> {
-    crate::args::values::positive_f64(v).map_err(|e| bad(key, e))
-}
 
 /// `/v1/scan`'s query parameters.
 const SCAN_KEYS: &[&str] = &[
@@ -199,29 +152,6 @@ fn verdict(r: &Record) -> StatusCode {
         (Status::Ok, _) => StatusCode::OK,
         (_, Some(e)) if e.code == FileErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
-    }
-}
-
-/// A check record's HTTP status: 200 checked (its findings say whether it
-/// passes); 422 when it could not be checked, or was skipped as of no kind
-/// `check` checks (`kind_unknown`: nothing was checked); 500 for
-/// `internal_error` (a panic).
-pub(super) fn check_status(record: &CheckRecord) -> StatusCode {
-    match &record.error {
-        None if record.is_skipped() => StatusCode::UNPROCESSABLE_ENTITY,
-        None => StatusCode::OK,
-        Some(e) if e.code == FileErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
-        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
-    }
-}
-
-pub(super) fn engine_failed(f: Failed) -> ApiError {
-    match f {
-        Failed::Engine(why) => ApiError::new(ApiCode::NotReady, why),
-        Failed::Cancelled => ApiError::new(ApiCode::BodyUnreadable, "the client went away"),
-        Failed::Panicked(_) | Failed::Abandoned(_) => {
-            ApiError::new(ApiCode::InternalError, "the work gave no result")
-        }
     }
 }
 

@@ -1,0 +1,79 @@
+//! What the routes share: reading the query string (`key=value` pairs, flags,
+//! numbers) and turning a check record or an engine failure into an answer.
+//! A leaf below `routes`, `build` and `preview`.
+
+use super::api::{ApiCode, ApiError};
+use super::engine::Failed;
+use crate::check::record::Record as CheckRecord;
+use axum::extract::Query;
+use axum::extract::rejection::QueryRejection;
+use axum::http::StatusCode;
+use signprep_core::FileErrorCode;
+
+/// The media types of a PDF body.
+pub(super) const PDF_TYPES: &[&str] = &["application/pdf", "application/octet-stream"];
+
+pub(super) type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
+
+/// The query's `key=value` pairs, each key one of `known`.
+pub(super) fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
+    let Query(pairs) = query.map_err(|_| {
+        ApiError::new(
+            ApiCode::BadRequest,
+            "the query string is not `key=value&...`",
+        )
+    })?;
+    if let Some((k, _)) = pairs.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        return Err(ApiError::new(
+            ApiCode::BadRequest,
+            format!(
+                "unknown query parameter `{}` (this route takes {})",
+                crate::text::clean(k),
+                known.join(", ")
+            ),
+        ));
+    }
+    Ok(pairs)
+}
+
+pub(super) fn bad(key: &str, why: impl std::fmt::Display) -> ApiError {
+    ApiError::new(ApiCode::BadRequest, format!("`{key}`: {why}"))
+}
+
+pub(super) fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
+    match v {
+        "true" | "1" | "yes" | "" => Ok(true),
+        "false" | "0" | "no" => Ok(false),
+        _ => Err(bad(
+            key,
+            format!("`{}` is not true or false", crate::text::clean(v)),
+        )),
+    }
+}
+
+pub(super) fn positive(key: &str, v: &str) -> Result<f64, ApiError> {
+    crate::args::values::positive_f64(v).map_err(|e| bad(key, e))
+}
+
+/// A check record's HTTP status: 200 checked (its findings say whether it
+/// passes); 422 when it could not be checked, or was skipped as of no kind
+/// `check` checks (`kind_unknown`: nothing was checked); 500 for
+/// `internal_error` (a panic).
+pub(super) fn check_status(record: &CheckRecord) -> StatusCode {
+    match &record.error {
+        None if record.is_skipped() => StatusCode::UNPROCESSABLE_ENTITY,
+        None => StatusCode::OK,
+        Some(e) if e.code == FileErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+pub(super) fn engine_failed(f: Failed) -> ApiError {
+    match f {
+        Failed::Engine(why) => ApiError::new(ApiCode::NotReady, why),
+        Failed::Cancelled => ApiError::new(ApiCode::BodyUnreadable, "the client went away"),
+        Failed::Panicked(_) | Failed::Abandoned(_) => {
+            ApiError::new(ApiCode::InternalError, "the work gave no result")
+        }
+    }
+}
