@@ -163,6 +163,80 @@ fn preview_of_a_file_that_panics_exits_1_not_an_abort() {
 }
 
 #[test]
+fn a_page_that_panics_is_that_pages_error_and_the_others_are_drawn() {
+    // Each page is one item of the batch engine: a panic drawing page 2 (a
+    // bug; forced by SIGNPREP_TEST_PANIC) fails that page alone.
+    let dir = scratch("panic-page");
+    let out = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["preview", "mixed_page_sizes.pdf", "--overlay-json", "-o"])
+        .arg(&*dir)
+        .env("SIGNPREP_TEST_PANIC", "mixed_page_sizes.pdf page 2")
+        .current_dir(fixtures())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: mixed_page_sizes.pdf: page 2: internal error (please report it with the file): signprep stopped on an unexpected state\n"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        listing(&dir),
+        [
+            "mixed_page_sizes-p1.json",
+            "mixed_page_sizes-p1.png",
+            "mixed_page_sizes-p3.json",
+            "mixed_page_sizes-p3.png",
+            "mixed_page_sizes-p4.json",
+            "mixed_page_sizes-p4.png",
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn preview_stopped_by_ctrl_c_exits_130_with_the_pages_so_far() {
+    // Ctrl-C stops the engine between two pages: exit 130, the files
+    // written so far listed and kept, no other. Page 1 hangs
+    // (SIGNPREP_TEST_HANG), so the signal comes while pages are drawn.
+    let dir = scratch("ctrl-c");
+    let out_dir = dir.join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["preview", "base14_courier.pdf", "--jobs", "1", "-o"])
+        .arg(&out_dir)
+        .env("SIGNPREP_TEST_HANG", "base14_courier.pdf page 1")
+        .current_dir(fixtures())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The output folder is made once the file is loaded, after the handler
+    // is installed: wait for it (the test's own timeout bounds this).
+    while !out_dir.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("preview ended before the signal: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some("error: interrupted; the files listed above are written, no others")
+    );
+    assert!(out.stdout.is_empty());
+    assert!(listing(&out_dir).is_empty(), "no page drawn");
+}
+
+#[test]
 fn report_is_one_self_contained_deterministic_file() {
     let dir = scratch("report");
     let one = dir.join("one.html");

@@ -1,15 +1,13 @@
 //! What every preview shares, below the kinds of input: reading a PDF once for
 //! scanning and drawing ([`load`]), the style of the command line
-//! ([`style`]), the pages `--pages` chooses, and drawing pages and writing
-//! them, PNG and overlay JSON, atomically ([`write_pages`]). `report` and
-//! `serve`'s `/v1/preview` load and draw through here too.
+//! ([`style`]) and the pages `--pages` chooses. `report` and `serve`'s
+//! `/v1/preview` load through here too; drawing is [`super::paint`].
 
 use crate::exit::ExitStatus;
 use signprep_core::{
-    Code, Document, FileErrorCode, LoadOptions, Overlay, PageRenderer, RenderError, Scan, Scanner,
-    Style, draw_overlay, encode_png, render_page,
+    Code, Document, FileErrorCode, LoadOptions, PageRenderer, RenderError, Scan, Scanner, Style,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A document loaded once for scanning and drawing.
 pub struct Loaded {
@@ -166,26 +164,6 @@ pub fn style(
     Ok(style)
 }
 
-/// Page `page` drawn with `overlay` and encoded as PNG; the error in our words.
-fn draw(loaded: &Loaded, page: usize, overlay: &Overlay, style: &Style) -> Result<Vec<u8>, String> {
-    let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
-    let mut img = render_page(&loaded.doc, pdf, page, &loaded.scan).map_err(|e| e.to_string())?;
-    draw_overlay(&mut img, overlay, style);
-    encode_png(&img).map_err(|e| e.to_string())
-}
-
-/// Page `page` with its tags and fields drawn, as PNG (`serve`'s `/v1/preview`).
-pub fn page_png(loaded: &Loaded, page: usize, style: &Style) -> Result<Vec<u8>, String> {
-    let overlay = Overlay::for_page(&loaded.scan, page, style).ok_or_else(|| {
-        RenderError::NoSuchPage {
-            page,
-            count: loaded.scan.pages.len(),
-        }
-        .to_string()
-    })?;
-    draw(loaded, page, &overlay, style)
-}
-
 /// Pages chosen by `--pages` (1-based ranges), 0-based, those past the end left
 /// out (a pack's children differ in length).
 pub fn pages_within(spec: &[(usize, Option<usize>)], count: usize) -> Vec<usize> {
@@ -222,138 +200,6 @@ pub fn chosen_pages(spec: &[(usize, Option<usize>)], count: usize) -> Result<Vec
     Ok(out)
 }
 
-/// `NAME-pNN.png`, the page number 1-based and padded to the page count's width.
-pub fn png_name(stem: &str, page: usize, count: usize) -> String {
-    let digits = count.max(1).to_string().len();
-    format!("{stem}-p{:0digits$}.png", page + 1)
-}
-
-/// Where a document's pages go: `DIR/STEM-pN.png`, and with `json` the
-/// overlay beside each as `DIR/STEM-pN.json`.
-pub struct Out<'a> {
-    pub dir: &'a Path,
-    pub stem: &'a str,
-    pub json: bool,
-}
-
-/// The worker threads that draw a document's pages (`--jobs`).
-pub struct Painter {
-    pool: rayon::ThreadPool,
-}
-
-impl Painter {
-    /// `jobs` threads (none: all cores); on failure the error is printed
-    /// (`error: ...`) and `None` returned.
-    pub fn new(jobs: Option<usize>) -> Option<Painter> {
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs.unwrap_or(0))
-            .build()
-        {
-            Ok(pool) => Some(Painter { pool }),
-            Err(e) => {
-                eprintln!("error: cannot start worker threads: {e}");
-                None
-            }
-        }
-    }
-
-    /// Runs `work` (loading: the scan spreads a document's pages) on these threads.
-    pub fn load<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
-        self.pool.install(work)
-    }
-
-    /// Draws `pages`, each with the overlay `page_overlay` gives it (the
-    /// scan's tags and fields, and what a migration or a plan adds), and
-    /// writes them to `out`, printing each path: the PNG, and with
-    /// `out.json` the overlay (also of a page that could not be drawn). A
-    /// page that could not be drawn adds exit status 1 to `verdict`, a file
-    /// that could not be written 2. `what` names the document in messages.
-    #[allow(clippy::too_many_arguments)]
-    pub fn write_pages(
-        &self,
-        loaded: &Loaded,
-        pages: &[usize],
-        style: &Style,
-        page_overlay: &(dyn Fn(usize) -> Option<Overlay> + Sync),
-        out: &Out<'_>,
-        what: &str,
-        verdict: &mut crate::Verdict,
-    ) {
-        use rayon::prelude::*;
-        let count = loaded.doc.page_count();
-        let drawn: Vec<DrawnPage> = self.pool.install(|| {
-            pages
-                .par_iter()
-                .map(|&p| DrawnPage::new(loaded, p, style, page_overlay))
-                .collect()
-        });
-        for (&page, DrawnPage { overlay, png }) in pages.iter().zip(drawn) {
-            let path: PathBuf = out.dir.join(png_name(out.stem, page, count));
-            match png {
-                Ok(bytes) => match crate::atomic::write(&path, &bytes) {
-                    Ok(()) => println!("{}", path.display()),
-                    Err(e) => verdict.add(
-                        ExitStatus::Error,
-                        format!("cannot write {}: {e}", path.display()),
-                    ),
-                },
-                Err(e) => verdict.add(
-                    ExitStatus::Failure,
-                    format!("{what}: page {}: {e}", page + 1),
-                ),
-            }
-            if out.json
-                && let Some(overlay) = overlay
-            {
-                write_json(&path.with_extension("json"), &overlay, verdict);
-            }
-        }
-    }
-}
-
-/// One page drawn: its overlay, and the PNG or why it could not be drawn.
-struct DrawnPage {
-    overlay: Option<Overlay>,
-    png: Result<Vec<u8>, String>,
-}
-
-impl DrawnPage {
-    fn new(
-        loaded: &Loaded,
-        page: usize,
-        style: &Style,
-        page_overlay: &(dyn Fn(usize) -> Option<Overlay> + Sync),
-    ) -> DrawnPage {
-        let overlay = page_overlay(page);
-        let png = match &overlay {
-            Some(o) => draw(loaded, page, o, style),
-            None => Err(RenderError::NoSuchPage {
-                page,
-                count: loaded.scan.pages.len(),
-            }
-            .to_string()),
-        };
-        DrawnPage { overlay, png }
-    }
-}
-
-/// Writes an overlay as pretty JSON (and a newline), printing the path.
-fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::Verdict) {
-    let written = serde_json::to_vec_pretty(overlay)
-        .map_err(std::io::Error::other)
-        .and_then(|mut b| {
-            b.push(b'\n');
-            crate::atomic::write(path, &b)
-        });
-    match written {
-        Ok(()) => println!("{}", path.display()),
-        Err(e) => verdict.add(
-            ExitStatus::Error,
-            format!("cannot write {}: {e}", path.display()),
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,12 +221,5 @@ mod tests {
         assert_eq!(pages_within(&[(2, None)], 3), vec![1, 2]);
         assert_eq!(pages_within(&[(3, Some(5))], 2), Vec::<usize>::new());
         assert_eq!(pages_within(&[(3, Some(5)), (1, Some(1))], 2), vec![0]);
-    }
-
-    #[test]
-    fn names_sort_by_page() {
-        assert_eq!(png_name("a", 0, 12), "a-p01.png");
-        assert_eq!(png_name("a", 11, 12), "a-p12.png");
-        assert_eq!(png_name("a", 0, 1), "a-p1.png");
     }
 }

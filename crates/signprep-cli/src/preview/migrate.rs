@@ -6,7 +6,8 @@
 //! The migration is run here on the preview's own scan (same dpi), so the
 //! boxes land exactly where `migrate --dpi` would put them at that resolution.
 
-use super::load::{Loaded, Out, Painter};
+use super::load::Loaded;
+use super::paint::Sheet;
 use signprep_core::{BoxKind, Code, Overlay, OverlayBox, Severity, Style};
 use signprep_pack::{AnchorFile, FindingCode, Migrated, Migrator, SignerMap, V0DataField};
 
@@ -113,17 +114,9 @@ fn overlay(loaded: &Loaded, migrated: &Migrated, page: usize, style: &Style) -> 
     Some(overlay)
 }
 
-/// Draws `pages` with the migrated fields and writes them to `out`
-/// ([`Painter::write_pages`]).
-pub fn write_pages(
-    painter: &Painter,
-    loaded: &Loaded,
-    anchors: Option<AnchorFile>,
-    (pages, style): (&[usize], &Style),
-    out: &Out<'_>,
-    what: &str,
-    verdict: &mut crate::Verdict,
-) {
+/// `loaded` ready to draw in `style` with the fields a migration of its
+/// scan places.
+pub fn sheet(loaded: Loaded, anchors: Option<AnchorFile>, style: Style, stem: &str) -> Sheet {
     // No signer map: signers are shown by the vendor's key (`signer1`,
     // `Client`). The digest only seeds UUIDs, which are not drawn.
     // DocuSign recipients name theirs (by role).
@@ -131,7 +124,7 @@ pub fn write_pages(
     if let Some(a) = anchors {
         migrator = migrator.anchors(a);
     }
-    let migrated = migrator.migrate_scan(&loaded.scan, &[0; 32], None, out.stem);
-    let page_overlay = |p: usize| overlay(loaded, &migrated, p, style);
-    painter.write_pages(loaded, pages, style, &page_overlay, out, what, verdict);
+    let migrated = migrator.migrate_scan(&loaded.scan, &[0; 32], None, stem);
+    Sheet::new(loaded, style)
+        .overlay(move |loaded, page, style| overlay(loaded, &migrated, page, style))
 }

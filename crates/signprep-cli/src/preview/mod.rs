@@ -7,16 +7,19 @@
 //!                                                         └─ plan.rs     --pack PLAN (a request plan)
 //! request.rs  what pack.rs and plan.rs share: findings printed first, signer
 //!             labels, NN-NAME stems, the verdict when nothing was drawn
-//! load.rs     below them all: reading and scanning a PDF once, --pages,
-//!             drawing pages on the workers and writing PNG and overlay JSON
+//! paint.rs    the Painter: the batch engine (--jobs threads, Ctrl-C) loading
+//!             a document as one item and drawing each page as one, written
+//!             in page order as PNG and overlay JSON
+//! load.rs     below them all: reading and scanning a PDF once, --pages
 //! ```
 //!
-//! Imports only go down that list: `load.rs` and `request.rs` import none of
-//! the others.
+//! Imports only go down that list: `request.rs`, `paint.rs` and `load.rs`
+//! import none of the files above them.
 
 pub mod load;
 mod migrate;
 mod pack;
+pub mod paint;
 mod pdf;
 mod plan;
 mod request;

@@ -17,7 +17,8 @@
 //!   is the pre-filled value. Template and URL children have no PDF here and
 //!   are skipped with a note.
 
-use super::load::{self, Out, Painter};
+use super::load;
+use super::paint::{self, Out, Painter, Sheet, Unloaded};
 use super::request::{self, Drawing, labels};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
@@ -199,8 +200,9 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
     };
     let mut verdict = crate::Verdict::default();
     let errors = request::report_findings(&request.findings, &shown, &mut verdict);
-    let Some(painter) = Painter::new(args.jobs) else {
-        return ExitStatus::Error;
+    let painter = match Painter::new(args.jobs) {
+        Ok(p) => p,
+        Err(status) => return status,
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         return crate::fail(
@@ -241,12 +243,15 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
                 continue;
             }
         };
-        let loaded = match painter.load(|| load::load_bytes(bytes, &what, &scanner)) {
+        let (label, scan_with) = (what.clone(), scanner.clone());
+        let loaded = match painter.load(&what, move || load::load_bytes(bytes, &label, &scan_with))
+        {
             Ok(l) => l,
-            Err(e) => {
-                verdict.add(e.status(), e.message());
+            Err(Unloaded::Failed(status, message)) => {
+                verdict.add(status, message);
                 continue;
             }
+            Err(Unloaded::Interrupted) => return paint::interrupted(),
         };
         let style = child_style(base, pack, &labels, i, &request.pack_findings);
         // Errors of the PDF or of its data fields that the request's check
@@ -269,16 +274,13 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
             stem: &stem,
             json: args.overlay_json,
         };
-        let page_overlay = |p: usize| signprep_core::Overlay::for_page(&loaded.scan, p, &style);
-        painter.write_pages(
-            &loaded,
-            &pages,
-            &style,
-            &page_overlay,
-            &out,
-            &what,
-            &mut verdict,
-        );
+        let sheet = Sheet::new(loaded, style);
+        if painter
+            .write_pages(sheet, pages, &out, &what, &mut verdict)
+            .is_err()
+        {
+            return paint::interrupted();
+        }
     }
     drawing.finish(
         !args.pages.is_empty(),

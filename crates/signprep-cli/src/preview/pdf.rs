@@ -2,10 +2,11 @@
 //! drawn (with `--dialect`, the fields a migration would place: see
 //! [`super::migrate`]).
 
-use super::load::{self, Out, Painter};
+use super::load;
+use super::paint::{self, Out, Painter, Sheet, Unloaded};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
-use signprep_core::{Code, Overlay, Scanner, Style};
+use signprep_core::{Code, Scanner, Style};
 use std::path::Path;
 
 /// Why a folder is no input for `preview`, in the words the batch commands use
@@ -24,8 +25,9 @@ pub fn folder_given(dir: &Path) -> String {
 
 /// Draws the chosen pages of `file`; returns the exit status.
 pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
-    let Some(painter) = Painter::new(args.jobs) else {
-        return ExitStatus::Error;
+    let painter = match Painter::new(args.jobs) {
+        Ok(p) => p,
+        Err(status) => return status,
     };
     let anchors = match args.anchors.load(false) {
         Ok(a) => a,
@@ -35,9 +37,12 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
     if let Some(a) = &anchors {
         scanner = scanner.anchors(a.anchors.clone());
     }
-    let loaded = match painter.load(|| load::load(file, &scanner)) {
+    let (path, scan_with) = (file.to_path_buf(), scanner.clone());
+    let label = file.display().to_string();
+    let loaded = match painter.load(&label, move || load::load(&path, &scan_with)) {
         Ok(l) => l,
-        Err(e) => return crate::fail(&e.message(), e.status()),
+        Err(Unloaded::Failed(status, message)) => return crate::fail(&message, status),
+        Err(Unloaded::Interrupted) => return paint::interrupted(),
     };
     let count = loaded.doc.page_count();
     if count == 0 {
@@ -88,28 +93,16 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
         stem: &stem,
         json: args.overlay_json,
     };
-    let what = file.display().to_string();
-    if scanner.reads_vendor_tags() {
-        super::migrate::write_pages(
-            &painter,
-            &loaded,
-            anchors,
-            (&pages, style),
-            &out,
-            &what,
-            &mut verdict,
-        );
+    let sheet = if scanner.reads_vendor_tags() {
+        super::migrate::sheet(loaded, anchors, style.clone(), &stem)
     } else {
-        let page_overlay = |p: usize| Overlay::for_page(&loaded.scan, p, style);
-        painter.write_pages(
-            &loaded,
-            &pages,
-            style,
-            &page_overlay,
-            &out,
-            &what,
-            &mut verdict,
-        );
+        Sheet::new(loaded, style.clone())
+    };
+    if painter
+        .write_pages(sheet, pages, &out, &label, &mut verdict)
+        .is_err()
+    {
+        return paint::interrupted();
     }
     verdict.finish()
 }

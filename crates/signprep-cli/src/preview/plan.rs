@@ -16,7 +16,8 @@
 //!   on its box. A request with no `upload` (a populate or update request)
 //!   has nothing to draw and is skipped with a note.
 
-use super::load::{self, Loaded, Out, Painter};
+use super::load::{self, Loaded};
+use super::paint::{self, Out, Painter, Sheet, Unloaded};
 use super::request::{self, Drawing};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
@@ -54,8 +55,9 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
         .findings;
     let mut verdict = crate::Verdict::default();
     let errors = request::report_findings(&findings, &shown, &mut verdict);
-    let Some(painter) = Painter::new(args.jobs) else {
-        return ExitStatus::Error;
+    let painter = match Painter::new(args.jobs) {
+        Ok(p) => p,
+        Err(status) => return status,
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         return crate::fail(
@@ -84,12 +86,14 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
                 .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned())
         });
         let what = format!("{shown}: request {} `{name}`", i + 1);
-        let loaded = match painter.load(|| load::load(&file, &scanner)) {
+        let (label, scan_with) = (file.display().to_string(), scanner.clone());
+        let loaded = match painter.load(&label, move || load::load(&file, &scan_with)) {
             Ok(l) => l,
-            Err(e) => {
-                verdict.add(e.status(), format!("{what}: {}", e.message()));
+            Err(Unloaded::Failed(status, message)) => {
+                verdict.add(status, format!("{what}: {message}"));
                 continue;
             }
+            Err(Unloaded::Interrupted) => return paint::interrupted(),
         };
         let mine = |f: &&Finding| f.pack_place().is_some_and(|p| p.document == i);
         let request = Drawn::new(&doc, findings.iter().filter(mine), base);
@@ -108,16 +112,15 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
             json: args.overlay_json,
         };
         let scale = args.dpi / PLAN_DPI;
-        let page_overlay = |p: usize| request.overlay(&loaded, p, scale);
-        painter.write_pages(
-            &loaded,
-            &pages,
-            &request.style,
-            &page_overlay,
-            &out,
-            &what,
-            &mut verdict,
-        );
+        let style = request.style.clone();
+        let sheet = Sheet::new(loaded, style)
+            .overlay(move |loaded, page, _| request.overlay(loaded, page, scale));
+        if painter
+            .write_pages(sheet, pages, &out, &what, &mut verdict)
+            .is_err()
+        {
+            return paint::interrupted();
+        }
     }
     drawing.finish(
         !args.pages.is_empty(),

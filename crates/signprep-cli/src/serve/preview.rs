@@ -1,13 +1,14 @@
 //! `POST /v1/preview?page=N&dpi=D`: one page of a PDF body drawn with its
 //! tags and fields, as `signprep preview` draws it (the same loading, scan
-//! and [`crate::preview::load::page_png`]), a PNG.
+//! and [`crate::preview::paint::page_png`]), a PNG.
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
 use super::query::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
 use crate::args::Format;
 use crate::output::Render;
-use crate::preview::load::{Loaded, page_png, style};
+use crate::preview::load::{Loaded, style};
+use crate::preview::paint::page_png;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};

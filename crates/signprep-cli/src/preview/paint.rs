@@ -1,0 +1,281 @@
+//! Drawing a loaded document's pages on the batch engine and writing them:
+//! [`Painter`] (a `Stream` of `--jobs` threads, Ctrl-C its stop flag) loads
+//! a document as one item and draws each page of a [`Sheet`] as one, then
+//! writes them in page order, PNG and overlay JSON, atomically.
+
+use super::load::{LoadError, Loaded};
+use crate::batch::{Flow, Stream};
+use crate::exit::ExitStatus;
+use signprep_core::{Overlay, RenderError, Style, draw_overlay, encode_png, render_page};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Page `page` drawn with `overlay` and encoded as PNG; the error in our words.
+fn draw(loaded: &Loaded, page: usize, overlay: &Overlay, style: &Style) -> Result<Vec<u8>, String> {
+    let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
+    let mut img = render_page(&loaded.doc, pdf, page, &loaded.scan).map_err(|e| e.to_string())?;
+    draw_overlay(&mut img, overlay, style);
+    encode_png(&img).map_err(|e| e.to_string())
+}
+
+/// Page `page` with its tags and fields drawn, as PNG (`serve`'s `/v1/preview`).
+pub fn page_png(loaded: &Loaded, page: usize, style: &Style) -> Result<Vec<u8>, String> {
+    let overlay = Overlay::for_page(&loaded.scan, page, style).ok_or_else(|| {
+        RenderError::NoSuchPage {
+            page,
+            count: loaded.scan.pages.len(),
+        }
+        .to_string()
+    })?;
+    draw(loaded, page, &overlay, style)
+}
+
+/// `NAME-pNN.png`, the page number 1-based and padded to the page count's width.
+pub fn png_name(stem: &str, page: usize, count: usize) -> String {
+    let digits = count.max(1).to_string().len();
+    format!("{stem}-p{:0digits$}.png", page + 1)
+}
+
+/// Where a document's pages go: `DIR/STEM-pN.png`, and with `json` the
+/// overlay beside each as `DIR/STEM-pN.json`.
+pub struct Out<'a> {
+    pub dir: &'a Path,
+    pub stem: &'a str,
+    pub json: bool,
+}
+
+/// What is drawn on a page: the overlay of a loaded document's page in a style.
+type PageOverlay = dyn Fn(&Loaded, usize, &Style) -> Option<Overlay> + Send + Sync;
+
+/// A loaded document ready to draw: its style and what each page's overlay
+/// is (by default the scan's tags and fields, [`Overlay::for_page`]).
+pub struct Sheet {
+    loaded: Loaded,
+    style: Style,
+    overlay: Box<PageOverlay>,
+}
+
+impl Sheet {
+    /// `loaded` drawn in `style`, with the scan's tags and fields.
+    pub fn new(loaded: Loaded, style: Style) -> Sheet {
+        Sheet {
+            loaded,
+            style,
+            overlay: Box::new(|loaded, page, style| Overlay::for_page(&loaded.scan, page, style)),
+        }
+    }
+
+    /// Each page with the overlay `overlay` gives it instead (what a
+    /// migration or a plan adds).
+    #[must_use]
+    pub fn overlay(
+        mut self,
+        overlay: impl Fn(&Loaded, usize, &Style) -> Option<Overlay> + Send + Sync + 'static,
+    ) -> Sheet {
+        self.overlay = Box::new(overlay);
+        self
+    }
+
+    /// Page `page` drawn: its overlay, and the PNG or why it could not be drawn.
+    fn draw(&self, page: usize) -> DrawnPage {
+        let overlay = (self.overlay)(&self.loaded, page, &self.style);
+        let png = match &overlay {
+            Some(o) => draw(&self.loaded, page, o, &self.style),
+            None => Err(RenderError::NoSuchPage {
+                page,
+                count: self.loaded.scan.pages.len(),
+            }
+            .to_string()),
+        };
+        DrawnPage { overlay, png }
+    }
+}
+
+/// Ctrl-C or SIGTERM stopped the preview: what is written so far stays.
+#[derive(Debug)]
+pub struct Interrupted;
+
+/// Why [`Painter::load`] gives no document.
+pub enum Unloaded {
+    /// Loading failed ([`LoadError`]) or panicked (a bug, exit 1, in the
+    /// words of an `internal_error` record): the exit status it calls for
+    /// and the message.
+    Failed(ExitStatus, String),
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+}
+
+/// The last line of a preview that Ctrl-C stopped, and its status (130).
+pub fn interrupted() -> ExitStatus {
+    crate::fail(
+        "interrupted; the files listed above are written, no others",
+        ExitStatus::Interrupted,
+    )
+}
+
+/// The batch engine set up for one preview: `--jobs` threads that load a
+/// document (its scan spreads over them) and draw its pages, each page one
+/// item of the engine: a panic drawing a page (a bug) is that page's error
+/// and the others are drawn; Ctrl-C or SIGTERM stops between two pages.
+pub struct Painter {
+    stream: Stream,
+}
+
+impl Painter {
+    /// Pages drawn ahead of the oldest one not yet written (PNGs held in memory).
+    const WINDOW: usize = 16;
+
+    /// `jobs` threads (none: all cores); when they cannot be started, the
+    /// last line is printed and the status (2) returned.
+    pub fn new(jobs: Option<usize>) -> Result<Painter, ExitStatus> {
+        match Stream::new(jobs.unwrap_or(0)) {
+            Ok(stream) => Ok(Painter {
+                stream: stream
+                    .window(Self::WINDOW)
+                    .stop_flag(crate::batch::interrupt::flag()),
+            }),
+            Err(e) => Err(crate::fail(
+                &format!("cannot start worker threads: {e}"),
+                ExitStatus::Error,
+            )),
+        }
+    }
+
+    /// Loads a document with `work` ([`super::load::load`], [`super::load::load_bytes`]) on the
+    /// workers, as one item of the engine; a panic in it fails as
+    /// `cannot preview LABEL: internal error ...`.
+    pub fn load(
+        &self,
+        label: &str,
+        work: impl FnOnce() -> Result<Loaded, LoadError> + Send + 'static,
+    ) -> Result<Loaded, Unloaded> {
+        let once = std::sync::Mutex::new(Some(work));
+        let mut result = None;
+        let flow = self.stream.run(
+            std::iter::once(once),
+            |_| 0,
+            |once, _| once.lock().ok().and_then(|mut w| w.take()).map(|w| w()),
+            |_, outcome| {
+                result = Some(match outcome.into_result(None) {
+                    Ok(Some(r)) => r.map_err(|e| Unloaded::Failed(e.status(), e.message())),
+                    // Not reached: the work is taken once.
+                    Ok(None) => Err(Unloaded::Failed(
+                        ExitStatus::Failure,
+                        format!("cannot preview {label}: not loaded"),
+                    )),
+                    Err(e) => Err(Unloaded::Failed(
+                        ExitStatus::Failure,
+                        format!("cannot preview {label}: {}", e.message()),
+                    )),
+                });
+                Ok(())
+            },
+        );
+        match (flow, result) {
+            (Ok(Flow::Interrupted), _) | (Ok(_), None) => Err(Unloaded::Interrupted),
+            (_, Some(r)) => r,
+            (Err(e), None) => Err(Unloaded::Failed(
+                ExitStatus::Error,
+                format!("cannot preview {label}: {e}"),
+            )),
+        }
+    }
+
+    /// Draws `pages` of `sheet` and writes them to `out` in page order,
+    /// printing each path: the PNG, and with `out.json` the overlay (also of
+    /// a page that could not be drawn). A page that could not be drawn adds
+    /// exit status 1 to `verdict`, a file that could not be written 2.
+    /// `what` names the document in messages.
+    pub fn write_pages(
+        &self,
+        sheet: Sheet,
+        pages: Vec<usize>,
+        out: &Out<'_>,
+        what: &str,
+        verdict: &mut crate::Verdict,
+    ) -> Result<(), Interrupted> {
+        let count = sheet.loaded.doc.page_count();
+        let sheet = Arc::new(sheet);
+        let name = what.to_string();
+        let flow = self.stream.run(
+            pages.into_iter(),
+            |_| 0,
+            move |&page, _| {
+                signprep_core::batch::test_hook(&format!("{name} page {}", page + 1));
+                sheet.draw(page)
+            },
+            |&page, outcome| {
+                // A panic is the page's internal error (no watchdog is set).
+                let DrawnPage { overlay, png } =
+                    outcome.into_result(None).unwrap_or_else(|e| DrawnPage {
+                        overlay: None,
+                        png: Err(e.message()),
+                    });
+                let path: PathBuf = out.dir.join(png_name(out.stem, page, count));
+                match png {
+                    Ok(bytes) => match crate::atomic::write(&path, &bytes) {
+                        Ok(()) => println!("{}", path.display()),
+                        Err(e) => verdict.add(
+                            ExitStatus::Error,
+                            format!("cannot write {}: {e}", path.display()),
+                        ),
+                    },
+                    Err(e) => verdict.add(
+                        ExitStatus::Failure,
+                        format!("{what}: page {}: {e}", page + 1),
+                    ),
+                }
+                if out.json
+                    && let Some(overlay) = overlay
+                {
+                    write_json(&path.with_extension("json"), &overlay, verdict);
+                }
+                Ok(())
+            },
+        );
+        match flow {
+            Ok(Flow::Interrupted) => return Err(Interrupted),
+            Ok(_) => {}
+            Err(e) => verdict.add(
+                ExitStatus::Error,
+                format!("{what}: cannot draw its pages: {e}"),
+            ),
+        }
+        Ok(())
+    }
+}
+
+/// One page drawn: its overlay, and the PNG or why it could not be drawn.
+struct DrawnPage {
+    overlay: Option<Overlay>,
+    png: Result<Vec<u8>, String>,
+}
+
+/// Writes an overlay as pretty JSON (and a newline), printing the path.
+fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::Verdict) {
+    let written = serde_json::to_vec_pretty(overlay)
+        .map_err(std::io::Error::other)
+        .and_then(|mut b| {
+            b.push(b'\n');
+            crate::atomic::write(path, &b)
+        });
+    match written {
+        Ok(()) => println!("{}", path.display()),
+        Err(e) => verdict.add(
+            ExitStatus::Error,
+            format!("cannot write {}: {e}", path.display()),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_sort_by_page() {
+        assert_eq!(png_name("a", 0, 12), "a-p01.png");
+        assert_eq!(png_name("a", 11, 12), "a-p12.png");
+        assert_eq!(png_name("a", 0, 1), "a-p1.png");
+    }
+}
