@@ -32,7 +32,9 @@ mod text;
 
 use clap::FromArgMatches;
 use clap::error::ErrorKind;
-use exit::ExitStatus;
+#[cfg(feature = "render")]
+use exit::Verdict;
+use exit::{ExitStatus, fail};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -120,55 +122,11 @@ fn usage_error(e: &clap::Error) -> ExitStatus {
     ExitStatus::Error
 }
 
-/// Ends a command that failed: its reason as the last line on stderr,
-/// `error: ...`, and the exit status to return.
-fn fail(message: &str, status: ExitStatus) -> ExitStatus {
-    eprintln!("error: {message}");
-    status
-}
-
 /// `1 error-level finding`, `3 error-level findings`.
 fn plural(n: usize, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
     } else {
         format!("{n} {what}s")
-    }
-}
-
-/// Why a command ends with a non-zero status, gathered as it runs and said in
-/// one last line on stderr (`error: ...; ...`).
-#[cfg(feature = "render")]
-#[derive(Debug, Default)]
-struct Verdict {
-    status: ExitStatus,
-    reasons: Vec<String>,
-}
-
-#[cfg(feature = "render")]
-impl Verdict {
-    /// Records a problem and the exit status it calls for.
-    fn add(&mut self, status: ExitStatus, reason: impl Into<String>) {
-        self.status = self.status.max(status);
-        self.reasons.push(reason.into());
-    }
-
-    /// Prints the last line when the status is not 0; returns the status.
-    fn finish(self) -> ExitStatus {
-        const SHOWN: usize = 3;
-        if self.status != ExitStatus::Success {
-            let mut line = self
-                .reasons
-                .iter()
-                .take(SHOWN)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("; ");
-            if self.reasons.len() > SHOWN {
-                line.push_str(&format!("; and {} more", self.reasons.len() - SHOWN));
-            }
-            eprintln!("error: {line}");
-        }
-        self.status
     }
 }
