@@ -1,7 +1,8 @@
 //! PDFs to scan records on a [`Stream`]: what `signprep scan` and the Python
 //! package's `scan_many` run.
 
-use super::stream::{Flow, Outcome, Stream};
+use super::outcome::Outcome;
+use super::stream::{Flow, Stream};
 use crate::document::{Document, LoadOptions};
 use crate::record::Record;
 use crate::scan::Scanner;
