@@ -25,10 +25,8 @@ use crate::preview::load::{LoadError, Loaded, load_with, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
 use rayon::prelude::*;
-use signprep_core::{
-    Code, Diagnostic, FileErrorCode, LoadOptions, Overlay, Scanner, Severity, Style, encode_png,
-    render_page, render_page_with_overlay,
-};
+use signprep_core::{Code, Diagnostic, FileErrorCode, LoadOptions, Scanner, Severity};
+use signprep_render::{Overlay, Style, render_page, render_page_with_overlay};
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal as _, Write};
@@ -522,11 +520,11 @@ fn draw(loaded: &Loaded, page: usize, style: &Style, thumb: bool) -> Result<Vec<
     let img = if thumb {
         let full = render_page(doc, pdf, page, scan).map_err(|e| e.to_string())?;
         let (w, h) = (full.width(), full.height());
-        image::imageops::thumbnail(&full, w.div_ceil(THUMB), h.div_ceil(THUMB))
+        full.thumbnail(w.div_ceil(THUMB), h.div_ceil(THUMB))
     } else {
         render_page_with_overlay(doc, pdf, page, scan, style).map_err(|e| e.to_string())?
     };
-    encode_png(&img).map_err(|e| e.to_string())
+    img.to_png().map_err(|e| e.to_string())
 }
 
 /// Width and height from a PNG's IHDR chunk.

@@ -4,7 +4,8 @@
 //! that tried to load a resource would fail loudly in the browser console
 //! (`.ci/chromium-check` fails on that).
 
-use signprep_core::{Diagnostic, Overlay, Scan, Severity};
+use signprep_core::{Diagnostic, Scan, Severity};
+use signprep_render::Overlay;
 use std::fmt::Write as _;
 
 /// One line of the files table (and the key of its section).

@@ -5,7 +5,7 @@ use crate::batch::{Ended, Input, Progress, Runner, Source, Summary, Tally};
 use crate::exit::ExitStatus;
 use crate::output::{Render, Writer};
 use signprep_core::batch::{PdfSource, scan_source};
-use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scan, Scanner, Status};
+use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_pack::TypeMap;
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -169,12 +169,7 @@ fn input_name(path: &std::path::Path) -> String {
 }
 
 fn error_record(path: &std::path::Path, code: FileErrorCode, message: String) -> Record {
-    Record {
-        path: path.display().to_string(),
-        status: Status::Error,
-        error: Some(ErrorInfo { code, message }),
-        scan: Scan::default(),
-    }
+    Record::failed(path.display().to_string(), ErrorInfo::new(code, message))
 }
 
 /// The PDF on standard input (`-` among the paths), as record `-`.

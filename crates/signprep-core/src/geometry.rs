@@ -324,7 +324,15 @@ impl Scale {
     }
 }
 
-/// Rounds an output length to 1/100 px, the precision of every number we emit.
+/// Rounds an output length to 1/100 px, the precision of every number a
+/// scan gives (and `-0.0` to `0.0`). Public for the layers that derive
+/// lengths from a scan's and print them beside it, so that they round as it
+/// does (signprep-render's overlay: a box moved onto its page).
+///
+/// ```
+/// assert_eq!(signprep_core::round2(1.23456), 1.23);
+/// assert_eq!(signprep_core::round2(-0.001).to_string(), "0");
+/// ```
 pub fn round2(v: f64) -> f64 {
     let r = (v * 100.0).round() / 100.0;
     // Avoid "-0.0" in output.

@@ -43,10 +43,6 @@
 //!
 //! # Features
 //!
-//! - `render` (off by default): page previews. [hayro](https://crates.io/crates/hayro)
-//!   renders the page and the scan's tags and fields are drawn over it
-//!   (`render_page_with_overlay`, `encode_png`); pulls in hayro and the
-//!   `image` crate, which a pipeline that only reads tags does not need.
 //! - `testing` (off by default; tests only): the hooks of `batch::test_hook`
 //!   that make a named job panic or hang, for tests of the panic boundary and
 //!   the watchdog. Without it the library reads no environment variable.
@@ -81,8 +77,6 @@ mod loader;
 mod nesting;
 mod options;
 mod record;
-#[cfg(feature = "render")]
-mod render;
 mod resources;
 mod scan;
 mod service;
@@ -97,15 +91,9 @@ pub use error::{
     Cause, Encryption, Error, ErrorKind, FileErrorCode, GivenUp, Limit, PageTreeDamage, Unreadable,
 };
 pub use forms::{Field, FieldType, FieldValue};
-pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale};
+pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale, round2};
 pub use options::Cancel;
 pub use record::{ErrorInfo, Record, Status};
-#[cfg(feature = "render")]
-pub use render::{
-    BoxKind, Colour, MAX_PIXELS, Note, Overlay, OverlayBox, PageFinding, PageRenderer, RenderError,
-    RgbaImage, SignerColour, Style, draw_overlay, encode_png, render_page,
-    render_page_with_overlay,
-};
 pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};
 pub use service::ServiceTypes;
 pub use strip::{Stripped, strip_vendor_tags};

@@ -20,6 +20,7 @@ pub enum Status {
 /// A fatal error, as written in a record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ErrorInfo {
     /// Stable code: `pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`,
     /// `io_error`, `internal_error` (one of `FileErrorCode`).
@@ -27,6 +28,18 @@ pub struct ErrorInfo {
     pub code: FileErrorCode,
     /// What went wrong, without the path.
     pub message: String,
+}
+
+impl ErrorInfo {
+    /// An error with this code and message (in our words, without the path),
+    /// for a failure found before there was a document (a file too large to
+    /// read, say); otherwise made from the core's [`Error`] (`From`).
+    pub fn new(code: FileErrorCode, message: impl Into<String>) -> ErrorInfo {
+        ErrorInfo {
+            code,
+            message: message.into(),
+        }
+    }
 }
 
 impl From<&Error> for ErrorInfo {
@@ -41,6 +54,7 @@ impl From<&Error> for ErrorInfo {
 /// One file's result: the scan, or the reason there is none.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Record {
     /// The path as given.
     pub path: String,
@@ -72,12 +86,18 @@ impl Record {
                 error: None,
                 scan,
             },
-            Err(e) => Record {
-                path,
-                status: Status::Error,
-                error: Some(ErrorInfo::from(&e)),
-                scan: Scan::default(),
-            },
+            Err(e) => Record::failed(path, ErrorInfo::from(&e)),
+        }
+    }
+
+    /// The record of a file that could not be scanned: status `error`, this
+    /// error, an empty scan.
+    pub fn failed(path: String, error: ErrorInfo) -> Record {
+        Record {
+            path,
+            status: Status::Error,
+            error: Some(error),
+            scan: Scan::default(),
         }
     }
 

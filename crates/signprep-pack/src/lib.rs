@@ -81,8 +81,8 @@
 //! # Features
 //!
 //! None of its own: the crate always builds the model, the builder, the
-//! rules, the schemas and migration. It asks for [`signprep_core`] without
-//! its `render` feature: it renders no page.
+//! rules, the schemas and migration. It renders no page (previews are
+//! signprep-render's, which it does not depend on).
 //!
 //! # Limitations
 //!

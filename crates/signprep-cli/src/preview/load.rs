@@ -4,9 +4,8 @@
 //! `/v1/preview` load through here too; drawing is [`super::paint`].
 
 use crate::exit::ExitStatus;
-use signprep_core::{
-    Code, Document, FileErrorCode, LoadOptions, PageRenderer, RenderError, Scan, Scanner, Style,
-};
+use signprep_core::{Code, Document, FileErrorCode, LoadOptions, Scan, Scanner};
+use signprep_render::{PageRenderer, RenderError, Style};
 use std::path::Path;
 
 /// A document loaded once for scanning and drawing.

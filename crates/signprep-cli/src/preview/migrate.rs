@@ -8,8 +8,9 @@
 
 use super::load::Loaded;
 use super::paint::Sheet;
-use signprep_core::{BoxKind, Code, Overlay, OverlayBox, Severity, Style};
+use signprep_core::{Code, Severity};
 use signprep_pack::{AnchorFile, FindingCode, Migrated, Migrator, SignerMap, V0DataField};
+use signprep_render::{BoxKind, Overlay, OverlayBox, Style};
 
 /// The overlay of one page: the native tags and fields as `preview` draws
 /// them, plus every vendor tag: a placed field (its service type and signer)
@@ -102,7 +103,7 @@ fn overlay(loaded: &Loaded, migrated: &Migrated, page: usize, style: &Style) -> 
         .boxes
         .iter()
         .filter_map(|b| {
-            b.signer.as_ref().map(|s| signprep_core::SignerColour {
+            b.signer.as_ref().map(|s| signprep_render::SignerColour {
                 signer: s.clone(),
                 colour: b.colour,
             })

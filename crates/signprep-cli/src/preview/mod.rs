@@ -101,7 +101,7 @@ fn preview(args: &PreviewArgs) -> ExitStatus {
 fn request_preview(
     args: &PreviewArgs,
     source: pack::Source<'_>,
-    style: &signprep_core::Style,
+    style: &signprep_render::Style,
 ) -> ExitStatus {
     let shown = source.path().display().to_string();
     signprep_core::batch::test_hook(&shown);

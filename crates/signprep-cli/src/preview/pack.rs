@@ -22,10 +22,11 @@ use super::paint::{self, Out, Painter, Sheet, Unloaded};
 use super::request::{self, Drawing, labels};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
-use signprep_core::{Note, Scanner, Severity, Style};
+use signprep_core::{Scanner, Severity};
 use signprep_pack::{
     Checker, Finding, FindingCode, InputKind, LenientPack, Manifest, SeededIds, detect, read_pack,
 };
+use signprep_render::{Note, Style};
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -6,7 +6,7 @@
 use super::load::{LoadError, Loaded};
 use crate::batch::{Flow, Stream};
 use crate::exit::ExitStatus;
-use signprep_core::{Overlay, RenderError, Style, draw_overlay, encode_png, render_page};
+use signprep_render::{Overlay, RenderError, Style, draw_overlay, render_page};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -15,7 +15,7 @@ fn draw(loaded: &Loaded, page: usize, overlay: &Overlay, style: &Style) -> Resul
     let pdf = loaded.pdf.as_ref().map_err(|e| e.to_string())?;
     let mut img = render_page(&loaded.doc, pdf, page, &loaded.scan).map_err(|e| e.to_string())?;
     draw_overlay(&mut img, overlay, style);
-    encode_png(&img).map_err(|e| e.to_string())
+    img.to_png().map_err(|e| e.to_string())
 }
 
 /// Page `page` with its tags and fields drawn, as PNG (`serve`'s `/v1/preview`).

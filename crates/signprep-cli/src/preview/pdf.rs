@@ -6,7 +6,8 @@ use super::load;
 use super::paint::{self, Out, Painter, Sheet, Unloaded};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
-use signprep_core::{Code, Scanner, Style};
+use signprep_core::{Code, Scanner};
+use signprep_render::Style;
 use std::path::Path;
 
 /// Why a folder is no input for `preview`, in the words the batch commands use

@@ -21,10 +21,11 @@ use super::paint::{self, Out, Painter, Sheet, Unloaded};
 use super::request::{self, Drawing};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
-use signprep_core::{BoxKind, Note, Overlay, OverlayBox, Scanner, Severity, SignerColour, Style};
+use signprep_core::{Scanner, Severity};
 use signprep_pack::{
     Checker, Finding, FindingCode, InputKind, Requests, V0DataField, V0Document, resolve_upload,
 };
+use signprep_render::{BoxKind, Note, Overlay, OverlayBox, SignerColour, Style};
 use std::path::Path;
 
 /// The resolution of the pixels of a plan's positioned data fields:

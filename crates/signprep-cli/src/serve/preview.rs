@@ -13,7 +13,8 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use signprep_core::{Document, PageRenderer, Record, Scanner};
+use signprep_core::{Document, Record, Scanner};
+use signprep_render::PageRenderer;
 use std::sync::Arc;
 
 /// The largest `dpi` drawn: a letter page at 300 dpi is 2550 × 3300 px,

@@ -32,6 +32,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A stripped copy of a PDF, and what could not be stripped.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Stripped {
     /// The copy: the input with an incremental update appended (the input
     /// itself when no glyph was removed). `None` when no copy can be written

@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
-use signprep_core::{Dialect, VendorAttributes};
+use signprep_core::{Dialect, FieldBox, VendorAttributes};
 
 fn tag(
     dialect: Dialect,
@@ -10,27 +10,23 @@ fn tag(
     signer: Option<&str>,
     idx: Option<u32>,
 ) -> VendorTag {
-    VendorTag {
-        dialect,
-        raw: raw.into(),
-        attributes: VendorAttributes {
-            field_type: kind.into(),
-            kind: kind.into(),
-            signer: signer.map(str::to_string),
-            signer_index: idx,
-            required: true,
-            ..VendorAttributes::default()
-        },
-        page: 0,
+    let text = FieldBox {
         x: 10.0,
         y: 20.0,
         width: 100.0,
         height: 12.0,
-        field: None,
-        font: "Courier".into(),
-        font_size: 12.0,
-        hidden: false,
-    }
+    };
+    let mut t = VendorTag::new(dialect, raw, 0, text);
+    let mut a = VendorAttributes::default();
+    a.field_type = kind.into();
+    a.kind = kind.into();
+    a.signer = signer.map(str::to_string);
+    a.signer_index = idx;
+    a.required = true;
+    t.attributes = a;
+    t.font = "Courier".into();
+    t.font_size = 12.0;
+    t
 }
 
 fn scan(tags: Vec<VendorTag>) -> Scan {
@@ -205,7 +201,7 @@ fn a_field_box_places_the_field_and_the_text_box_does_not() {
         Some("CEO"),
         None,
     );
-    t.field = Some(signprep_core::FieldBox {
+    t.field = Some(FieldBox {
         x: 10.0,
         y: 20.0,
         width: 100.0,

@@ -183,6 +183,7 @@ impl FromIterator<Dialect> for Dialects {
 /// What a vendor tag says, parsed as its vendor documents the grammar.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct VendorAttributes {
     /// The field type as written in the tag (`sig`, `s`, `signature`, …).
     #[serde(rename = "type")]
@@ -539,6 +540,7 @@ fn measure(
 /// A vendor tag in a scan, in page-stacked output pixels (as [`crate::Tag`]).
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct VendorTag {
     /// Whose grammar read it.
     pub dialect: Dialect,
@@ -585,6 +587,26 @@ pub struct FieldBox {
 }
 
 impl VendorTag {
+    /// A tag of this dialect, as written (`raw`), on a page (0-based) with
+    /// its text at `text` (page-stacked pixels): no attributes, no field box,
+    /// no font, visible. Set the public fields for the rest.
+    pub fn new(dialect: Dialect, raw: impl Into<String>, page: usize, text: FieldBox) -> VendorTag {
+        VendorTag {
+            dialect,
+            raw: raw.into(),
+            attributes: VendorAttributes::default(),
+            page,
+            x: text.x,
+            y: text.y,
+            width: text.width,
+            height: text.height,
+            field: None,
+            font: String::new(),
+            font_size: 0.0,
+            hidden: false,
+        }
+    }
+
     /// Where the field goes: the `field` box, or the text's box.
     pub fn field_box(&self) -> FieldBox {
         self.field.unwrap_or(FieldBox {

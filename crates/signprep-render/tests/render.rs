@@ -1,18 +1,17 @@
-//! Page previews (feature `render`): the overlay geometry as data (insta
-//! snapshots), reference images with a pixel tolerance, and alignment of the
-//! scan's boxes with what the renderer paints, on rotated and cropped pages.
+//! Page previews: the overlay geometry as data (insta snapshots), reference
+//! images with a pixel tolerance, and alignment of the scan's boxes with what
+//! the renderer paints, on rotated and cropped pages.
 //!
 //! Reference images live in `testdata/preview/`; after a reviewed change,
-//! rewrite them with `SIGNPREP_UPDATE_PREVIEWS=1 cargo test -p signprep-core
-//! --features render --test render` and look at them before committing.
-#![cfg(feature = "render")]
+//! rewrite them with `SIGNPREP_UPDATE_PREVIEWS=1 cargo test -p signprep-render
+//! --test render` and look at them before committing.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 #![allow(clippy::disallowed_types)] // builds its inputs with lopdf
 
 use lopdf::{Object, Stream, dictionary};
-use signprep_core::{
-    Document, LoadOptions, Overlay, PageRenderer, RenderError, RgbaImage, Scan, Scanner, Style,
-    encode_png, render_page, render_page_with_overlay,
+use signprep_core::{Document, LoadOptions, Scan, Scanner};
+use signprep_render::{
+    Image, Overlay, PageRenderer, RenderError, Style, render_page, render_page_with_overlay,
 };
 use std::path::{Path, PathBuf};
 
@@ -117,11 +116,11 @@ fn signers_get_their_own_colours_and_findings_their_severity() {
 
 /// Pixels whose channels differ by more than 24 count as different; at most
 /// 0.5 % may (anti-aliasing differs a little between SIMD levels).
-fn assert_close(name: &str, got: &RgbaImage) {
+fn assert_close(name: &str, got: &Image) {
     let path = root().join(format!("testdata/preview/{name}.png"));
     if std::env::var_os("SIGNPREP_UPDATE_PREVIEWS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, encode_png(got).unwrap()).unwrap();
+        std::fs::write(&path, got.to_png().unwrap()).unwrap();
         eprintln!("wrote {}", path.display());
         return;
     }
@@ -133,17 +132,25 @@ fn assert_close(name: &str, got: &RgbaImage) {
     }))
     .unwrap()
     .to_rgba8();
-    assert_eq!(want.dimensions(), got.dimensions(), "{name}: size");
-    let differ = want
-        .pixels()
-        .zip(got.pixels())
-        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 24))
-        .count();
+    assert_eq!(
+        want.dimensions(),
+        (got.width(), got.height()),
+        "{name}: size"
+    );
+    let differ = differing(want.as_raw(), got.as_rgba());
     let limit = (want.width() * want.height()) as usize / 200;
     assert!(
         differ <= limit,
         "{name}: {differ} pixels differ (limit {limit}); if the change is intended, rewrite with SIGNPREP_UPDATE_PREVIEWS=1 and review"
     );
+}
+
+/// Pixels (4 bytes each) whose channels differ by more than 24.
+fn differing(want: &[u8], got: &[u8]) -> usize {
+    want.chunks(4)
+        .zip(got.chunks(4))
+        .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 24))
+        .count()
 }
 
 #[test]
@@ -178,19 +185,15 @@ fn readme_sample_is_current() {
     let img = render_page_with_overlay(&l.doc, &l.pdf, 0, &l.scan, &style).unwrap();
     let path = root().join("docs/preview-sample.png");
     if std::env::var_os("SIGNPREP_UPDATE_PREVIEWS").is_some() {
-        std::fs::write(&path, encode_png(&img).unwrap()).unwrap();
+        std::fs::write(&path, img.to_png().unwrap()).unwrap();
     }
     assert!(
         std::fs::metadata(&path).unwrap().len() < 150_000,
         "keep the README image small"
     );
     let want = image::open(&path).unwrap().to_rgba8();
-    assert_eq!(want.dimensions(), img.dimensions());
-    let differ = want
-        .pixels()
-        .zip(img.pixels())
-        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 24))
-        .count();
+    assert_eq!(want.dimensions(), (img.width(), img.height()));
+    let differ = differing(want.as_raw(), img.as_rgba());
     assert!(
         differ <= (img.width() * img.height()) as usize / 200,
         "{differ} pixels differ"
@@ -265,12 +268,12 @@ fn probe_pdf(rotate: i64, crop: Option<[f64; 4]>, pages: usize) -> Vec<u8> {
 }
 
 /// Bounding box `[x0, y0, x1, y1)` of the dark pixels inside a window.
-fn ink_bbox(img: &RgbaImage, win: [f64; 4]) -> Option<[f64; 4]> {
+fn ink_bbox(img: &Image, win: [f64; 4]) -> Option<[f64; 4]> {
     let mut bb: Option<[f64; 4]> = None;
     let clamp = |v: f64, hi: u32| (v.max(0.0) as u32).min(hi);
     for y in clamp(win[1], img.height())..clamp(win[3], img.height()) {
         for x in clamp(win[0], img.width())..clamp(win[2], img.width()) {
-            if img.get_pixel(x, y).0[0] < 128 {
+            if img.pixel(x, y).unwrap()[0] < 128 {
                 let (fx, fy) = (f64::from(x), f64::from(y));
                 bb = Some(match bb {
                     None => [fx, fy, fx + 1.0, fy + 1.0],
@@ -359,8 +362,8 @@ fn renderer_is_shareable_across_threads() {
     check::<PageRenderer>();
 }
 
-/// The benchmark note in the README: `cargo test --release -p signprep-core
-/// --features render --test render -- --ignored --nocapture render_speed`.
+/// The benchmark note in the README: `cargo test --release -p signprep-render
+/// --test render -- --ignored --nocapture render_speed`.
 #[test]
 #[ignore = "timing; run by hand in release mode"]
 fn render_speed() {
@@ -371,7 +374,7 @@ fn render_speed() {
         let mut bytes = 0;
         for p in 0..10 {
             let img = render_page_with_overlay(&l.doc, &l.pdf, p, &l.scan, &style).unwrap();
-            bytes += encode_png(&img).unwrap().len();
+            bytes += img.to_png().unwrap().len();
         }
         let all = start.elapsed();
         let start = std::time::Instant::now();

@@ -2,11 +2,8 @@
 //! and with which label. Computed from a [`Scan`] alone, so it can be tested
 //! (and snapshotted) without rendering anything.
 
-use crate::diag::{Code, Severity};
-use crate::geometry::round2;
-use crate::scan::Scan;
-use crate::service::ServiceTypes;
 use serde::Serialize;
+use signprep_core::{Code, Scan, ServiceTypes, Severity, round2};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

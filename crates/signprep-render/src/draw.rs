@@ -2,13 +2,13 @@
 //! edges (each pixel is blended by the fraction of it the box covers), hatching,
 //! labels in the built-in bitmap font, and the legend band.
 
-use super::font;
-use super::overlay::{
+use crate::font;
+use crate::overlay::{
     BoxKind, Colour, ERROR_COLOUR, FIELD_COLOUR, Overlay, OverlayBox, Style, TAG_COLOUR,
     WARNING_COLOUR,
 };
-use crate::diag::Severity;
 use image::{Rgba, RgbaImage};
+use signprep_core::Severity;
 
 const WHITE: Colour = [0xFF, 0xFF, 0xFF];
 const INK: Colour = [0x20, 0x20, 0x20];
