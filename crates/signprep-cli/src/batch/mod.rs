@@ -12,7 +12,7 @@
 //! - [`walk`]: [`Input`], [`walk::WalkOptions`], [`walk::expand`]: folders walked with the
 //!   `ignore` crate, files kept as given, each folder's files in sorted path order.
 //! - [`files_from`]: the lines of `--files-from`, read lazily (stdin may be a pipe).
-//! - [`select`]: [`select::Shard`] (FNV-1a of the path string: stable across machines,
+//! - [`select`]: [`Shard`](crate::args::values::Shard) (FNV-1a of the path string: stable across machines,
 //!   runs and Rust versions) and [`select::DoneSet`] (paths an earlier report has as `ok`).
 //! - [`source`]: all of the above as one iterator, [`Source`].
 //! - [`Stream`] (from [`signprep_core::batch`], the engine the Python package
