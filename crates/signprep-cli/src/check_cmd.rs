@@ -41,7 +41,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         {
             Ok(doc) => checker = checker.template(doc),
             Err(e) => {
-                return crate::fail(
+                return crate::exit::fail(
                     &format!("--template {}: {e}", t.display()),
                     ExitStatus::Error,
                 );
@@ -60,7 +60,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     };
     let items = match Inputs::open(&paths, args.files_from.as_deref()) {
         Ok(items) => items,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
     let kind = args.kind;
     let mut writer = Writer::new(format, std::io::stdout());
@@ -104,7 +104,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         Err(status) => return status,
     };
     if summary.files == 0 && !summary.interrupted && !args.allow_empty {
-        return crate::fail(
+        return crate::exit::fail(
             &nothing_to_check(
                 &paths,
                 args.files_from.as_deref(),
@@ -117,7 +117,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     if let Err(e) = writer.finish(&summary)
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        return crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
+        return crate::exit::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
     }
     if format != CheckFormat::Human && stderr_is_terminal {
         eprintln!("{}", summary.line());
@@ -132,9 +132,9 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     if summary.interrupted {
         crate::batch::interrupted()
     } else if summary.failed > 0 {
-        crate::fail(&tally.unreadable(summary.failed), ExitStatus::Error)
+        crate::exit::fail(&tally.unreadable(summary.failed), ExitStatus::Error)
     } else if denied > 0 {
-        crate::fail(&tally.denied(&summary, deny_warnings), ExitStatus::Failure)
+        crate::exit::fail(&tally.denied(&summary, deny_warnings), ExitStatus::Failure)
     } else {
         ExitStatus::Success
     }
@@ -174,7 +174,7 @@ fn nothing_to_check(
     if skipped > 0 {
         s.push_str(&format!(
             " ({} of unknown kind skipped)",
-            crate::plural(skipped, "file")
+            crate::text::plural(skipped, "file")
         ));
     }
     s.push_str("; pass --allow-empty if that is fine");
@@ -239,17 +239,20 @@ impl Tally {
             let what = if errors > 0 {
                 format!(
                     "{} and {} (--deny warnings)",
-                    crate::plural(errors, "error-level finding"),
-                    crate::plural(warnings, "warning")
+                    crate::text::plural(errors, "error-level finding"),
+                    crate::text::plural(warnings, "warning")
                 )
             } else {
-                format!("{} (--deny warnings)", crate::plural(warnings, "warning"))
+                format!(
+                    "{} (--deny warnings)",
+                    crate::text::plural(warnings, "warning")
+                )
             };
             format!("{what} in {}", files_named(files, &self.first_with_either))
         } else {
             format!(
                 "{} in {}",
-                crate::plural(errors, "error-level finding"),
+                crate::text::plural(errors, "error-level finding"),
                 files_named(self.with_errors, &self.first_with_errors)
             )
         }
@@ -260,7 +263,7 @@ impl Tally {
 fn files_named(n: usize, first: &Option<String>) -> String {
     match (n, first) {
         (1, Some(name)) => name.clone(),
-        _ => crate::plural(n, "file"),
+        _ => crate::text::plural(n, "file"),
     }
 }
 

@@ -19,7 +19,7 @@ pub fn man(args: &ManArgs) -> ExitStatus {
     if let Some(dir) = &args.out_dir {
         return match write_pages(&cmd, dir) {
             Ok(()) => ExitStatus::Success,
-            Err(e) => crate::fail(
+            Err(e) => crate::exit::fail(
                 &format!("cannot write to {}: {e}", dir.display()),
                 ExitStatus::Error,
             ),
@@ -37,7 +37,7 @@ pub fn man(args: &ManArgs) -> ExitStatus {
                     .get_subcommands()
                     .map(|c| c.get_name().to_string())
                     .collect();
-                return crate::fail(
+                return crate::exit::fail(
                     &format!("no subcommand `{name}` (one of: {})", names.join(", ")),
                     ExitStatus::Error,
                 );
@@ -46,7 +46,7 @@ pub fn man(args: &ManArgs) -> ExitStatus {
     };
     match page {
         Ok(bytes) => print("man", &bytes),
-        Err(e) => crate::fail(
+        Err(e) => crate::exit::fail(
             &format!("cannot write the manual page: {e}"),
             ExitStatus::Error,
         ),
@@ -99,7 +99,7 @@ fn print(who: &str, bytes: &[u8]) -> ExitStatus {
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => ExitStatus::Success,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
-        Err(e) => crate::fail(
+        Err(e) => crate::exit::fail(
             &format!("signprep {who}: cannot write output: {e}"),
             ExitStatus::Error,
         ),

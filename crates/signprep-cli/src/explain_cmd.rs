@@ -190,7 +190,7 @@ pub fn run(args: &ExplainArgs) -> ExitStatus {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => ExitStatus::Success,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
-        Err(e) => crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error),
+        Err(e) => crate::exit::fail(&format!("cannot write output: {e}"), ExitStatus::Error),
     }
 }
 

@@ -32,9 +32,7 @@ mod text;
 
 use clap::FromArgMatches;
 use clap::error::ErrorKind;
-#[cfg(feature = "render")]
-use exit::Verdict;
-use exit::{ExitStatus, fail};
+use exit::ExitStatus;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -120,13 +118,4 @@ fn usage_error(e: &clap::Error) -> ExitStatus {
         None => eprintln!("error: invalid command line (`signprep --help` for more)"),
     }
     ExitStatus::Error
-}
-
-/// `1 error-level finding`, `3 error-level findings`.
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }

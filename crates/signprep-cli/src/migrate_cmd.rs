@@ -21,18 +21,18 @@ use std::sync::Arc;
 pub fn run(args: &MigrateArgs) -> ExitStatus {
     let migrator = match migrator(args) {
         Ok(m) => m,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
     let inputs = expand(&args.paths);
     if inputs.is_empty() {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        return crate::fail(
+        return crate::exit::fail(
             &format!("nothing to migrate: no PDF in {}", shown.join(", ")),
             ExitStatus::Error,
         );
     }
     if args.out.is_none() && inputs.len() > 1 {
-        return crate::fail(
+        return crate::exit::fail(
             &format!(
                 "{} PDFs but no --out DIR: standard output takes one request",
                 inputs.len()
@@ -43,7 +43,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     if let Some(dir) = &args.out
         && let Err(e) = std::fs::create_dir_all(dir)
     {
-        return crate::fail(
+        return crate::exit::fail(
             &format!("cannot create {}: {e}", dir.display()),
             ExitStatus::Error,
         );
@@ -132,7 +132,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     );
     match ended {
         Ok(Ended::Completed) => {}
-        Ok(Ended::Interrupted) => return crate::fail("interrupted", ExitStatus::Interrupted),
+        Ok(Ended::Interrupted) => return crate::exit::fail("interrupted", ExitStatus::Interrupted),
         Err(status) => return status,
     }
     total.files += io_errors.len() + internal.len();
@@ -140,18 +140,18 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
         eprintln!("{}", total_line(&total, io_errors.len() + internal.len()));
     }
     if let Some(first) = io_errors.first() {
-        return crate::fail(first, ExitStatus::Error);
+        return crate::exit::fail(first, ExitStatus::Error);
     }
     if let Some(first) = internal.first() {
-        return crate::fail(first, ExitStatus::Failure);
+        return crate::exit::fail(first, ExitStatus::Failure);
     }
     if total.failed > 0 {
-        return crate::fail(
+        return crate::exit::fail(
             &format!(
                 "{} not migrated (error-level findings); nothing written for {}",
                 match (total.failed, &first_failed) {
                     (1, Some(shown)) => shown.clone(),
-                    (n, _) => crate::plural(n, "PDF"),
+                    (n, _) => crate::text::plural(n, "PDF"),
                 },
                 if total.failed == 1 { "it" } else { "them" }
             ),
@@ -320,10 +320,10 @@ fn json<T: serde::Serialize>(w: &mut dyn Write, value: &T) -> io::Result<()> {
 fn file_line(shown: &str, s: &MigrateSummary, to: Option<&str>) -> String {
     let mut line = format!(
         "{shown}: {} -> {}, {} left out; {}",
-        crate::plural(s.tags, "vendor tag"),
-        crate::plural(s.placed, "field"),
+        crate::text::plural(s.tags, "vendor tag"),
+        crate::text::plural(s.placed, "field"),
         s.left_out,
-        crate::plural(s.signers, "signer"),
+        crate::text::plural(s.signers, "signer"),
     );
     if s.signers_without_email > 0 {
         line.push_str(&format!(", {} without email", s.signers_without_email));
@@ -340,11 +340,11 @@ fn total_line(t: &MigrateSummary, unreadable: usize) -> String {
     let not = t.failed + unreadable;
     format!(
         "migrate: {}, {} migrated, {not} not; {} -> {}, {} left out; {} without email",
-        crate::plural(t.files, "PDF"),
+        crate::text::plural(t.files, "PDF"),
         t.files.saturating_sub(not),
-        crate::plural(t.tags, "vendor tag"),
-        crate::plural(t.placed, "field"),
+        crate::text::plural(t.tags, "vendor tag"),
+        crate::text::plural(t.placed, "field"),
         t.left_out,
-        crate::plural(t.signers_without_email, "signer"),
+        crate::text::plural(t.signers_without_email, "signer"),
     )
 }

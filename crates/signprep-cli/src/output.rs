@@ -11,7 +11,7 @@ use std::io::{self, BufWriter, Write};
 /// none would read like a file without fields).
 pub fn fields_count(n: usize, read: bool) -> String {
     if read {
-        crate::plural(n, "field")
+        crate::text::plural(n, "field")
     } else {
         "fields not read".to_string()
     }
@@ -78,8 +78,8 @@ impl Render {
                 o,
                 "{}: {}, {}, {}",
                 clean(&r.path),
-                crate::plural(r.scan.pages.len(), "page"),
-                crate::plural(r.scan.tags.len(), "tag"),
+                crate::text::plural(r.scan.pages.len(), "page"),
+                crate::text::plural(r.scan.tags.len(), "tag"),
                 fields_count(r.scan.fields.len(), self.fields_read)
             )?,
         }

@@ -31,7 +31,9 @@ fn pack(args: &PackArgs) -> ExitStatus {
     signprep_core::batch::test_hook(&shown);
     let bytes = match crate::inputs::read_input(&args.manifest) {
         Ok(b) => b,
-        Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error),
+        Err(e) => {
+            return crate::exit::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error);
+        }
     };
     let (checked, pack) = Checker::new().check_manifest(&bytes, &args.manifest, RandomIds);
     let errors = checked.findings.iter().filter(|f| f.is_error()).count();
@@ -40,10 +42,10 @@ fn pack(args: &PackArgs) -> ExitStatus {
     let _ = human(&mut err, &record);
     drop(err);
     let Some(pack) = pack else {
-        return crate::fail(
+        return crate::exit::fail(
             &format!(
                 "{} in {shown}; nothing written",
-                crate::plural(errors, "error-level finding")
+                crate::text::plural(errors, "error-level finding")
             ),
             ExitStatus::Failure,
         );
@@ -67,15 +69,15 @@ fn pack(args: &PackArgs) -> ExitStatus {
     };
     match written {
         Ok(()) => ExitStatus::Success,
-        Err(Failure::Findings(n)) => crate::fail(
+        Err(Failure::Findings(n)) => crate::exit::fail(
             &format!(
                 "{} in the {} output of {shown}; nothing written",
-                crate::plural(n, "error-level finding"),
+                crate::text::plural(n, "error-level finding"),
                 if args.v0 { "--v0" } else { "--populate" }
             ),
             ExitStatus::Failure,
         ),
-        Err(Failure::Io(e)) => crate::fail(&e, ExitStatus::Error),
+        Err(Failure::Io(e)) => crate::exit::fail(&e, ExitStatus::Error),
     }
 }
 

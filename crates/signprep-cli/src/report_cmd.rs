@@ -52,7 +52,7 @@ struct Done {
 pub fn run(args: &ReportArgs) -> ExitStatus {
     let style = match style(&args.signer, &args.type_map, true, true) {
         Ok(s) => s,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
     let mut options = LoadOptions::default();
     if let Some(t) = args.timeout_per_file {
@@ -68,7 +68,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     let inputs = expand(&args.paths);
     if inputs.is_empty() && !args.allow_empty {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        return crate::fail(
+        return crate::exit::fail(
             &format!(
                 "nothing to report: no PDF in {}; pass --allow-empty if that is fine",
                 shown.join(", ")
@@ -86,7 +86,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     let mut verdict = Verdict::default();
     let cannot_write = |e: io::Error| {
         let _ = std::fs::remove_file(&scratch);
-        crate::fail(
+        crate::exit::fail(
             &format!("cannot write {}: {e}", scratch.display()),
             ExitStatus::Error,
         )
@@ -133,7 +133,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         // Ctrl-C: no report rather than half of one, and no scratch file left.
         Ok(Ended::Interrupted) => {
             let _ = std::fs::remove_file(&scratch);
-            return crate::fail(
+            return crate::exit::fail(
                 &format!("interrupted; {} not written", args.output.display()),
                 ExitStatus::Interrupted,
             );
@@ -146,7 +146,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     let written = assemble(&args.output, &rows, &scratch, args.dpi, names.shown_root());
     let _ = std::fs::remove_file(&scratch);
     if let Err(e) = written {
-        return crate::fail(
+        return crate::exit::fail(
             &format!("cannot write {}: {e}", args.output.display()),
             ExitStatus::Error,
         );
@@ -189,7 +189,7 @@ impl Verdict {
     }
 
     fn finish(self, output: &Path) -> ExitStatus {
-        let mut v = crate::Verdict::default();
+        let mut v = crate::exit::Verdict::default();
         if let Some(first) = self.unreadable {
             if self.unreadable_count == 1 {
                 v.add(ExitStatus::Error, first);
@@ -208,10 +208,10 @@ impl Verdict {
                 ExitStatus::Failure,
                 format!(
                     "{} in {}",
-                    crate::plural(self.errors, "error-level finding"),
+                    crate::text::plural(self.errors, "error-level finding"),
                     match (self.with_errors, &self.first_with_errors) {
                         (1, Some(path)) => path.clone(),
-                        (n, _) => crate::plural(n, "file"),
+                        (n, _) => crate::text::plural(n, "file"),
                     }
                 ),
             );
@@ -221,7 +221,7 @@ impl Verdict {
                 ExitStatus::Failure,
                 match (self.not_scanned, &self.first_not_scanned) {
                     (1, Some((path, code))) => format!("{path} could not be scanned ({code})"),
-                    (n, _) => format!("{} could not be scanned", crate::plural(n, "file")),
+                    (n, _) => format!("{} could not be scanned", crate::text::plural(n, "file")),
                 },
             );
         }

@@ -28,13 +28,13 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     match args.anchors.load(args.batch.quiet) {
         Ok(Some(file)) => scanner = scanner.anchors(file.anchors),
         Ok(None) => {}
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     }
     let options = args.batch.load_options();
     let mut type_map = TypeMap::new();
     for rule in &args.type_map {
         if let Err(e) = type_map.add(rule) {
-            return crate::fail(&format!("--type-map: {e}"), ExitStatus::Error);
+            return crate::exit::fail(&format!("--type-map: {e}"), ExitStatus::Error);
         }
     }
     let type_map = Arc::new(args.data_fields.then_some(type_map));
@@ -44,7 +44,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     };
     let source = match Source::open(&args.paths, &args.batch, runner.threads()) {
         Ok(s) => s,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
     let skipped = source.skipped_counter();
     let found = source.found_counter();
@@ -112,7 +112,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         Err(status) => return status,
     };
     if found.load(std::sync::atomic::Ordering::Relaxed) == 0 && !args.batch.allow_empty {
-        return crate::fail(
+        return crate::exit::fail(
             &crate::batch::source::nothing_found(&args.paths, &args.batch),
             ExitStatus::Error,
         );
@@ -126,7 +126,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return ExitStatus::Success;
         }
-        return crate::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
+        return crate::exit::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
     }
     if !quiet && (format == Format::Table || stderr_is_terminal) {
         eprintln!("{}", summary.line());
@@ -140,9 +140,9 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         } else {
             format!("cannot read {missing} inputs; the first: {first}")
         };
-        crate::fail(&what, ExitStatus::Error)
+        crate::exit::fail(&what, ExitStatus::Error)
     } else if summary.failures > 0 {
-        crate::fail(&summary.failure_line(), ExitStatus::Failure)
+        crate::exit::fail(&summary.failure_line(), ExitStatus::Failure)
     } else {
         ExitStatus::Success
     }

@@ -18,6 +18,6 @@ pub fn run(args: &SchemaArgs) -> ExitStatus {
     };
     match result {
         Ok(()) => ExitStatus::Success,
-        Err(e) => crate::fail(&format!("cannot write the schema: {e}"), ExitStatus::Error),
+        Err(e) => crate::exit::fail(&format!("cannot write the schema: {e}"), ExitStatus::Error),
     }
 }

@@ -1,5 +1,6 @@
 //! Text from an input on its way to a terminal: control characters escaped.
-//! A leaf: every printer (tables, findings, log lines) uses it.
+//! A leaf: every printer (tables, findings, log lines) uses it; and counts
+//! in words ([`plural`]).
 
 /// Text for a terminal: control characters (a field name may hold any) are
 /// written as escapes (`\u{1b}`, `\n`), so they cannot move the cursor,
@@ -29,6 +30,15 @@ fn escape(s: &str, keep_newlines: bool) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// `1 error-level finding`, `3 error-level findings`.
+pub fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 #[cfg(test)]

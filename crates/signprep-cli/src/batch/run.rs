@@ -50,7 +50,7 @@ impl Runner {
     /// status (2) returned.
     pub fn new(jobs: Option<usize>, options: &LoadOptions) -> Result<Runner, ExitStatus> {
         let stream = Stream::new(jobs.unwrap_or(0)).map_err(|e| {
-            crate::fail(
+            crate::exit::fail(
                 &format!("cannot start worker threads: {e}"),
                 ExitStatus::Error,
             )
@@ -115,7 +115,7 @@ impl Runner {
             Ok(Flow::Completed) => Ok(Ended::Completed),
             Ok(Flow::Interrupted) => Ok(Ended::Interrupted),
             Ok(Flow::BrokenPipe) => Err(ExitStatus::Success),
-            Err(e) => Err(crate::fail(
+            Err(e) => Err(crate::exit::fail(
                 &format!("cannot write {}: {e}", self.output),
                 ExitStatus::Error,
             )),
@@ -127,7 +127,7 @@ impl Runner {
 /// `check`: whole records so far, then the summary with `interrupted`),
 /// and its status, 130.
 pub fn interrupted() -> ExitStatus {
-    crate::fail(
+    crate::exit::fail(
         "interrupted; the output holds the records written so far",
         ExitStatus::Interrupted,
     )
@@ -142,7 +142,7 @@ pub fn guarded(what: &str, work: impl FnOnce() -> ExitStatus + Send + 'static) -
     let stream = match Stream::new(0) {
         Ok(s) => s,
         Err(e) => {
-            return crate::fail(
+            return crate::exit::fail(
                 &format!("cannot start worker threads: {e}"),
                 ExitStatus::Error,
             );
@@ -157,7 +157,7 @@ pub fn guarded(what: &str, work: impl FnOnce() -> ExitStatus + Send + 'static) -
         |_, outcome: Outcome<Option<ExitStatus>>| {
             status = match outcome.into_result(None) {
                 Ok(s) => s,
-                Err(e) => Some(crate::fail(
+                Err(e) => Some(crate::exit::fail(
                     &format!("{what}: {}", e.message()),
                     ExitStatus::Failure,
                 )),
@@ -167,7 +167,9 @@ pub fn guarded(what: &str, work: impl FnOnce() -> ExitStatus + Send + 'static) -
     );
     match (flow, status) {
         (Ok(_), Some(status)) => status,
-        (Err(e), _) => crate::fail(&format!("{what}: {e}"), ExitStatus::Error),
-        (Ok(_), None) => crate::fail(&format!("{what}: interrupted"), ExitStatus::Interrupted),
+        (Err(e), _) => crate::exit::fail(&format!("{what}: {e}"), ExitStatus::Error),
+        (Ok(_), None) => {
+            crate::exit::fail(&format!("{what}: interrupted"), ExitStatus::Interrupted)
+        }
     }
 }

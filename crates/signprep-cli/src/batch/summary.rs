@@ -144,11 +144,11 @@ impl Summary {
             let n = self.findings.get("error").copied().unwrap_or(0);
             let files = match (with_findings, &self.first_with_findings) {
                 (1, Some(path)) => path.clone(),
-                (k, _) => crate::plural(k, "file"),
+                (k, _) => crate::text::plural(k, "file"),
             };
             parts.push(format!(
                 "{} in {files}",
-                crate::plural(n, "error-level finding")
+                crate::text::plural(n, "error-level finding")
             ));
         }
         if self.errors > 0 {
@@ -165,7 +165,7 @@ impl Summary {
                 .collect();
             let files = match (self.errors, &self.first_unscanned) {
                 (1, Some(path)) => path.clone(),
-                (k, _) => crate::plural(k, "file"),
+                (k, _) => crate::text::plural(k, "file"),
             };
             parts.push(format!(
                 "{files} could not be scanned ({})",
@@ -180,12 +180,12 @@ impl Summary {
         let fields = crate::output::fields_count(self.fields, !self.fields_skipped);
         let mut s = format!(
             "{} ({} ok, {}), {}, {}, {fields}, {}",
-            crate::plural(self.files, "file"),
+            crate::text::plural(self.files, "file"),
             self.ok,
-            crate::plural(self.errors, "error"),
-            crate::plural(self.pages, "page"),
-            crate::plural(self.tags, "tag"),
-            crate::plural(self.findings.values().sum::<usize>(), "finding"),
+            crate::text::plural(self.errors, "error"),
+            crate::text::plural(self.pages, "page"),
+            crate::text::plural(self.tags, "tag"),
+            crate::text::plural(self.findings.values().sum::<usize>(), "finding"),
         );
         if !self.errors_by_code.is_empty() {
             let codes: Vec<String> = self

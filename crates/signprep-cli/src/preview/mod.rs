@@ -48,7 +48,7 @@ fn preview(args: &PreviewArgs) -> ExitStatus {
         !args.no_legend,
     ) {
         Ok(s) => s,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
     let request = match (&args.pack, &args.manifest, &args.file) {
         (Some(p), _, _) => Some((
@@ -65,7 +65,7 @@ fn preview(args: &PreviewArgs) -> ExitStatus {
         )),
         (None, None, Some(_)) => None,
         (None, None, None) => {
-            return crate::fail(
+            return crate::exit::fail(
                 "preview needs a PDF, --pack or --manifest",
                 ExitStatus::Error,
             );
@@ -73,7 +73,7 @@ fn preview(args: &PreviewArgs) -> ExitStatus {
     };
     if let Some((source, path, flag, takes)) = request {
         if path.is_dir() {
-            return crate::fail(
+            return crate::exit::fail(
                 &format!(
                     "{} is a folder: {flag} takes one file, {takes}",
                     path.display()
@@ -84,13 +84,13 @@ fn preview(args: &PreviewArgs) -> ExitStatus {
         return request_preview(args, source, &style);
     }
     let Some(file) = args.file.as_deref() else {
-        return crate::fail(
+        return crate::exit::fail(
             "preview needs a PDF, --pack or --manifest",
             ExitStatus::Error,
         );
     };
     if file.is_dir() {
-        return crate::fail(&pdf::folder_given(file), ExitStatus::Error);
+        return crate::exit::fail(&pdf::folder_given(file), ExitStatus::Error);
     }
     pdf::run(args, file, &style)
 }
@@ -108,7 +108,9 @@ fn request_preview(
     if let pack::Source::Pack(path) = source {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
-            Err(e) => return crate::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error),
+            Err(e) => {
+                return crate::exit::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error);
+            }
         };
         if matches!(detect(&bytes, path), Some(InputKind::Requests)) {
             return plan::run(args, path, &bytes, style);

@@ -197,16 +197,16 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
     let shown = source.path().display().to_string();
     let request = match read(source) {
         Ok(r) => r,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
-    let mut verdict = crate::Verdict::default();
+    let mut verdict = crate::exit::Verdict::default();
     let errors = request::report_findings(&request.findings, &shown, &mut verdict);
     let painter = match Painter::new(args.jobs) {
         Ok(p) => p,
         Err(status) => return status,
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        return crate::fail(
+        return crate::exit::fail(
             &format!("cannot create {}: {e}", args.out_dir.display()),
             ExitStatus::Error,
         );

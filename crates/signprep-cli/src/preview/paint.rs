@@ -107,7 +107,7 @@ pub enum Unloaded {
 
 /// The last line of a preview that Ctrl-C stopped, and its status (130).
 pub fn interrupted() -> ExitStatus {
-    crate::fail(
+    crate::exit::fail(
         "interrupted; the files listed above are written, no others",
         ExitStatus::Interrupted,
     )
@@ -134,7 +134,7 @@ impl Painter {
                     .window(Self::WINDOW)
                     .stop_flag(crate::batch::interrupt::flag()),
             }),
-            Err(e) => Err(crate::fail(
+            Err(e) => Err(crate::exit::fail(
                 &format!("cannot start worker threads: {e}"),
                 ExitStatus::Error,
             )),
@@ -192,7 +192,7 @@ impl Painter {
         pages: Vec<usize>,
         out: &Out<'_>,
         what: &str,
-        verdict: &mut crate::Verdict,
+        verdict: &mut crate::exit::Verdict,
     ) -> Result<(), Interrupted> {
         let count = sheet.loaded.doc.page_count();
         let sheet = Arc::new(sheet);
@@ -252,7 +252,7 @@ struct DrawnPage {
 }
 
 /// Writes an overlay as pretty JSON (and a newline), printing the path.
-fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::Verdict) {
+fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::exit::Verdict) {
     let written = serde_json::to_vec_pretty(overlay)
         .map_err(std::io::Error::other)
         .and_then(|mut b| {

@@ -19,7 +19,7 @@ pub fn folder_given(dir: &Path) -> String {
         n => format!(
             "{shown} is a folder of {}: preview draws one PDF (name it), \
              `signprep report {shown}` draws them all",
-            crate::plural(n, "PDF")
+            crate::text::plural(n, "PDF")
         ),
     }
 }
@@ -32,7 +32,7 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
     };
     let anchors = match args.anchors.load(false) {
         Ok(a) => a,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
     let mut scanner = Scanner::new().dpi(args.dpi).dialects(args.dialect);
     if let Some(a) = &anchors {
@@ -42,13 +42,13 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
     let label = file.display().to_string();
     let loaded = match painter.load(&label, move || load::load(&path, &scan_with)) {
         Ok(l) => l,
-        Err(Unloaded::Failed(status, message)) => return crate::fail(&message, status),
+        Err(Unloaded::Failed(status, message)) => return crate::exit::fail(&message, status),
         Err(Unloaded::Interrupted) => return paint::interrupted(),
     };
     let count = loaded.doc.page_count();
     if count == 0 {
         // Nothing would be drawn, and an empty input never passes.
-        return crate::fail(
+        return crate::exit::fail(
             &format!(
                 "{}: the document has no page: nothing to draw [{}]",
                 file.display(),
@@ -59,10 +59,10 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
     }
     let pages = match load::chosen_pages(&args.pages, count) {
         Ok(p) => p,
-        Err(e) => return crate::fail(&e, ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        return crate::fail(
+        return crate::exit::fail(
             &format!("cannot create {}: {e}", args.out_dir.display()),
             ExitStatus::Error,
         );
@@ -72,7 +72,7 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
         .filter(|_| file.as_os_str() != "-")
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "stdin".into());
-    let mut verdict = crate::Verdict::default();
+    let mut verdict = crate::exit::Verdict::default();
     let errors = loaded
         .scan
         .diagnostics
@@ -84,7 +84,7 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
             ExitStatus::Failure,
             format!(
                 "{} in {} (drawn in red; `signprep scan` lists them)",
-                crate::plural(errors, "error-level finding"),
+                crate::text::plural(errors, "error-level finding"),
                 file.display()
             ),
         );

@@ -49,19 +49,19 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
             })
         }) {
         Ok(p) => p,
-        Err(e) => return crate::fail(&format!("{shown}: {e}"), ExitStatus::Error),
+        Err(e) => return crate::exit::fail(&format!("{shown}: {e}"), ExitStatus::Error),
     };
     let findings = Checker::new()
         .check_bytes(bytes, path, Some(InputKind::Requests))
         .findings;
-    let mut verdict = crate::Verdict::default();
+    let mut verdict = crate::exit::Verdict::default();
     let errors = request::report_findings(&findings, &shown, &mut verdict);
     let painter = match Painter::new(args.jobs) {
         Ok(p) => p,
         Err(status) => return status,
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        return crate::fail(
+        return crate::exit::fail(
             &format!("cannot create {}: {e}", args.out_dir.display()),
             ExitStatus::Error,
         );

@@ -9,7 +9,11 @@ use signprep_pack::Finding;
 
 /// Prints what `signprep check` says about the request (errors and
 /// warnings) and adds its errors to `verdict`; returns how many there are.
-pub fn report_findings(findings: &[Finding], shown: &str, verdict: &mut crate::Verdict) -> usize {
+pub fn report_findings(
+    findings: &[Finding],
+    shown: &str,
+    verdict: &mut crate::exit::Verdict,
+) -> usize {
     crate::findings::eprint(findings.iter().filter(|f| f.severity != Severity::Info));
     let errors = findings.iter().filter(|f| f.is_error()).count();
     if errors > 0 {
@@ -17,7 +21,7 @@ pub fn report_findings(findings: &[Finding], shown: &str, verdict: &mut crate::V
             ExitStatus::Failure,
             format!(
                 "{} in {shown} (listed above)",
-                crate::plural(errors, "error-level finding")
+                crate::text::plural(errors, "error-level finding")
             ),
         );
     }
@@ -102,7 +106,7 @@ impl Drawing {
         pages_given: bool,
         none: &str,
         documents: &str,
-        verdict: &mut crate::Verdict,
+        verdict: &mut crate::exit::Verdict,
     ) {
         if self.chosen > 0 || verdict.status != ExitStatus::Success {
             return;
@@ -112,7 +116,7 @@ impl Drawing {
                 ExitStatus::Error,
                 format!(
                     "--pages: no {documents} has these pages (the longest has {})",
-                    crate::plural(self.longest, "page")
+                    crate::text::plural(self.longest, "page")
                 ),
             );
         } else {

@@ -78,13 +78,13 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
         Some(p) => match std::fs::read_to_string(p) {
             Ok(t) if !t.trim().is_empty() => Some(t.trim().to_string()),
             Ok(_) => {
-                return crate::fail(
+                return crate::exit::fail(
                     &format!("--token-file {}: the file is empty", p.display()),
                     ExitStatus::Error,
                 );
             }
             Err(e) => {
-                return crate::fail(
+                return crate::exit::fail(
                     &format!("--token-file {}: cannot read: {e}", p.display()),
                     ExitStatus::Error,
                 );
@@ -98,7 +98,7 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
     ) {
         Ok(e) => Arc::new(e),
         Err(e) => {
-            return crate::fail(
+            return crate::exit::fail(
                 &format!("cannot start worker threads: {e}"),
                 ExitStatus::Error,
             );
@@ -127,7 +127,7 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
     {
         Ok(r) => r,
         Err(e) => {
-            return crate::fail(
+            return crate::exit::fail(
                 &format!("cannot start the server's runtime: {e}"),
                 ExitStatus::Error,
             );
@@ -174,7 +174,9 @@ pub fn router(app: Arc<App>) -> Router {
 async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> ExitStatus {
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
-        Err(e) => return crate::fail(&format!("cannot listen on {addr}: {e}"), ExitStatus::Error),
+        Err(e) => {
+            return crate::exit::fail(&format!("cannot listen on {addr}: {e}"), ExitStatus::Error);
+        }
     };
     let bound = listener.local_addr().unwrap_or(addr);
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
@@ -225,8 +227,8 @@ async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> ExitStatus {
             say("stopped");
             ExitStatus::Success
         }
-        Ok(Err(e)) => crate::fail(&format!("the server failed: {e}"), ExitStatus::Error),
-        Err(e) => crate::fail(&format!("the server failed: {e}"), ExitStatus::Error),
+        Ok(Err(e)) => crate::exit::fail(&format!("the server failed: {e}"), ExitStatus::Error),
+        Err(e) => crate::exit::fail(&format!("the server failed: {e}"), ExitStatus::Error),
     }
 }
 

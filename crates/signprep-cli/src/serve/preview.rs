@@ -155,7 +155,7 @@ pub async fn preview(
                     "`page`: page {} is past the end of {} (it has {})",
                     q.page,
                     crate::text::clean(&q.name),
-                    crate::plural(n, "page")
+                    crate::text::plural(n, "page")
                 ),
             },
         )),
