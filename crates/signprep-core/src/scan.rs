@@ -327,7 +327,7 @@ impl Scanner {
             scan.vendor_tags = Some(vendor_tags);
         }
         if let Some(a) = &self.anchors {
-            scan.diagnostics.extend(missing_anchors(a, &anchor_hit, n));
+            scan.diagnostics.extend(a.missing_findings(&anchor_hit, n));
         }
         tag_diags.extend(overlaps(&page_tags));
         tag_diags.extend(duplicates(&page_tags));
@@ -391,41 +391,6 @@ fn unmappable_finding(page: usize, u: &Unmappable) -> Diagnostic {
     )
     .page(page)
     .hint("nothing to do if no tag was meant there; a tag belongs in a font exported with a /ToUnicode map (word processors do this)")
-}
-
-/// A finding for each anchor tab found on no page that does not say
-/// `anchorIgnoreIfNotPresent` (one per distinct anchor, type and recipient).
-fn missing_anchors(anchors: &Anchors, hit: &[bool], pages: usize) -> Vec<Diagnostic> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut out = Vec::new();
-    for (tab, found) in anchors.tabs().iter().zip(hit) {
-        if *found || tab.ignore_if_not_present {
-            continue;
-        }
-        let who = tab
-            .recipient_id
-            .as_deref()
-            .or(tab.role.as_deref())
-            .map(|r| format!(" for recipient {r}"))
-            .unwrap_or_default();
-        if !seen.insert((tab.anchor.clone(), tab.list.clone(), who.clone())) {
-            continue;
-        }
-        out.push(
-            Diagnostic::new(
-                Code::VendorAnchorNotFound,
-                format!(
-                    "DocuSign {} tab{who} anchors on `{}`, which is on none of the {pages} page(s){}; DocuSign would refuse the envelope, and no field is placed",
-                    tab.type_name(),
-                    tab.anchor,
-                    if tab.case_sensitive { " (case-sensitive)" } else { "" },
-                ),
-            )
-            .tag(tab.anchor.clone())
-            .hint("check the anchor text in the document (a typing slip, text turned into an image), or set anchorIgnoreIfNotPresent on the tab"),
-        );
-    }
-    out
 }
 
 /// The service's reading of "upper-case ASCII only": `^[A-Z0-9_]+$`.

@@ -56,6 +56,8 @@ use super::{Dialect, FoundVendorTag, Problem, VendorAttributes, problem_diagnost
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
 use crate::tags::{Lines, PageLines, glyphs_of, span};
+use memchr::memmem::Finder;
+use std::sync::OnceLock;
 
 /// Units of `anchorXOffset` and `anchorYOffset`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -361,16 +363,103 @@ impl AnchorTab {
     }
 }
 
-/// The anchor tabs of one run, in the order given.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The anchor tabs of one run, in the order given, with what every page
+/// and every document asks of each, worked out once per run: the piece of
+/// its anchor a page's raw text must hold, and (when first needed) its
+/// `vendor_anchor_not_found` finding's words.
+#[derive(Clone, Debug, Default)]
 pub struct Anchors {
     tabs: Vec<AnchorTab>,
+    probes: Vec<Probe>,
+    missing: Vec<OnceLock<Missing>>,
+}
+
+/// The tabs decide: the rest is worked out from them.
+impl PartialEq for Anchors {
+    fn eq(&self, other: &Anchors) -> bool {
+        self.tabs == other.tabs
+    }
+}
+
+/// What of an anchor a page's raw text must hold ([`may_contain`]), with its
+/// searcher built once.
+#[derive(Clone, Debug)]
+enum Probe {
+    /// An empty anchor: never on a page.
+    Never,
+    /// Matched with case: this piece as it is.
+    Exact(Finder<'static>),
+    /// Matched without case, ASCII: this piece lower-cased.
+    Lower(Finder<'static>),
+    /// Matched without case, not ASCII: the lines decide.
+    Always,
+}
+
+impl Probe {
+    fn of(tab: &AnchorTab) -> Probe {
+        let finder = |p: &[u8]| Finder::new(p).into_owned();
+        match tab.anchor.split_whitespace().max_by_key(|p| p.len()) {
+            None => Probe::Never,
+            Some(piece) if tab.case_sensitive => Probe::Exact(finder(piece.as_bytes())),
+            Some(piece) if piece.is_ascii() => {
+                Probe::Lower(finder(piece.to_ascii_lowercase().as_bytes()))
+            }
+            Some(_) => Probe::Always,
+        }
+    }
+}
+
+/// A tab's `vendor_anchor_not_found` finding, but for the page count: the
+/// message before and after it, and the first tab with the same anchor, type
+/// and recipient (one finding for them all).
+#[derive(Clone, Debug)]
+struct Missing {
+    before: String,
+    after: String,
+    first: usize,
+}
+
+impl Missing {
+    fn of(tabs: &[AnchorTab], tab: &AnchorTab) -> Missing {
+        let who = |t: &AnchorTab| {
+            t.recipient_id
+                .as_deref()
+                .or(t.role.as_deref())
+                .map(|r| format!(" for recipient {r}"))
+                .unwrap_or_default()
+        };
+        let mine = who(tab);
+        let first = tabs
+            .iter()
+            .position(|t| t.anchor == tab.anchor && t.list == tab.list && who(t) == mine)
+            .unwrap_or(tabs.len());
+        Missing {
+            before: format!(
+                "DocuSign {} tab{mine} anchors on `{}`, which is on none of the ",
+                tab.type_name(),
+                tab.anchor
+            ),
+            after: format!(
+                " page(s){}; DocuSign would refuse the envelope, and no field is placed",
+                if tab.case_sensitive {
+                    " (case-sensitive)"
+                } else {
+                    ""
+                },
+            ),
+            first,
+        }
+    }
 }
 
 impl Anchors {
     /// These tabs.
     pub fn new(tabs: Vec<AnchorTab>) -> Anchors {
-        Anchors { tabs }
+        let mut out = Anchors::default();
+        for tab in tabs {
+            out.push(tab);
+        }
+        out
     }
 
     /// The tabs.
@@ -380,7 +469,38 @@ impl Anchors {
 
     /// Adds one.
     pub fn push(&mut self, tab: AnchorTab) {
+        self.probes.push(Probe::of(&tab));
         self.tabs.push(tab);
+        self.missing.push(OnceLock::new());
+    }
+
+    /// A `vendor_anchor_not_found` finding for each tab found on no page
+    /// (`hit`, by tab) that does not say `anchorIgnoreIfNotPresent`: one per
+    /// distinct anchor, type and recipient, in the order of the tabs.
+    pub(crate) fn missing_findings(&self, hit: &[bool], pages: usize) -> Vec<Diagnostic> {
+        let mut reported = vec![false; self.tabs.len()];
+        let mut out = Vec::new();
+        let count = pages.to_string();
+        for ((tab, found), m) in self.tabs.iter().zip(hit).zip(&self.missing) {
+            if *found || tab.ignore_if_not_present {
+                continue;
+            }
+            let m = m.get_or_init(|| Missing::of(&self.tabs, tab));
+            match reported.get_mut(m.first) {
+                Some(r) if !*r => *r = true,
+                _ => continue,
+            }
+            let mut message = String::with_capacity(m.before.len() + count.len() + m.after.len());
+            message.push_str(&m.before);
+            message.push_str(&count);
+            message.push_str(&m.after);
+            out.push(
+                Diagnostic::new(Code::VendorAnchorNotFound, message)
+                    .tag(tab.anchor.as_str())
+                    .hint(MISSING_HINT),
+            );
+        }
+        out
     }
 
     /// No tab.
@@ -388,6 +508,8 @@ impl Anchors {
         self.tabs.is_empty()
     }
 }
+
+const MISSING_HINT: &str = "check the anchor text in the document (a typing slip, text turned into an image), or set anchorIgnoreIfNotPresent on the tab";
 
 /// A letter or digit: what `anchorMatchWholeWord` counts as part of a word.
 fn word_char(c: char) -> bool {
@@ -472,19 +594,16 @@ fn matches(lines: &Lines, tab: &AnchorTab) -> Vec<(usize, usize)> {
     out
 }
 
-/// Cheap test on the page's raw text: can the anchor be on this page at all?
-/// Lines only add spaces and breaks between glyphs, so each whitespace-free
-/// piece of the anchor must be in the raw text.
-fn may_contain(raw: &str, raw_lower: Option<&str>, tab: &AnchorTab) -> bool {
-    let Some(piece) = tab.anchor.split_whitespace().max_by_key(|p| p.len()) else {
-        return false;
-    };
-    if tab.case_sensitive {
-        raw.contains(piece)
-    } else if piece.is_ascii() {
-        raw_lower.is_some_and(|l| l.contains(&piece.to_ascii_lowercase()))
-    } else {
-        true
+/// Cheap test on the page's raw text (`raw_lower`: lower-cased, when some
+/// probe needs it): can the anchor be on this page at all? Lines only add
+/// spaces and breaks between glyphs, so each whitespace-free piece of the
+/// anchor must be in the raw text.
+fn may_contain(raw: &str, raw_lower: Option<&str>, probe: &Probe) -> bool {
+    match probe {
+        Probe::Never => false,
+        Probe::Exact(f) => f.find(raw.as_bytes()).is_some(),
+        Probe::Lower(f) => raw_lower.is_some_and(|l| f.find(l.as_bytes()).is_some()),
+        Probe::Always => true,
     }
 }
 
@@ -509,16 +628,16 @@ pub(crate) fn find_anchor_tabs(
         hits: Vec::new(),
     };
     let lower = anchors
-        .tabs
+        .probes
         .iter()
-        .any(|t| !t.case_sensitive)
+        .any(|p| matches!(p, Probe::Lower(_)))
         .then(|| page.text.to_ascii_lowercase());
     let candidates: Vec<usize> = (0..anchors.tabs.len())
         .filter(|&i| {
             anchors
-                .tabs
+                .probes
                 .get(i)
-                .is_some_and(|t| may_contain(&page.text, lower.as_deref(), t))
+                .is_some_and(|p| may_contain(&page.text, lower.as_deref(), p))
         })
         .collect();
     if candidates.is_empty() {
@@ -589,100 +708,4 @@ pub(crate) fn find_anchor_tabs(
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    fn lines(text: &str) -> Lines {
-        Lines {
-            text: text.to_string(),
-            owner: vec![0; text.len()],
-            line_of: vec![0; text.len()],
-            unmapped: vec![false],
-        }
-    }
-
-    fn tab(anchor: &str) -> AnchorTab {
-        AnchorTab::new("signHereTabs", anchor)
-    }
-
-    #[test]
-    fn case_is_ignored_unless_asked() {
-        let l = lines("Sign: /SN1/ and /sn1/");
-        assert_eq!(matches(&l, &tab("/sn1/")).len(), 2);
-        let mut t = tab("/sn1/");
-        t.case_sensitive = true;
-        assert_eq!(matches(&l, &t), vec![(16, 21)]);
-    }
-
-    #[test]
-    fn whole_word_follows_docusigns_examples() {
-        let mut t = tab("man");
-        t.whole_word = true;
-        let l = lines("man manpower fireman penmanship -man- 1man2 man_");
-        let got: Vec<&str> = matches(&l, &t)
-            .into_iter()
-            .map(|(s, e)| &l.text[s..e])
-            .collect();
-        assert_eq!(got, vec!["man", "man", "man"]);
-        t.whole_word = false;
-        assert_eq!(matches(&l, &t).len(), 7);
-        // Punctuation anchors followed by underscores match as whole words.
-        let mut t = tab("\\s1\\");
-        t.whole_word = true;
-        assert_eq!(matches(&lines("x \\s1\\_____"), &t).len(), 1);
-        // An anchor inside a word does not.
-        let mut t = tab("sn1");
-        t.whole_word = true;
-        assert!(matches(&lines("xsn1y"), &t).is_empty());
-    }
-
-    #[test]
-    fn a_repeated_single_character_is_one_tab() {
-        assert_eq!(matches(&lines("skiing"), &tab("i")), vec![(2, 4)]);
-    }
-
-    #[test]
-    fn unicode_case_folding() {
-        assert_eq!(occurrences("x ÉCOLE y", "école", false), vec![(2, 8)]);
-        assert!(occurrences("x ECOLE y", "école", false).is_empty());
-    }
-
-    #[test]
-    fn units_and_placement() {
-        assert_eq!(AnchorUnits::parse("inches").unwrap().to_points(1.0), 72.0);
-        assert!((AnchorUnits::parse("mms").unwrap().to_points(25.4) - 72.0).abs() < 1e-9);
-        assert!((AnchorUnits::parse("cms").unwrap().to_points(2.54) - 72.0).abs() < 1e-9);
-        assert_eq!(AnchorUnits::parse("parsecs"), None);
-        let text = Rect::new(100.0, 200.0, 130.0, 210.0);
-        let last = Rect::new(125.0, 200.0, 130.0, 210.0);
-        let mut t = AnchorTab::new("textTabs", "x");
-        t.x_offset = 1.0;
-        t.units = AnchorUnits::Inches;
-        assert_eq!(
-            t.field_box(&text, &last),
-            Rect::new(172.0, 200.0, 292.0, 216.0)
-        );
-        t.align_right = true;
-        t.x_offset = 0.0;
-        t.width = Some(50.0);
-        assert_eq!(
-            t.field_box(&text, &last),
-            Rect::new(130.0, 200.0, 180.0, 216.0)
-        );
-        let mut s = AnchorTab::new("signHere", "x");
-        s.scale = Some(0.5);
-        assert_eq!(
-            s.field_box(&text, &last),
-            Rect::new(100.0, 221.0, 160.0, 241.0)
-        );
-    }
-
-    #[test]
-    fn list_names() {
-        assert_eq!(tab_list_name("signHere"), Some("signHereTabs"));
-        assert_eq!(tab_list_name("DateSignedTabs"), Some("dateSignedTabs"));
-        assert_eq!(tab_list_name("bogus"), None);
-        assert_eq!(AnchorTab::new("bogus", "x").list, "bogus");
-    }
-}
+mod tests;
