@@ -373,10 +373,15 @@ pub struct Finding {
 impl Finding {
     /// A finding with the code's severity.
     pub fn new(code: PackCode, message: impl Into<String>) -> Self {
+        Finding::bare(code.severity(), FindingCode::Pack(code), message.into())
+    }
+
+    /// A finding with no place and no hint yet.
+    fn bare(severity: Severity, code: FindingCode, message: String) -> Self {
         Finding {
-            severity: code.severity(),
-            code: FindingCode::Pack(code),
-            message: message.into(),
+            severity,
+            code,
+            message,
             pointer: None,
             file: None,
             page: None,
@@ -411,17 +416,7 @@ impl Finding {
 
     /// A finding with one of the core's file error codes.
     pub fn file_error(code: FileErrorCode, message: impl Into<String>) -> Self {
-        Finding {
-            severity: code.severity(),
-            code: FindingCode::File(code),
-            message: message.into(),
-            pointer: None,
-            file: None,
-            page: None,
-            tag: None,
-            field: None,
-            hint: None,
-        }
+        Finding::bare(code.severity(), FindingCode::File(code), message.into())
     }
 
     /// A scan diagnostic of a child's PDF, located at the child.

@@ -366,6 +366,24 @@ fn hex<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error> {
 }
 
 impl Overlay {
+    /// The legend's signers of `boxes`: each signer a box names, with its
+    /// colour, sorted by name, once. A caller that adds boxes to an overlay
+    /// sets [`Overlay::signers`] from this again.
+    pub fn signers_of(boxes: &[OverlayBox]) -> Vec<SignerColour> {
+        let mut signers: Vec<SignerColour> = boxes
+            .iter()
+            .filter_map(|b| {
+                b.signer.as_ref().map(|s| SignerColour {
+                    signer: s.clone(),
+                    colour: b.colour,
+                })
+            })
+            .collect();
+        signers.sort();
+        signers.dedup();
+        signers
+    }
+
     /// The overlay of one page of a scan; `None` when the scan has no such page.
     pub fn for_page(scan: &Scan, page: usize, style: &Style) -> Option<Overlay> {
         let info = scan.pages.get(page)?;
@@ -430,17 +448,7 @@ impl Overlay {
                 code: d.code,
             })
             .collect();
-        let mut signers: Vec<SignerColour> = boxes
-            .iter()
-            .filter_map(|b| {
-                b.signer.as_ref().map(|s| SignerColour {
-                    signer: s.clone(),
-                    colour: b.colour,
-                })
-            })
-            .collect();
-        signers.sort();
-        signers.dedup();
+        let signers = Overlay::signers_of(&boxes);
         Some(Overlay {
             page,
             width: info.width,

@@ -99,19 +99,7 @@ fn overlay(loaded: &Loaded, migrated: &Migrated, page: usize, style: &Style) -> 
         }
         overlay.boxes.push(b);
     }
-    let mut signers: Vec<_> = overlay
-        .boxes
-        .iter()
-        .filter_map(|b| {
-            b.signer.as_ref().map(|s| signprep_render::SignerColour {
-                signer: s.clone(),
-                colour: b.colour,
-            })
-        })
-        .collect();
-    signers.sort();
-    signers.dedup();
-    overlay.signers = signers;
+    overlay.signers = signprep_render::Overlay::signers_of(&overlay.boxes);
     Some(overlay)
 }
 

@@ -25,7 +25,7 @@ use signprep_core::{Scanner, Severity};
 use signprep_pack::{
     Checker, Finding, FindingCode, InputKind, Requests, V0DataField, V0Document, resolve_upload,
 };
-use signprep_render::{BoxKind, Note, Overlay, OverlayBox, SignerColour, Style};
+use signprep_render::{BoxKind, Note, Overlay, OverlayBox, Style};
 use std::path::Path;
 
 /// The resolution of the pixels of a plan's positioned data fields:
@@ -288,19 +288,7 @@ impl Drawn {
                 colour: self.style.signer_colour(p.signer.as_deref().unwrap_or("")),
             });
         }
-        let mut signers: Vec<SignerColour> = overlay
-            .boxes
-            .iter()
-            .filter_map(|b| {
-                b.signer.as_ref().map(|s| SignerColour {
-                    signer: s.clone(),
-                    colour: b.colour,
-                })
-            })
-            .collect();
-        signers.sort();
-        signers.dedup();
-        overlay.signers = signers;
+        overlay.signers = Overlay::signers_of(&overlay.boxes);
         Some(overlay)
     }
 }
