@@ -197,9 +197,27 @@ fn invalid(v: &jsonschema::Validator, what: &str, answer: &harness::Answer) -> V
         .collect()
 }
 
+/// What kind of check answer `a` is, for the tally of kinds validated:
+/// `clean`, `findings`, `unreadable` (a finding with the code of a PDF that
+/// cannot be read), `skipped`, `error` (no result).
+fn check_kind(a: &harness::Answer) -> Option<&'static str> {
+    let record = a.json().get("files")?.get(0)?.clone();
+    let findings = record["findings"].as_array()?.clone();
+    let file_code = |f: &serde_json::Value| {
+        signprep_core::FileErrorCode::from_name(f["code"].as_str().unwrap_or_default()).is_some()
+    };
+    Some(match record["status"].as_str()? {
+        "error" => "error",
+        "skipped" => "skipped",
+        _ if findings.iter().any(file_code) => "unreadable",
+        _ if findings.is_empty() => "clean",
+        _ => "findings",
+    })
+}
+
 #[test]
 fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
-    let server = Server::start(&["--quiet"], &[]);
+    let server = Server::start(&["--quiet"], &[("SIGNPREP_TEST_PANIC", "boom.pdf")]);
     let a = server.get("/openapi.json");
     assert_eq!(a.status, 200);
     let doc = a.json();
@@ -244,6 +262,53 @@ fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
     assert!(!scan.is_valid(&serde_json::json!({"status": 7})));
     assert!(!check.is_valid(&serde_json::json!({"files": 3})));
     assert!(!error.is_valid(&serde_json::json!({"error": {"code": 1}})));
+    // The check output's schema is the real types': exact to the code and
+    // the key (a fitting answer, then each change of it refused).
+    let fits = serde_json::json!({
+        "files": [{"path": "-", "kind": "pdf", "status": "ok", "findings": [
+            {"severity": "error", "code": "tag_id_not_uppercase", "message": "m", "page": 0},
+            {"severity": "error", "code": "pdf_unreadable", "message": "m"},
+            {"severity": "warning", "code": "unknown_key", "message": "m", "pointer": "/a", "value": 3}
+        ]}],
+        "summary": {"files": 1, "findings": {"error": 2, "warning": 1}, "failed": 0, "skipped": 0}
+    });
+    assert!(
+        check.is_valid(&fits),
+        "{:?}",
+        check
+            .iter_errors(&fits)
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+    );
+    for (pointer, changed) in [
+        (
+            "/files/0/findings/0/code",
+            serde_json::json!("no_such_code"),
+        ),
+        ("/files/0/findings/0/severity", serde_json::json!("fatal")),
+        ("/files/0/status", serde_json::json!("maybe")),
+        ("/files/0/kind", serde_json::json!("spreadsheet")),
+        ("/files/0/findings/0/extra", serde_json::json!(1)),
+        (
+            "/files/0/error",
+            serde_json::json!({"code": "bad_request", "message": "m"}),
+        ),
+        ("/summary/findings/fatal", serde_json::json!(1)),
+        ("/summary/extra", serde_json::json!(1)),
+    ] {
+        let mut v = fits.clone();
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        v.pointer_mut(parent).unwrap()[key] = changed;
+        assert!(!check.is_valid(&v), "{pointer}: {v}");
+    }
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut check_answer = |what: String, a: &harness::Answer, wrong: &mut Vec<String>| {
+        let errors = invalid(&check, &what, a);
+        if errors.is_empty() {
+            kinds.extend(check_kind(a));
+        }
+        wrong.extend(errors);
+    };
     let mut pdfs = harness::files("fixtures", ".pdf");
     pdfs.extend(harness::files("hostile", ".pdf"));
     for path in &pdfs {
@@ -255,30 +320,44 @@ fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
         );
         wrong.extend(invalid(&scan, &format!("scan {path}"), &a));
         let a = server.post("/v1/check", "application/pdf", &body);
-        wrong.extend(invalid(&check, &format!("check {path}"), &a));
+        check_answer(format!("check {path}"), &a, &mut wrong);
     }
+    // A panic's record (`status: error`, `internal_error`).
+    let a = server.post(
+        "/v1/check?name=boom.pdf",
+        "application/pdf",
+        &read(&pdfs[0]),
+    );
+    assert_eq!(a.status, 500, "{}", a.text());
+    check_answer("check boom.pdf".into(), &a, &mut wrong);
     for path in harness::files("check/cases", ".json") {
         let a = server.post(
             &format!("/v1/check?name={path}"),
             "application/json",
             &read(&path),
         );
-        let v = if a.status == 422
-            && a.json().get("error").is_some()
-            && a.json().get("files").is_none()
-        {
-            &error
+        if a.status == 422 && a.json().get("error").is_some() && a.json().get("files").is_none() {
+            wrong.extend(invalid(&error, &format!("check {path}"), &a));
         } else {
-            &check
-        };
-        wrong.extend(invalid(v, &format!("check {path}"), &a));
+            check_answer(format!("check {path}"), &a, &mut wrong);
+        }
     }
     let plan = validator(&doc, "V0Plan");
     let pack = validator(&doc, "Pack");
     for pdf in harness::files("migrate", ".pdf") {
         let a = server.post("/v1/migrate", "application/pdf", &read(&pdf));
-        let v = if a.status == 200 { &plan } else { &check };
-        wrong.extend(invalid(v, &format!("migrate {pdf}"), &a));
+        if a.status == 200 {
+            wrong.extend(invalid(&plan, &format!("migrate {pdf}"), &a));
+        } else {
+            check_answer(format!("migrate {pdf}"), &a, &mut wrong);
+        }
+    }
+    // Every kind of check answer was among those validated.
+    for kind in ["clean", "findings", "unreadable", "error"] {
+        assert!(
+            kinds.contains(kind),
+            "no {kind} answer validated: {kinds:?}"
+        );
     }
     let packed = cli(&["pack", "testdata/check/clean/manifest.toml"]);
     wrong.extend(

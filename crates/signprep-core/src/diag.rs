@@ -35,8 +35,10 @@ impl fmt::Display for Severity {
 
 /// Declares a code enum: each variant with its doc comment (the code's
 /// documentation, [`Code::doc`]), its stable snake_case name and its severity;
-/// `ALL`, `as_str`, `severity`, `doc` and `from_name` are generated. The core's
-/// [`Code`] and the pack crate's `PackCode` are both declared with it.
+/// `ALL`, `as_str`, `severity`, `doc` and `from_name` are generated, and its
+/// JSON Schema (a string, one of the names: what its `Serialize` writes).
+/// The core's [`Code`] and [`FileErrorCode`](crate::FileErrorCode) and the
+/// pack crate's `PackCode` are declared with it.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! codes {
@@ -75,6 +77,22 @@ macro_rules! codes {
             /// Looks a code up by its snake_case name.
             pub fn from_name(name: &str) -> Option<$ty> {
                 match name { $($name => Some($ty::$variant),)* _ => None }
+            }
+        }
+
+        /// One of the codes, as written: a string listed in `enum`.
+        impl $crate::__schemars::JsonSchema for $ty {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                stringify!($ty).into()
+            }
+
+            fn json_schema(_: &mut $crate::__schemars::SchemaGenerator) -> $crate::__schemars::Schema {
+                let codes: ::std::vec::Vec<&str> = $ty::ALL.iter().map(|c| c.as_str()).collect();
+                $crate::__schemars::json_schema!({
+                    "description": "Stable snake_case code (`signprep explain CODE`).",
+                    "type": "string",
+                    "enum": codes,
+                })
             }
         }
     };
@@ -279,22 +297,6 @@ impl fmt::Display for Code {
 impl Serialize for Code {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
-    }
-}
-
-/// One of the codes, as written.
-impl JsonSchema for Code {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Code".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
-        schemars::json_schema!({
-            "description": "Stable snake_case code (`signprep explain CODE`).",
-            "type": "string",
-            "enum": codes,
-        })
     }
 }
 

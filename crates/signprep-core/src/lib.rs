@@ -84,6 +84,11 @@ mod stream_cache;
 mod strip;
 mod tags;
 
+// The `codes!` macro's JSON Schema impl names schemars through this path, so
+// a crate declaring codes with it needs no schemars of its own.
+#[doc(hidden)]
+pub use schemars as __schemars;
+
 pub use content::{Fill, Glyph};
 pub use diag::{Code, Diagnostic, Severity};
 pub use document::{Document, LoadOptions};

@@ -1,7 +1,9 @@
 //! Pack findings: stable codes, severities and locations.
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
 use signprep_core::{Diagnostic, FileErrorCode, Severity};
+use std::borrow::Cow;
 use std::fmt;
 
 signprep_core::codes! {
@@ -340,8 +342,26 @@ impl Serialize for FindingCode {
     }
 }
 
+/// One of the three code lists, as written (a string).
+impl JsonSchema for FindingCode {
+    fn schema_name() -> Cow<'static, str> {
+        "FindingCode".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Stable snake_case code (`signprep explain CODE`): a pack rule's, a scan finding's, or the code of a PDF that cannot be read.",
+            "anyOf": [
+                generator.subschema_for::<PackCode>(),
+                generator.subschema_for::<signprep_core::Code>(),
+                generator.subschema_for::<FileErrorCode>(),
+            ],
+        })
+    }
+}
+
 /// One finding about a request body, a manifest or a child's PDF.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Finding {
     /// Severity (from the code).
     pub severity: Severity,

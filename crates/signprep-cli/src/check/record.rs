@@ -8,6 +8,11 @@ use std::collections::BTreeMap;
 
 /// A finding with the value its pointer names in the input.
 #[derive(Debug, Serialize)]
+#[cfg_attr(
+    feature = "serve",
+    derive(schemars::JsonSchema),
+    schemars(rename = "CheckFinding", deny_unknown_fields)
+)]
 pub struct Located {
     #[serde(flatten)]
     pub finding: Finding,
@@ -15,16 +20,23 @@ pub struct Located {
     /// output (long strings shortened), objects and arrays only in the human one.
     #[serde(skip)]
     pub shown: Option<String>,
+    /// The value the pointer names (scalars; long strings shortened).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Value>,
 }
 
 /// Why an input has no result.
 #[derive(Debug, Serialize)]
+#[cfg_attr(
+    feature = "serve",
+    derive(schemars::JsonSchema),
+    schemars(rename = "CheckFailure", deny_unknown_fields)
+)]
 pub struct Failure {
     /// `io_error`, `internal_error` (a panic) or `pdf_limit_exceeded` (the
     /// watchdog gave up): the core's codes, as in a `scan` record.
     pub code: FileErrorCode,
+    /// In our words.
     pub message: String,
     /// Why a file named or found could not be read (the I/O error's text):
     /// the last line says `cannot read PATH: WHY` for it, `cannot check
@@ -46,16 +58,42 @@ impl Failure {
 
 /// One input's record.
 #[derive(Debug, Serialize)]
+#[cfg_attr(
+    feature = "serve",
+    derive(schemars::JsonSchema),
+    schemars(rename = "CheckRecord", deny_unknown_fields)
+)]
 pub struct Record {
+    /// The input as named (`-` for standard input).
     pub path: String,
+    /// What the input is, when it could be told.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<InputKind>,
     /// `ok`; `error` when the input could not be checked at all; `skipped`
     /// when its kind could not be told (its one finding, `kind_unknown`, says why).
-    pub status: &'static str,
+    pub status: Status,
+    /// Why it could not be checked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Failure>,
+    /// Every finding.
     pub findings: Vec<Located>,
+}
+
+/// Whether an input was checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "serve",
+    derive(schemars::JsonSchema),
+    schemars(rename = "CheckStatus")
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Checked: the findings say whether it passes.
+    Ok,
+    /// Not checked: the record's `error` says why.
+    Error,
+    /// Its kind could not be told (`kind_unknown`): left out.
+    Skipped,
 }
 
 impl Record {
@@ -94,7 +132,7 @@ impl Record {
         Record {
             path,
             kind: checked.kind,
-            status: if skipped { "skipped" } else { "ok" },
+            status: if skipped { Status::Skipped } else { Status::Ok },
             error: None,
             findings,
         }
@@ -102,7 +140,7 @@ impl Record {
 
     /// True for an input skipped as `kind_unknown`.
     pub fn is_skipped(&self) -> bool {
-        self.status == "skipped"
+        self.status == Status::Skipped
     }
 
     /// The record of an input that could not be checked.
@@ -110,7 +148,7 @@ impl Record {
         Record {
             path,
             kind: None,
-            status: "error",
+            status: Status::Error,
             error: Some(error),
             findings: Vec::new(),
         }
@@ -175,10 +213,16 @@ fn show(v: &Value) -> String {
 
 /// Totals over a run.
 #[derive(Debug, Default, Serialize)]
+#[cfg_attr(
+    feature = "serve",
+    derive(schemars::JsonSchema),
+    schemars(rename = "CheckSummary", deny_unknown_fields)
+)]
 pub struct Summary {
     /// Inputs checked (records written).
     pub files: usize,
     /// Findings by severity.
+    #[cfg_attr(feature = "serve", schemars(schema_with = "by_severity"))]
     pub findings: BTreeMap<&'static str, usize>,
     /// Inputs that could not be checked (unreadable).
     pub failed: usize,
@@ -187,6 +231,16 @@ pub struct Summary {
     /// The run was stopped (Ctrl-C, SIGTERM) before the end of its input.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+}
+
+/// The schema of [`Summary::findings`]: a count per severity name.
+#[cfg(feature = "serve")]
+fn by_severity(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "propertyNames": g.subschema_for::<Severity>(),
+        "additionalProperties": g.subschema_for::<usize>(),
+    })
 }
 
 impl Summary {

@@ -2,127 +2,32 @@
 //! written here (they are the router's, and a test asks every one of them);
 //! every schema is generated: the scan record and the request bodies from
 //! the types `signprep schema` publishes (`signprep_pack::SchemaName`, their
-//! `$defs` lifted into `components/schemas`), the server's own answers from
-//! the types below and in `api.rs`/`meta.rs` (schemars). A test validates
-//! real answers against them.
+//! `$defs` lifted into `components/schemas`), `check`'s output from its
+//! record and summary types (`check::record`, whose codes are the `codes!`
+//! enums: every code listed), the server's own answers from the types in
+//! `api.rs`/`meta.rs` (schemars). A test validates real answers against them.
 
 use super::api::{json_bytes, json_response};
+use crate::check::record::{Record as CheckRecord, Summary};
 use axum::http::StatusCode;
 use axum::response::Response;
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 use signprep_pack::SchemaName;
 
-/// `check --format json`'s output, as `check::write::Writer` writes it: one
-/// file's record and the totals.
-#[derive(Serialize, JsonSchema)]
+/// `check --format json`'s output: `check::write::Writer` writes this
+/// envelope by hand around the real record and summary types (whose
+/// schemas are derived), so it is declared here; the serve tests validate
+/// real answers against it.
+#[derive(JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[allow(dead_code)]
-pub struct CheckOutput {
+struct CheckOutput {
     /// One record: the input checked.
-    pub files: Vec<CheckFile>,
+    files: Vec<CheckRecord>,
     /// Totals.
-    pub summary: CheckSummary,
-}
-
-/// One input's record.
-#[derive(Serialize, JsonSchema)]
-#[allow(dead_code)]
-pub struct CheckFile {
-    /// The `name` query parameter (`-` without one).
-    pub path: String,
-    /// What the input is: `pdf`, `pack`, `v0`, `populate`, `webhook`, `subscription`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    /// `ok`, or `error` when the input could not be checked at all.
-    pub status: CheckStatus,
-    /// Why it could not be checked (`kind_unknown`, `internal_error`, `pdf_limit_exceeded`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<CodeMessage>,
-    /// Every finding.
-    pub findings: Vec<CheckFinding>,
-}
-
-/// `ok` or `error`.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum CheckStatus {
-    /// Checked: the findings say whether it passes.
-    Ok,
-    /// Not checked.
-    Error,
-}
-
-/// A code and what it means here.
-#[derive(Serialize, JsonSchema)]
-#[allow(dead_code)]
-pub struct CodeMessage {
-    /// Stable snake_case code.
-    pub code: String,
-    /// In our words.
-    pub message: String,
-}
-
-/// One finding (`signprep explain CODE` documents its code).
-#[derive(Serialize, JsonSchema)]
-#[allow(dead_code)]
-pub struct CheckFinding {
-    /// `error`, `warning` or `info`.
-    pub severity: FindingSeverity,
-    /// Stable snake_case code (`GET /v1/explain/{code}`).
-    pub code: String,
-    /// What is wrong, naming the value.
-    pub message: String,
-    /// JSON pointer into the body.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pointer: Option<String>,
-    /// The file concerned.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    /// 0-based page of the PDF.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page: Option<u32>,
-    /// Tag id in the PDF.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tag: Option<String>,
-    /// Form-field name in the PDF.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// What to do about it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-    /// The value the pointer names (scalars; long strings shortened).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<Value>,
-}
-
-/// A finding's severity.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub enum FindingSeverity {
-    /// Fails the check.
-    Error,
-    /// Worth a look.
-    Warning,
-    /// For the record.
-    Info,
-}
-
-/// Totals over the run (one input).
-#[derive(Serialize, JsonSchema)]
-#[allow(dead_code)]
-pub struct CheckSummary {
-    /// Inputs checked.
-    pub files: u32,
-    /// Findings by severity.
-    pub findings: std::collections::BTreeMap<String, u32>,
-    /// Inputs that could not be checked.
-    pub failed: u32,
-    /// Inputs left out (always 0 here).
-    pub skipped: u32,
+    summary: Summary,
 }
 
 /// The document, built once per request (a few milliseconds).

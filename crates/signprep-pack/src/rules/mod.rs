@@ -47,7 +47,7 @@ pub use detect::detect;
 pub(crate) use values::email_ok;
 
 /// What an input is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InputKind {
     /// A PDF file.
