@@ -1,83 +1,167 @@
 //! `signprep pack MANIFEST [-o FILE] [--v0 | --populate TEMPLATE_KEY]`.
 
 use crate::args::PackArgs;
+use crate::batch::{Ended, Progress, Runner};
 use crate::check::record::Record;
 use crate::check::write::human;
 use crate::exit::ExitStatus;
 use serde::Serialize;
+use signprep_core::LoadOptions;
 use signprep_pack::{
     BuildError, Checker, Finding, FindingCode, Manifest, PackCode, RandomIds, Warned,
 };
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
-/// Exit status: 0 written, 1 error-level findings or a panic (`internal_error`;
-/// nothing written), 2 usage or I/O.
+/// Exit status: 0 written, 1 error-level findings, a panic (`internal_error`)
+/// or the watchdog (`pdf_limit_exceeded`; nothing written for either), 2 usage
+/// or I/O, 130 Ctrl-C (nothing written).
 ///
 /// The manifest is checked by the function `signprep check` calls
 /// ([`Checker::check_manifest`]): the same findings, located in the manifest,
 /// and any error stops the pack.
 ///
-/// It runs on the batch engine as one item ([`crate::batch::guarded`]): a
-/// panic while scanning the manifest's PDFs is reported, not an abort.
+/// The manifest is one input of the batch [`Runner`], as a file of `scan` is:
+/// its check and build (scanning its PDFs) on the pool, under the watchdog
+/// (twice the default time budget + 5 s), a panic in them reported, not an
+/// abort; the findings and the output are written on this thread once that
+/// work is done, so Ctrl-C before then leaves no output file.
 pub fn run(args: &PackArgs) -> ExitStatus {
-    let args = args.clone();
-    let what = format!("cannot pack {}", args.manifest.display());
-    crate::batch::guarded(&what, move || pack(&args))
+    let runner = match Runner::new(None, &LoadOptions::default()) {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let shown = args.manifest.display().to_string();
+    let mut status = None;
+    let ended = runner.run(
+        std::iter::once(args.clone()),
+        |_| 0,
+        |args, _| pack(args),
+        Progress::hidden(),
+        |args, result, _| {
+            status = Some(match result {
+                Ok(packed) => packed.write(args),
+                Err(e) => crate::exit::fail(
+                    &format!("cannot pack {shown}: {}", e.message()),
+                    ExitStatus::Failure,
+                ),
+            });
+            Ok(())
+        },
+    );
+    match (ended, status) {
+        (Ok(Ended::Completed), Some(status)) => status,
+        (Err(status), _) => status,
+        (Ok(_), _) => crate::exit::fail("interrupted; nothing written", ExitStatus::Interrupted),
+    }
 }
 
-fn pack(args: &PackArgs) -> ExitStatus {
+/// What the work hands the writer, in the order it is printed: the check of
+/// the manifest, the findings of the output's build, then the output or the
+/// last line and its status.
+struct Packed {
+    /// The manifest's check (none when the manifest could not be read).
+    record: Option<Record>,
+    /// The findings of a v0 or populate build that the check does not make.
+    findings: Vec<Finding>,
+    /// The JSON to write, or why there is none.
+    output: Result<Vec<u8>, Failure>,
+}
+
+impl Packed {
+    /// Prints the findings and writes the output; the exit status.
+    fn write(self, args: &PackArgs) -> ExitStatus {
+        if let Some(record) = &self.record {
+            let _ = human(&mut io::stderr().lock(), record);
+        }
+        crate::findings::eprint(&self.findings);
+        let shown = args.manifest.display();
+        let bytes = match self.output {
+            Ok(bytes) => bytes,
+            Err(Failure::Unchecked(errors)) => {
+                return crate::exit::fail(
+                    &format!(
+                        "{} in {shown}; nothing written",
+                        crate::text::plural(errors, "error-level finding")
+                    ),
+                    ExitStatus::Failure,
+                );
+            }
+            Err(Failure::Findings(n)) => {
+                return crate::exit::fail(
+                    &format!(
+                        "{} in the {} output of {shown}; nothing written",
+                        crate::text::plural(n, "error-level finding"),
+                        if args.v0 { "--v0" } else { "--populate" }
+                    ),
+                    ExitStatus::Failure,
+                );
+            }
+            Err(Failure::Io(e)) => return crate::exit::fail(&e, ExitStatus::Error),
+        };
+        let written = match &args.output {
+            Some(path) if path != Path::new("-") => crate::atomic::write(path, &bytes)
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            _ => {
+                let mut out = io::stdout().lock();
+                out.write_all(&bytes)
+                    .and_then(|()| out.flush())
+                    .map_err(|e| format!("cannot write to standard output: {e}"))
+            }
+        };
+        match written {
+            Ok(()) => ExitStatus::Success,
+            Err(e) => crate::exit::fail(&e, ExitStatus::Error),
+        }
+    }
+}
+
+/// The work on the pool: the manifest read, checked and built, the output
+/// made (nothing written).
+fn pack(args: &PackArgs) -> Packed {
     let shown = args.manifest.display().to_string();
     signprep_core::batch::test_hook(&shown);
+    let failed = |record, failure| Packed {
+        record,
+        findings: Vec::new(),
+        output: Err(failure),
+    };
     let bytes = match crate::inputs::read_input(&args.manifest) {
         Ok(b) => b,
-        Err(e) => {
-            return crate::exit::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error);
-        }
+        Err(e) => return failed(None, Failure::Io(format!("cannot read {shown}: {e}"))),
     };
     let (checked, pack) = Checker::new().check_manifest(&bytes, &args.manifest, RandomIds);
     let errors = checked.findings.iter().filter(|f| f.is_error()).count();
-    let record = Record::checked(shown.clone(), checked);
-    let mut err = io::stderr().lock();
-    let _ = human(&mut err, &record);
-    drop(err);
+    let record = Some(Record::checked(shown, checked));
     let Some(pack) = pack else {
-        return crate::exit::fail(
-            &format!(
-                "{} in {shown}; nothing written",
-                crate::text::plural(errors, "error-level finding")
-            ),
-            ExitStatus::Failure,
-        );
+        return failed(record, Failure::Unchecked(errors));
     };
-    let written = match &args.populate {
-        Some(key) => builder(args, &bytes).and_then(|b| emit(args, b.build_populate(key))),
-        None if args.v0 => builder(args, &bytes).and_then(|b| {
-            let built = b.build_v0().map(|mut w| {
-                w.output.place_uploads(plan_dir(args.output.as_deref()));
-                w
-            });
-            emit(args, built)
+    let built = match &args.populate {
+        Some(key) => builder(args, &bytes).map(|b| json(args, b.build_populate(key))),
+        None if args.v0 => builder(args, &bytes).map(|b| {
+            json(
+                args,
+                b.build_v0().map(|mut w| {
+                    w.output.place_uploads(plan_dir(args.output.as_deref()));
+                    w
+                }),
+            )
         }),
-        None => emit(
+        None => Ok(json(
             args,
             Ok(Warned {
                 output: pack,
                 warnings: Vec::new(),
             }),
-        ),
+        )),
     };
-    match written {
-        Ok(()) => ExitStatus::Success,
-        Err(Failure::Findings(n)) => crate::exit::fail(
-            &format!(
-                "{} in the {} output of {shown}; nothing written",
-                crate::text::plural(n, "error-level finding"),
-                if args.v0 { "--v0" } else { "--populate" }
-            ),
-            ExitStatus::Failure,
-        ),
-        Err(Failure::Io(e)) => crate::exit::fail(&e, ExitStatus::Error),
+    match built {
+        Ok((findings, output)) => Packed {
+            record,
+            findings,
+            output,
+        },
+        Err(failure) => failed(record, failure),
     }
 }
 
@@ -90,9 +174,13 @@ pub(crate) fn plan_dir(output: Option<&Path>) -> Option<&Path> {
         .map(|p| p.parent().unwrap_or(Path::new("")))
 }
 
+/// Why nothing is written.
 enum Failure {
-    /// Error-level findings (how many).
+    /// Error-level findings of the manifest's check (how many).
+    Unchecked(usize),
+    /// Error-level findings of the v0 or populate build (how many).
     Findings(usize),
+    /// The last line of a usage or I/O failure (exit 2).
     Io(String),
 }
 
@@ -105,38 +193,36 @@ fn builder(args: &PackArgs, bytes: &[u8]) -> Result<signprep_pack::PackBuilder, 
     Ok(manifest.builder(base, &shown))
 }
 
-fn emit<T: Serialize>(
+/// The findings to print of a build and its output as JSON (with a newline),
+/// or its error-level findings' count.
+fn json<T: Serialize>(
     args: &PackArgs,
     built: Result<Warned<T>, BuildError>,
-) -> Result<(), Failure> {
+) -> (Vec<Finding>, Result<Vec<u8>, Failure>) {
     let Warned { output, warnings } = match built {
         Ok(w) => w,
         Err(e) => {
             let n = e.findings.iter().filter(|f| f.is_error()).count();
-            crate::findings::eprint(&only_output(e.findings));
-            return Err(Failure::Findings(n));
+            return (only_output(e.findings), Err(Failure::Findings(n)));
         }
     };
-    crate::findings::eprint(&only_output(warnings));
-    let write = |w: &mut dyn Write| -> io::Result<()> {
-        if args.compact {
-            serde_json::to_writer(&mut *w, &output)?;
-        } else {
-            serde_json::to_writer_pretty(&mut *w, &output)?;
-        }
-        w.write_all(b"\n")
+    let json = if args.compact {
+        serde_json::to_vec(&output)
+    } else {
+        serde_json::to_vec_pretty(&output)
     };
-    let result = match &args.output {
-        Some(path) if path != Path::new("-") => crate::atomic::write_with(path, write)
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        _ => {
-            let mut out = BufWriter::new(io::stdout().lock());
-            write(&mut out)
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("cannot write to standard output: {e}"))
-        }
-    };
-    result.map_err(Failure::Io)
+    let json = json
+        .map(|mut b| {
+            b.push(b'\n');
+            b
+        })
+        .map_err(|e| {
+            Failure::Io(format!(
+                "cannot write the output of {}: {e}",
+                args.manifest.display()
+            ))
+        });
+    (only_output(warnings), json)
 }
 
 /// The findings of a v0 or populate build that the check of the manifest

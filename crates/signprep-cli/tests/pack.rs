@@ -175,6 +175,65 @@ fn schema_prints_the_committed_schemas() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 5);
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn pack_stopped_by_ctrl_c_exits_130_and_writes_nothing() {
+    // The manifest is one input of the batch runner, as a file of `scan` is:
+    // Ctrl-C while it is checked and built (it hangs: SIGNPREP_TEST_HANG,
+    // test builds only) stops the run with exit 130 and its last line, and
+    // no output file is left (nor a temporary one). Before, the signal killed
+    // the process (no status, no line).
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("pack.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["pack", "testdata/example/pack.toml", "-o"])
+        .arg(&out_path)
+        .env("SIGNPREP_TEST_HANG", "example/pack.toml")
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Nothing is written before the signal: wait until the process catches
+    // SIGINT (bit 1 of `SigCgt` in /proc/PID/status), so that the signal
+    // meets the handler and not the default action.
+    let status = format!("/proc/{}/status", child.id());
+    let catches_sigint = || {
+        std::fs::read_to_string(&status)
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+            .is_some_and(|m| m & 0b10 != 0)
+    };
+    let mut waited = 0;
+    while !catches_sigint() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("pack ended before the signal: {status}");
+        }
+        waited += 1;
+        if waited > 3000 {
+            let _ = child.kill();
+            panic!("pack never took Ctrl-C");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert_eq!(
+        err.lines().last(),
+        Some("error: interrupted; nothing written")
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no file");
+}
+
 #[test]
 fn a_panic_is_reported_with_exit_1_not_an_abort() {
     // Exit status 1, as `scan`, `check`, `report` and `migrate` give for an

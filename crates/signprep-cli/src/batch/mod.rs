@@ -1,5 +1,5 @@
 //! Batch runs over many inputs: the pipeline of `scan`, `check`, `report` and
-//! `migrate` (and of `pack` and `preview`, one input each, through [`guarded`]).
+//! `migrate` (and of `pack` and `preview`, whose work runs on the same [`Runner`]).
 //!
 //! ```text
 //! PATH args ─ walk (parallel, ignore files, globs) ─ sort ┐
@@ -24,8 +24,8 @@
 //! - [`interrupt`]: Ctrl-C / SIGTERM as a flag.
 //! - [`Runner`] (in `run.rs`): the one path of every batch command through the
 //!   engine: threads, watchdog, Ctrl-C, outcomes as `Result<T, core Error>`,
-//!   progress, and the last line when the run cannot go on; [`guarded`]
-//!   for the one-input commands.
+//!   progress, and the last line when the run cannot go on (`pack`'s one
+//!   manifest and `preview`'s steps take it too).
 //! - [`args`]: what [`crate::args::BatchArgs`] (the options flattened into each
 //!   command, declared in `crate::args`) mean: walk options, per-file limits.
 //!
@@ -44,8 +44,8 @@ pub mod summary;
 pub mod walk;
 
 pub use progress::Progress;
-pub use run::{Ended, Runner, guarded, interrupted};
-pub use signprep_core::batch::{Flow, Outcome, Stream};
+pub use run::{Ended, Runner, interrupted};
+pub use signprep_core::batch::{Flow, Stream};
 pub use source::Source;
 pub use summary::{Summary, Tally};
 pub use walk::Input;

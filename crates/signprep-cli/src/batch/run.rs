@@ -1,6 +1,7 @@
-//! [`Runner`]: the one path every batch command's inputs take through the
-//! engine (`scan`, `check`, `report`, `migrate`, and `pack`'s and
-//! `preview`'s one input through [`guarded`]).
+//! [`Runner`]: the one path every command's inputs take through the engine:
+//! `scan`, `check`, `report` and `migrate` (their files), `pack` (its one
+//! manifest) and `preview` (one run per step: the request, each document,
+//! its pages, all on one `Runner`).
 //!
 //! ```text
 //! Runner::new(--jobs, time budget) ─ the pool, the watchdog (twice the budget + 5 s),
@@ -16,7 +17,7 @@
 //! A command keeps only what is its own: how it reads one input (the work),
 //! what it writes for one result (the sink), and its summary.
 
-use super::{Flow, Outcome, Progress, Stream, interrupt};
+use super::{Flow, Progress, Stream, interrupt};
 use crate::exit::ExitStatus;
 use signprep_core::batch::watchdog_for;
 use signprep_core::{Error, LoadOptions};
@@ -91,8 +92,10 @@ impl Runner {
     /// [`Error`]; `progress` is the sink's to count with, and is finished
     /// here. A sink error ends the run: a closed pipe with status 0 (the
     /// reader went away: `| head`), another with status 2 and its last line.
+    /// A command may run several times on one `Runner` (`preview`: a
+    /// document, then its pages), all on its one pool.
     pub fn run<I, T, G, W, S>(
-        self,
+        &self,
         items: impl Iterator<Item = I> + Send + 'static,
         weight: G,
         work: W,
@@ -131,45 +134,4 @@ pub fn interrupted() -> ExitStatus {
         "interrupted; the output holds the records written so far",
         ExitStatus::Interrupted,
     )
-}
-
-/// Runs the work of a one-input command (`pack`, `preview`) on the batch engine, so a
-/// panic in it (a bug) ends as `scan`'s and `check`'s do: one `error:` line
-/// in the same words and exit status 1 (the input's `internal_error`, an
-/// error-level result like a finding; 2 stays for usage and I/O), not an
-/// abort. No watchdog and no stop flag: Ctrl-C ends the process as before.
-pub fn guarded(what: &str, work: impl FnOnce() -> ExitStatus + Send + 'static) -> ExitStatus {
-    let stream = match Stream::new(0) {
-        Ok(s) => s,
-        Err(e) => {
-            return crate::exit::fail(
-                &format!("cannot start worker threads: {e}"),
-                ExitStatus::Error,
-            );
-        }
-    };
-    let once = std::sync::Mutex::new(Some(work));
-    let mut status = None;
-    let flow = stream.run(
-        std::iter::once(once),
-        |_| 0,
-        |once, _| once.lock().ok().and_then(|mut w| w.take()).map(|w| w()),
-        |_, outcome: Outcome<Option<ExitStatus>>| {
-            status = match outcome.into_result(None) {
-                Ok(s) => s,
-                Err(e) => Some(crate::exit::fail(
-                    &format!("{what}: {}", e.message()),
-                    ExitStatus::Failure,
-                )),
-            };
-            Ok(())
-        },
-    );
-    match (flow, status) {
-        (Ok(_), Some(status)) => status,
-        (Err(e), _) => crate::exit::fail(&format!("{what}: {e}"), ExitStatus::Error),
-        (Ok(_), None) => {
-            crate::exit::fail(&format!("{what}: interrupted"), ExitStatus::Interrupted)
-        }
-    }
 }

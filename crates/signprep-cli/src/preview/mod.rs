@@ -6,9 +6,11 @@
 //!                                                         ├─ pack.rs     --pack BODY, --manifest
 //!                                                         └─ plan.rs     --pack PLAN (a request plan)
 //! request.rs  what pack.rs and plan.rs share: findings printed first, signer
-//!             labels, NN-NAME stems, the verdict when nothing was drawn
-//! paint.rs    the Painter: the batch engine (--jobs threads, Ctrl-C) loading
-//!             a document as one item and drawing each page as one, written
+//!             labels, NN-NAME stems, drawing each document (Drawing), the
+//!             verdict when nothing was drawn
+//! paint.rs    the Painter: the command's one batch Runner (--jobs threads,
+//!             watchdog, Ctrl-C) running each step (a request read, a
+//!             document loaded) as one input and each page as one, written
 //!             in page order as PNG and overlay JSON
 //! load.rs     below them all: reading and scanning a PDF once, --pages
 //! ```
@@ -26,21 +28,24 @@ mod request;
 
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
+use load::LoadError;
+use paint::{Painter, Unloaded};
 use signprep_pack::{InputKind, detect};
+use std::path::Path;
 
-/// Runs on the batch engine as one item ([`crate::batch::guarded`], as
-/// `pack` does): a panic while reading or drawing the file (a bug) is one
-/// `error:` line and exit status 1, not an abort.
-pub fn run(args: &PreviewArgs) -> ExitStatus {
-    let shown = match (&args.pack, &args.manifest, &args.file) {
-        (Some(p), _, _) | (None, Some(p), _) | (None, None, Some(p)) => p.display().to_string(),
-        (None, None, None) => "-".into(),
-    };
-    let args = args.clone();
-    crate::batch::guarded(&format!("cannot preview {shown}"), move || preview(&args))
+/// What is previewed, its arguments checked.
+enum Input<'a> {
+    /// `--pack` or `--manifest`.
+    Request(pack::Source),
+    /// A PDF (`-`: standard input).
+    Pdf(&'a Path),
 }
 
-fn preview(args: &PreviewArgs) -> ExitStatus {
+/// Every step runs on the one batch [`Runner`](crate::batch::Runner) of the
+/// command ([`paint::Painter`]): a panic while reading or drawing the file
+/// (a bug) is one `error:` line and exit status 1, not an abort; Ctrl-C
+/// exits 130 with the files written so far.
+pub fn run(args: &PreviewArgs) -> ExitStatus {
     let style = match load::style(
         &args.signer,
         &args.type_map,
@@ -50,71 +55,92 @@ fn preview(args: &PreviewArgs) -> ExitStatus {
         Ok(s) => s,
         Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
+    let input = match input(args) {
+        Ok(i) => i,
+        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
+    };
+    let painter = match Painter::new(args.jobs) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
+    match input {
+        Input::Request(source) => request_preview(args, &painter, source, &style),
+        Input::Pdf(file) => pdf::run(args, &painter, file, &style),
+    }
+}
+
+/// The input the arguments name, or why there is none to preview (exit 2).
+fn input(args: &PreviewArgs) -> Result<Input<'_>, String> {
     let request = match (&args.pack, &args.manifest, &args.file) {
         (Some(p), _, _) => Some((
-            pack::Source::Pack(p),
+            pack::Source::Pack(p.clone()),
             p,
             "--pack",
             "a pack body or a request plan (JSON)",
         )),
         (None, Some(m), _) => Some((
-            pack::Source::Manifest(m),
+            pack::Source::Manifest(m.clone()),
             m,
             "--manifest",
             "a manifest (pack.toml)",
         )),
         (None, None, Some(_)) => None,
-        (None, None, None) => {
-            return crate::exit::fail(
-                "preview needs a PDF, --pack or --manifest",
-                ExitStatus::Error,
-            );
-        }
+        (None, None, None) => return Err("preview needs a PDF, --pack or --manifest".into()),
     };
     if let Some((source, path, flag, takes)) = request {
         if path.is_dir() {
-            return crate::exit::fail(
-                &format!(
-                    "{} is a folder: {flag} takes one file, {takes}",
-                    path.display()
-                ),
-                ExitStatus::Error,
-            );
+            return Err(format!(
+                "{} is a folder: {flag} takes one file, {takes}",
+                path.display()
+            ));
         }
-        return request_preview(args, source, &style);
+        return Ok(Input::Request(source));
     }
     let Some(file) = args.file.as_deref() else {
-        return crate::exit::fail(
-            "preview needs a PDF, --pack or --manifest",
-            ExitStatus::Error,
-        );
+        return Err("preview needs a PDF, --pack or --manifest".into());
     };
     if file.is_dir() {
-        return crate::exit::fail(&pdf::folder_given(file), ExitStatus::Error);
+        return Err(pdf::folder_given(file));
     }
-    pdf::run(args, file, &style)
+    Ok(Input::Pdf(file))
 }
 
-/// `--pack` or `--manifest`: a request plan given to `--pack` (what
-/// `pack --v0`, `pack --populate` and `migrate` write) goes to [`plan`],
-/// a pack body or a manifest to [`pack`].
+/// A request read: a plan, or a pack body or manifest.
+enum Read {
+    Plan(plan::Plan),
+    Pack(Box<pack::Request>),
+}
+
+/// `--pack` or `--manifest`, read and checked as the runner's first step: a
+/// request plan given to `--pack` (what `pack --v0`, `pack --populate` and
+/// `migrate` write) goes to [`plan`], a pack body or a manifest to [`pack`].
 fn request_preview(
     args: &PreviewArgs,
-    source: pack::Source<'_>,
+    painter: &Painter,
+    source: pack::Source,
     style: &signprep_render::Style,
 ) -> ExitStatus {
     let shown = source.path().display().to_string();
-    signprep_core::batch::test_hook(&shown);
-    if let pack::Source::Pack(path) = source {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                return crate::exit::fail(&format!("cannot read {shown}: {e}"), ExitStatus::Error);
+    let label = shown.clone();
+    let read = painter.step(&shown, move || {
+        signprep_core::batch::test_hook(&label);
+        if let pack::Source::Pack(path) = &source {
+            let bytes = std::fs::read(path)
+                .map_err(|e| LoadError::Io(format!("cannot read {label}: {e}")))?;
+            if matches!(detect(&bytes, path), Some(InputKind::Requests)) {
+                return plan::read(path, &bytes)
+                    .map(Read::Plan)
+                    .map_err(LoadError::Io);
             }
-        };
-        if matches!(detect(&bytes, path), Some(InputKind::Requests)) {
-            return plan::run(args, path, &bytes, style);
         }
+        pack::read(&source)
+            .map(|r| Read::Pack(Box::new(r)))
+            .map_err(LoadError::Io)
+    });
+    match read {
+        Ok(Read::Plan(plan)) => plan::run(args, painter, plan, style),
+        Ok(Read::Pack(request)) => pack::run(args, painter, *request, style),
+        Err(Unloaded::Failed(status, message)) => crate::exit::fail(&message, status),
+        Err(Unloaded::Stopped(status)) => status,
     }
-    pack::run(args, source, style)
 }

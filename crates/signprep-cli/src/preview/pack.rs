@@ -18,7 +18,7 @@
 //!   are skipped with a note.
 
 use super::load;
-use super::paint::{self, Out, Painter, Sheet, Unloaded};
+use super::paint::{Painter, Sheet, Unloaded};
 use super::request::{self, Drawing, labels};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
@@ -26,20 +26,21 @@ use signprep_core::{Scanner, Severity};
 use signprep_pack::{
     Checker, Finding, FindingCode, InputKind, LenientPack, Manifest, SeededIds, detect, read_pack,
 };
-use signprep_render::{Note, Style};
+use signprep_render::Style;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Which request to draw.
-#[derive(Clone, Copy, Debug)]
-pub enum Source<'a> {
+#[derive(Clone, Debug)]
+pub enum Source {
     /// A v1 pack body (JSON).
-    Pack(&'a Path),
+    Pack(PathBuf),
     /// A manifest (TOML or JSON).
-    Manifest(&'a Path),
+    Manifest(PathBuf),
 }
 
-impl Source<'_> {
+impl Source {
     pub fn path(&self) -> &Path {
         match self {
             Source::Pack(p) | Source::Manifest(p) => p,
@@ -48,7 +49,9 @@ impl Source<'_> {
 }
 
 /// A request read for previewing.
-struct Request {
+pub struct Request {
+    /// The file, as messages name it.
+    shown: String,
     /// The pack (as written, or as the manifest builds it).
     pack: LenientPack,
     /// What `signprep check` says about the file: printed, and the exit status.
@@ -57,8 +60,9 @@ struct Request {
     pack_findings: Vec<Finding>,
 }
 
-/// Reads and checks the request; the error names the file (exit 2).
-fn read(source: Source<'_>) -> Result<Request, String> {
+/// Reads and checks the request (building a manifest scans its PDFs); the
+/// error names the file (exit 2).
+pub fn read(source: &Source) -> Result<Request, String> {
     let path = source.path();
     let shown = path.display();
     let checker = Checker::new();
@@ -93,6 +97,7 @@ fn read(source: Source<'_>) -> Result<Request, String> {
                 .check_bytes(&bytes, path, Some(InputKind::Pack))
                 .findings;
             Ok(Request {
+                shown: shown.to_string(),
                 pack,
                 pack_findings: findings.clone(),
                 findings,
@@ -117,6 +122,7 @@ fn read(source: Source<'_>) -> Result<Request, String> {
                 .check_bytes(&json, path, Some(InputKind::Pack))
                 .findings;
             Ok(Request {
+                shown: shown.to_string(),
                 pack,
                 findings,
                 pack_findings,
@@ -177,45 +183,31 @@ fn child_style(
         if matches!(f.code, FindingCode::Scan(_)) {
             continue; // drawn from the preview's own scan
         }
-        let named = place
+        let id = place
             .data_field
             .and_then(|j| fields.get(j))
-            .and_then(|d| d.custom_id.clone())
-            .or_else(|| f.tag.clone())
-            .or_else(|| f.field.clone());
-        let mut note = Note::new(f.severity, f.code.as_str(), f.message.clone());
-        if let Some(n) = named {
-            note = note.name(n);
-        }
-        style = style.note(note);
+            .and_then(|d| d.custom_id.clone());
+        style = style.note(request::note(f, id));
     }
     style
 }
 
-/// Draws every child; returns the exit status.
-pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
-    let shown = source.path().display().to_string();
-    let request = match read(source) {
-        Ok(r) => r,
-        Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
-    };
+/// Draws every child of `request` (read by [`read`]); returns the exit status.
+pub fn run(args: &PreviewArgs, painter: &Painter, request: Request, base: &Style) -> ExitStatus {
+    let shown = request.shown.clone();
     let mut verdict = crate::exit::Verdict::default();
     let errors = request::report_findings(&request.findings, &shown, &mut verdict);
-    let painter = match Painter::new(args.jobs) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         return crate::exit::fail(
             &format!("cannot create {}: {e}", args.out_dir.display()),
             ExitStatus::Error,
         );
     }
-    let pack = &request.pack;
-    let labels = signer_labels(pack);
-    let docs = pack.documents.as_deref().unwrap_or_default();
+    let request = Arc::new(request);
+    let labels = Arc::new(signer_labels(&request.pack));
+    let docs = request.pack.documents.as_deref().unwrap_or_default();
     let scanner = Scanner::new().dpi(args.dpi);
-    let mut drawing = Drawing::default();
+    let mut drawing = Drawing::new(painter, args);
     for (i, d) in docs.iter().enumerate() {
         let name = d
             .document_name
@@ -245,46 +237,39 @@ pub fn run(args: &PreviewArgs, source: Source<'_>, base: &Style) -> ExitStatus {
             }
         };
         let (label, scan_with) = (what.clone(), scanner.clone());
-        let loaded = match painter.load(&what, move || load::load_bytes(bytes, &label, &scan_with))
-        {
-            Ok(l) => l,
+        let (request, labels, base) = (Arc::clone(&request), Arc::clone(&labels), base.clone());
+        let sheet = match painter.step(&what, move || {
+            let loaded = load::load_bytes(bytes, &label, &scan_with)?;
+            let style = child_style(&base, &request.pack, &labels, i, &request.pack_findings);
+            Ok(Sheet::new(loaded, style))
+        }) {
+            Ok(s) => s,
             Err(Unloaded::Failed(status, message)) => {
                 verdict.add(status, message);
                 continue;
             }
-            Err(Unloaded::Interrupted) => return paint::interrupted(),
+            Err(Unloaded::Stopped(status)) => return status,
         };
-        let style = child_style(base, pack, &labels, i, &request.pack_findings);
         // Errors of the PDF or of its data fields that the request's check
         // did not report (it reports them all when it read the child).
         if errors == 0
-            && (loaded.scan.has_errors()
-                || style.notes.iter().any(|n| n.severity == Severity::Error))
+            && (sheet.loaded().scan.has_errors()
+                || sheet
+                    .style()
+                    .notes
+                    .iter()
+                    .any(|n| n.severity == Severity::Error))
         {
             verdict.add(
                 ExitStatus::Failure,
                 format!("{what}: error-level findings (drawn in red)"),
             );
         }
-        let count = loaded.doc.page_count();
-        let pages = load::pages_within(&args.pages, count);
-        drawing.document(pages.len(), count);
-        let stem = request::child_stem(i, docs.len(), &name);
-        let out = Out {
-            dir: &args.out_dir,
-            stem: &stem,
-            json: args.overlay_json,
-        };
-        let sheet = Sheet::new(loaded, style);
-        if painter
-            .write_pages(sheet, pages, &out, &what, &mut verdict)
-            .is_err()
-        {
-            return paint::interrupted();
+        if let Err(status) = drawing.document(sheet, (i, docs.len()), &name, &what, &mut verdict) {
+            return status;
         }
     }
     drawing.finish(
-        !args.pages.is_empty(),
         &format!("no child document of {shown} carries its PDF"),
         "child document",
         &mut verdict,

@@ -1,11 +1,13 @@
-//! Drawing a loaded document's pages on the batch engine and writing them:
-//! [`Painter`] (a `Stream` of `--jobs` threads, Ctrl-C its stop flag) loads
-//! a document as one item and draws each page of a [`Sheet`] as one, then
+//! Drawing a loaded document's pages on the batch runner and writing them:
+//! [`Painter`] (the command's one [`Runner`]: `--jobs` threads, the
+//! watchdog, Ctrl-C) runs each step of a preview (a request read, a document
+//! loaded) as one input and draws each page of a [`Sheet`] as one, then
 //! writes them in page order, PNG and overlay JSON, atomically.
 
 use super::load::{LoadError, Loaded};
-use crate::batch::{Flow, Stream};
+use crate::batch::{Ended, Progress, Runner};
 use crate::exit::ExitStatus;
+use signprep_core::LoadOptions;
 use signprep_render::{Overlay, RenderError, Style, draw_overlay, render_page};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -76,6 +78,16 @@ impl Sheet {
         self
     }
 
+    /// The document drawn.
+    pub fn loaded(&self) -> &Loaded {
+        &self.loaded
+    }
+
+    /// The style it is drawn in.
+    pub fn style(&self) -> &Style {
+        &self.style
+    }
+
     /// Page `page` drawn: its overlay, and the PNG or why it could not be drawn.
     fn draw(&self, page: usize) -> DrawnPage {
         let overlay = (self.overlay)(&self.loaded, page, &self.style);
@@ -91,18 +103,16 @@ impl Sheet {
     }
 }
 
-/// Ctrl-C or SIGTERM stopped the preview: what is written so far stays.
-#[derive(Debug)]
-pub struct Interrupted;
-
-/// Why [`Painter::load`] gives no document.
+/// Why a step of the preview ([`Painter::step`]) gives nothing.
 pub enum Unloaded {
-    /// Loading failed ([`LoadError`]) or panicked (a bug, exit 1, in the
-    /// words of an `internal_error` record): the exit status it calls for
-    /// and the message.
+    /// The step failed ([`LoadError`]), panicked (a bug) or was given up on
+    /// by the watchdog (exit 1, in the words of an `internal_error` or
+    /// `pdf_limit_exceeded` record): the exit status it calls for and the
+    /// message, not yet printed.
     Failed(ExitStatus, String),
-    /// Ctrl-C or SIGTERM.
-    Interrupted,
+    /// The preview stops here with this status, its last line printed:
+    /// Ctrl-C or SIGTERM (130), or the engine could not run (2).
+    Stopped(ExitStatus),
 }
 
 /// The last line of a preview that Ctrl-C stopped, and its status (130).
@@ -113,50 +123,49 @@ pub fn interrupted() -> ExitStatus {
     )
 }
 
-/// The batch engine set up for one preview: `--jobs` threads that load a
-/// document (its scan spreads over them) and draw its pages, each page one
-/// item of the engine: a panic drawing a page (a bug) is that page's error
-/// and the others are drawn; Ctrl-C or SIGTERM stops between two pages.
+/// The batch [`Runner`] set up for one preview: `--jobs` threads, the
+/// watchdog, Ctrl-C. Every step of the preview runs on it, on its one pool:
+/// reading a request and loading each document is one input of a run
+/// ([`Painter::step`]), drawing a document's pages one input per page
+/// ([`Painter::write_pages`]): a panic drawing a page (a bug) is that page's
+/// error and the others are drawn; Ctrl-C or SIGTERM stops between two steps
+/// or two pages.
 pub struct Painter {
-    stream: Stream,
+    runner: Runner,
 }
 
 impl Painter {
     /// Pages drawn ahead of the oldest one not yet written (PNGs held in memory).
     const WINDOW: usize = 16;
 
-    /// `jobs` threads (none: all cores); when they cannot be started, the
-    /// last line is printed and the status (2) returned.
+    /// `jobs` threads (none: all cores), the watchdog of the default time
+    /// budget (as `scan`'s); when the threads cannot be started, the last
+    /// line is printed and the status (2) returned.
     pub fn new(jobs: Option<usize>) -> Result<Painter, ExitStatus> {
-        match Stream::new(jobs.unwrap_or(0)) {
-            Ok(stream) => Ok(Painter {
-                stream: stream
-                    .window(Self::WINDOW)
-                    .stop_flag(crate::batch::interrupt::flag()),
-            }),
-            Err(e) => Err(crate::exit::fail(
-                &format!("cannot start worker threads: {e}"),
-                ExitStatus::Error,
-            )),
-        }
+        let runner = Runner::new(jobs, &LoadOptions::default())?;
+        Ok(Painter {
+            runner: runner.window(Self::WINDOW),
+        })
     }
 
-    /// Loads a document with `work` ([`super::load::load`], [`super::load::load_bytes`]) on the
-    /// workers, as one item of the engine; a panic in it fails as
-    /// `cannot preview LABEL: internal error ...`.
-    pub fn load(
+    /// Runs `work` (reading a request, loading a document with
+    /// [`super::load::load`] or [`super::load::load_bytes`]) on the workers,
+    /// as one input of the runner; a panic in it or the watchdog fails as
+    /// `cannot preview LABEL: ...`.
+    pub fn step<T: Send + 'static>(
         &self,
         label: &str,
-        work: impl FnOnce() -> Result<Loaded, LoadError> + Send + 'static,
-    ) -> Result<Loaded, Unloaded> {
+        work: impl FnOnce() -> Result<T, LoadError> + Send + 'static,
+    ) -> Result<T, Unloaded> {
         let once = std::sync::Mutex::new(Some(work));
         let mut result = None;
-        let flow = self.stream.run(
+        let ended = self.runner.run(
             std::iter::once(once),
             |_| 0,
             |once, _| once.lock().ok().and_then(|mut w| w.take()).map(|w| w()),
-            |_, outcome| {
-                result = Some(match outcome.into_result(None) {
+            Progress::hidden(),
+            |_, outcome, _| {
+                result = Some(match outcome {
                     Ok(Some(r)) => r.map_err(|e| Unloaded::Failed(e.status(), e.message())),
                     // Not reached: the work is taken once.
                     Ok(None) => Err(Unloaded::Failed(
@@ -171,13 +180,10 @@ impl Painter {
                 Ok(())
             },
         );
-        match (flow, result) {
-            (Ok(Flow::Interrupted), _) | (Ok(_), None) => Err(Unloaded::Interrupted),
-            (_, Some(r)) => r,
-            (Err(e), None) => Err(Unloaded::Failed(
-                ExitStatus::Error,
-                format!("cannot preview {label}: {e}"),
-            )),
+        match (ended, result) {
+            (Ok(Ended::Completed), Some(r)) => r,
+            (Err(status), _) => Err(Unloaded::Stopped(status)),
+            (Ok(_), _) => Err(Unloaded::Stopped(interrupted())),
         }
     }
 
@@ -185,7 +191,8 @@ impl Painter {
     /// printing each path: the PNG, and with `out.json` the overlay (also of
     /// a page that could not be drawn). A page that could not be drawn adds
     /// exit status 1 to `verdict`, a file that could not be written 2.
-    /// `what` names the document in messages.
+    /// `what` names the document in messages. `Err`: the preview stops with
+    /// this status, its last line printed (Ctrl-C: 130).
     pub fn write_pages(
         &self,
         sheet: Sheet,
@@ -193,24 +200,24 @@ impl Painter {
         out: &Out<'_>,
         what: &str,
         verdict: &mut crate::exit::Verdict,
-    ) -> Result<(), Interrupted> {
+    ) -> Result<(), ExitStatus> {
         let count = sheet.loaded.doc.page_count();
         let sheet = Arc::new(sheet);
         let name = what.to_string();
-        let flow = self.stream.run(
+        let ended = self.runner.run(
             pages.into_iter(),
             |_| 0,
             move |&page, _| {
                 signprep_core::batch::test_hook(&format!("{name} page {}", page + 1));
                 sheet.draw(page)
             },
-            |&page, outcome| {
-                // A panic is the page's internal error (no watchdog is set).
-                let DrawnPage { overlay, png } =
-                    outcome.into_result(None).unwrap_or_else(|e| DrawnPage {
-                        overlay: None,
-                        png: Err(e.message()),
-                    });
+            Progress::hidden(),
+            |&page, result, _| {
+                // A panic or the watchdog is the page's error.
+                let DrawnPage { overlay, png } = result.unwrap_or_else(|e| DrawnPage {
+                    overlay: None,
+                    png: Err(e.message()),
+                });
                 let path: PathBuf = out.dir.join(png_name(out.stem, page, count));
                 match png {
                     Ok(bytes) => match crate::atomic::write(&path, &bytes) {
@@ -233,15 +240,11 @@ impl Painter {
                 Ok(())
             },
         );
-        match flow {
-            Ok(Flow::Interrupted) => return Err(Interrupted),
-            Ok(_) => {}
-            Err(e) => verdict.add(
-                ExitStatus::Error,
-                format!("{what}: cannot draw its pages: {e}"),
-            ),
+        match ended {
+            Ok(Ended::Completed) => Ok(()),
+            Ok(Ended::Interrupted) => Err(interrupted()),
+            Err(status) => Err(status),
         }
-        Ok(())
     }
 }
 

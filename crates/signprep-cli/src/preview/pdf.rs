@@ -3,7 +3,7 @@
 //! [`super::migrate`]).
 
 use super::load;
-use super::paint::{self, Out, Painter, Sheet, Unloaded};
+use super::paint::{Out, Painter, Sheet, Unloaded};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
 use signprep_core::{Code, Scanner};
@@ -24,12 +24,8 @@ pub fn folder_given(dir: &Path) -> String {
     }
 }
 
-/// Draws the chosen pages of `file`; returns the exit status.
-pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
-    let painter = match Painter::new(args.jobs) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
+/// Draws the chosen pages of `file` on `painter`; returns the exit status.
+pub fn run(args: &PreviewArgs, painter: &Painter, file: &Path, style: &Style) -> ExitStatus {
     let anchors = match args.anchors.load(false) {
         Ok(a) => a,
         Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
@@ -38,13 +34,27 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
     if let Some(a) = &anchors {
         scanner = scanner.anchors(a.anchors.clone());
     }
-    let (path, scan_with) = (file.to_path_buf(), scanner.clone());
+    let stem = file
+        .file_stem()
+        .filter(|_| file.as_os_str() != "-")
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "stdin".into());
     let label = file.display().to_string();
-    let loaded = match painter.load(&label, move || load::load(&path, &scan_with)) {
-        Ok(l) => l,
+    // Loaded, and with --dialect migrated, as one step on the workers.
+    let (path, sheet_stem, style) = (file.to_path_buf(), stem.clone(), style.clone());
+    let sheet = match painter.step(&label, move || {
+        let loaded = load::load(&path, &scanner)?;
+        Ok(if scanner.reads_vendor_tags() {
+            super::migrate::sheet(loaded, anchors, style, &sheet_stem)
+        } else {
+            Sheet::new(loaded, style)
+        })
+    }) {
+        Ok(s) => s,
         Err(Unloaded::Failed(status, message)) => return crate::exit::fail(&message, status),
-        Err(Unloaded::Interrupted) => return paint::interrupted(),
+        Err(Unloaded::Stopped(status)) => return status,
     };
+    let loaded = sheet.loaded();
     let count = loaded.doc.page_count();
     if count == 0 {
         // Nothing would be drawn, and an empty input never passes.
@@ -67,11 +77,6 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
             ExitStatus::Error,
         );
     }
-    let stem = file
-        .file_stem()
-        .filter(|_| file.as_os_str() != "-")
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "stdin".into());
     let mut verdict = crate::exit::Verdict::default();
     let errors = loaded
         .scan
@@ -94,16 +99,8 @@ pub fn run(args: &PreviewArgs, file: &Path, style: &Style) -> ExitStatus {
         stem: &stem,
         json: args.overlay_json,
     };
-    let sheet = if scanner.reads_vendor_tags() {
-        super::migrate::sheet(loaded, anchors, style.clone(), &stem)
-    } else {
-        Sheet::new(loaded, style.clone())
-    };
-    if painter
-        .write_pages(sheet, pages, &out, &label, &mut verdict)
-        .is_err()
-    {
-        return paint::interrupted();
+    if let Err(status) = painter.write_pages(sheet, pages, &out, &label, &mut verdict) {
+        return status;
     }
     verdict.finish()
 }

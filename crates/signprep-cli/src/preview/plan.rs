@@ -17,7 +17,7 @@
 //!   has nothing to draw and is skipped with a note.
 
 use super::load::{self, Loaded};
-use super::paint::{self, Out, Painter, Sheet, Unloaded};
+use super::paint::{Painter, Sheet, Unloaded};
 use super::request::{self, Drawing};
 use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
@@ -25,8 +25,9 @@ use signprep_core::{Scanner, Severity};
 use signprep_pack::{
     Checker, Finding, FindingCode, InputKind, Requests, V0DataField, V0Document, resolve_upload,
 };
-use signprep_render::{BoxKind, Note, Overlay, OverlayBox, Style};
-use std::path::Path;
+use signprep_render::{BoxKind, Overlay, OverlayBox, Style};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The resolution of the pixels of a plan's positioned data fields:
 /// `migrate`'s default (`--dpi 72`, 1 px = 1 pt). A plan written with another
@@ -34,11 +35,19 @@ use std::path::Path;
 /// not recorded in the plan.
 pub const PLAN_DPI: f64 = 72.0;
 
-/// Draws every request of the plan at `path` (its bytes `bytes`) that
-/// uploads a PDF; returns the exit status.
-pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitStatus {
-    let shown = path.display().to_string();
-    let plan = match std::str::from_utf8(bytes)
+/// A request plan read and checked for previewing.
+pub struct Plan {
+    /// The plan's file: messages name it, uploads are read from its folder.
+    path: PathBuf,
+    plan: Requests<serde_json::Value>,
+    /// What `signprep check PLAN.json` says: printed, and the exit status.
+    findings: Vec<Finding>,
+}
+
+/// Reads and checks the plan at `path` (its bytes `bytes`); the error names
+/// the file (exit 2).
+pub fn read(path: &Path, bytes: &[u8]) -> Result<Plan, String> {
+    let plan = std::str::from_utf8(bytes)
         .map_err(|e| format!("not UTF-8 text: {e}"))
         .and_then(|t| {
             serde_json::from_str::<Requests<serde_json::Value>>(t).map_err(|e| {
@@ -47,29 +56,40 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
                     signprep_pack::parse_error::json(&e)
                 )
             })
-        }) {
-        Ok(p) => p,
-        Err(e) => return crate::exit::fail(&format!("{shown}: {e}"), ExitStatus::Error),
-    };
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let findings = Checker::new()
         .check_bytes(bytes, path, Some(InputKind::Requests))
         .findings;
+    Ok(Plan {
+        path: path.to_path_buf(),
+        plan,
+        findings,
+    })
+}
+
+/// Draws every request of `plan` (read by [`read`]) that uploads a PDF;
+/// returns the exit status.
+pub fn run(args: &PreviewArgs, painter: &Painter, plan: Plan, base: &Style) -> ExitStatus {
+    let Plan {
+        path,
+        plan,
+        findings,
+    } = plan;
+    let shown = path.display().to_string();
     let mut verdict = crate::exit::Verdict::default();
     let errors = request::report_findings(&findings, &shown, &mut verdict);
-    let painter = match Painter::new(args.jobs) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         return crate::exit::fail(
             &format!("cannot create {}: {e}", args.out_dir.display()),
             ExitStatus::Error,
         );
     }
+    let findings = Arc::new(findings);
     let plan_dir = path.parent().unwrap_or(Path::new(""));
     let scanner = Scanner::new().dpi(args.dpi);
     let count = plan.requests.len();
-    let mut drawing = Drawing::default();
+    let mut drawing = Drawing::new(painter, args);
     for (i, r) in plan.requests.iter().enumerate() {
         let doc: V0Document = serde_json::from_value(r.body.clone()).unwrap_or_default();
         let Some(upload) = r.upload.as_deref() else {
@@ -88,43 +108,33 @@ pub fn run(args: &PreviewArgs, path: &Path, bytes: &[u8], base: &Style) -> ExitS
         });
         let what = format!("{shown}: request {} `{name}`", i + 1);
         let (label, scan_with) = (file.display().to_string(), scanner.clone());
-        let loaded = match painter.load(&label, move || load::load(&file, &scan_with)) {
-            Ok(l) => l,
+        let (findings, base, scale) = (Arc::clone(&findings), base.clone(), args.dpi / PLAN_DPI);
+        let sheet = match painter.step(&label, move || {
+            let loaded = load::load(&file, &scan_with)?;
+            let mine = |f: &&Finding| f.pack_place().is_some_and(|p| p.document == i);
+            let request = Drawn::new(&doc, findings.iter().filter(mine), &base);
+            let style = request.style.clone();
+            Ok(Sheet::new(loaded, style)
+                .overlay(move |loaded, page, _| request.overlay(loaded, page, scale)))
+        }) {
+            Ok(s) => s,
             Err(Unloaded::Failed(status, message)) => {
                 verdict.add(status, format!("{what}: {message}"));
                 continue;
             }
-            Err(Unloaded::Interrupted) => return paint::interrupted(),
+            Err(Unloaded::Stopped(status)) => return status,
         };
-        let mine = |f: &&Finding| f.pack_place().is_some_and(|p| p.document == i);
-        let request = Drawn::new(&doc, findings.iter().filter(mine), base);
-        if errors == 0 && loaded.scan.has_errors() {
+        if errors == 0 && sheet.loaded().scan.has_errors() {
             verdict.add(
                 ExitStatus::Failure,
                 format!("{what}: error-level findings (drawn in red)"),
             );
         }
-        let pages = load::pages_within(&args.pages, loaded.doc.page_count());
-        drawing.document(pages.len(), loaded.doc.page_count());
-        let stem = request::child_stem(i, count, &name);
-        let out = Out {
-            dir: &args.out_dir,
-            stem: &stem,
-            json: args.overlay_json,
-        };
-        let scale = args.dpi / PLAN_DPI;
-        let style = request.style.clone();
-        let sheet = Sheet::new(loaded, style)
-            .overlay(move |loaded, page, _| request.overlay(loaded, page, scale));
-        if painter
-            .write_pages(sheet, pages, &out, &what, &mut verdict)
-            .is_err()
-        {
-            return paint::interrupted();
+        if let Err(status) = drawing.document(sheet, (i, count), &name, &what, &mut verdict) {
+            return status;
         }
     }
     drawing.finish(
-        !args.pages.is_empty(),
         &format!("no request of {shown} uploads a PDF"),
         "uploaded PDF",
         &mut verdict,
@@ -226,16 +236,10 @@ impl Drawn {
                 p.findings.push((f.code.as_str().to_string(), f.severity));
                 continue;
             }
-            let named = j
+            let id = j
                 .and_then(|j| fields.get(j))
-                .and_then(|d| d.tag_id.clone().or_else(|| d.custom_id.value().cloned()))
-                .or_else(|| f.tag.clone())
-                .or_else(|| f.field.clone());
-            let mut note = Note::new(f.severity, f.code.as_str(), f.message.clone());
-            if let Some(n) = named {
-                note = note.name(n);
-            }
-            style = style.note(note);
+                .and_then(|d| d.tag_id.clone().or_else(|| d.custom_id.value().cloned()));
+            style = style.note(request::note(f, id));
         }
         Drawn {
             style,

@@ -1,11 +1,16 @@
 //! What the previews of a request (`--pack`, `--manifest`, a request plan)
 //! share: the findings of its check printed first, how signatories are
-//! named, the file names of its documents, and the verdict when nothing was
+//! named, the note a finding is drawn as, the file names of its documents,
+//! drawing each of them ([`Drawing`]), and the verdict when nothing was
 //! drawn.
 
+use super::load;
+use super::paint::{Out, Painter, Sheet};
+use crate::args::PreviewArgs;
 use crate::exit::ExitStatus;
 use signprep_core::Severity;
 use signprep_pack::Finding;
+use signprep_render::Note;
 
 /// Prints what `signprep check` says about the request (errors and
 /// warnings) and adds its errors to `verdict`; returns how many there are.
@@ -26,6 +31,24 @@ pub fn report_findings(
         );
     }
     errors
+}
+
+/// The note a finding of the request is drawn as (in the legend): on the
+/// box of the tag or field `id` names (the id of the data field it is
+/// about), else of the tag or field the finding names.
+pub fn note(finding: &Finding, id: Option<String>) -> Note {
+    let note = Note::new(
+        finding.severity,
+        finding.code.as_str(),
+        finding.message.clone(),
+    );
+    match id
+        .or_else(|| finding.tag.clone())
+        .or_else(|| finding.field.clone())
+    {
+        Some(name) => note.name(name),
+        None => note,
+    }
 }
 
 /// How each signatory is shown, from its `[name, email, role]`: name, else
@@ -82,36 +105,63 @@ pub fn child_stem(i: usize, count: usize, name: &str) -> String {
     format!("{:0digits$}-{}", i + 1, slug(name))
 }
 
-/// The pages drawn (or tried) over all documents of a request, and the
-/// longest document.
-#[derive(Debug, Default)]
-pub struct Drawing {
+/// The documents of a request drawn one after the other on one [`Painter`]:
+/// the pages drawn (or tried) over all of them, and the longest document.
+pub struct Drawing<'a> {
+    painter: &'a Painter,
+    args: &'a PreviewArgs,
     chosen: usize,
     longest: usize,
 }
 
-impl Drawing {
-    /// A document of `count` pages, of which `chosen` are drawn.
-    pub fn document(&mut self, chosen: usize, count: usize) {
-        self.chosen += chosen;
-        self.longest = self.longest.max(count);
+impl<'a> Drawing<'a> {
+    /// Nothing drawn yet, on `painter`, as `args` say (`--pages`, `--out-dir`,
+    /// `--overlay-json`).
+    pub fn new(painter: &'a Painter, args: &'a PreviewArgs) -> Drawing<'a> {
+        Drawing {
+            painter,
+            args,
+            chosen: 0,
+            longest: 0,
+        }
+    }
+
+    /// Draws document `i` of the request's `count` (`sheet`, `name` in file
+    /// names, `what` in messages): the pages `--pages` chooses of it (those
+    /// past its end left out), written as `NN-NAME-pN.png` (with
+    /// `--overlay-json`, `.json` beside) into `--out-dir`. `Err`: the preview
+    /// stops with this status, its last line printed (Ctrl-C).
+    pub fn document(
+        &mut self,
+        sheet: Sheet,
+        (i, count): (usize, usize),
+        name: &str,
+        what: &str,
+        verdict: &mut crate::exit::Verdict,
+    ) -> Result<(), ExitStatus> {
+        let pages_in = sheet.loaded().doc.page_count();
+        let pages = load::pages_within(&self.args.pages, pages_in);
+        self.chosen += pages.len();
+        self.longest = self.longest.max(pages_in);
+        let stem = child_stem(i, count, name);
+        let out = Out {
+            dir: &self.args.out_dir,
+            stem: &stem,
+            json: self.args.overlay_json,
+        };
+        self.painter.write_pages(sheet, pages, &out, what, verdict)
     }
 
     /// Nothing drawn is no preview: it never passes (unless `verdict`
-    /// already fails). Without `--pages` (`pages_given` false) that is
-    /// exit 1, `nothing to draw: {none}`; with it, exit 2: no `{documents}`
-    /// has these pages.
-    pub fn finish(
-        &self,
-        pages_given: bool,
-        none: &str,
-        documents: &str,
-        verdict: &mut crate::exit::Verdict,
-    ) {
+    /// already fails). Without `--pages` that is exit 1, `nothing to draw:
+    /// {none}`; with it, exit 2: no `{documents}` has these pages.
+    pub fn finish(&self, none: &str, documents: &str, verdict: &mut crate::exit::Verdict) {
         if self.chosen > 0 || verdict.status != ExitStatus::Success {
             return;
         }
-        if pages_given {
+        if self.args.pages.is_empty() {
+            verdict.add(ExitStatus::Failure, format!("nothing to draw: {none}"));
+        } else {
             verdict.add(
                 ExitStatus::Error,
                 format!(
@@ -119,8 +169,6 @@ impl Drawing {
                     crate::text::plural(self.longest, "page")
                 ),
             );
-        } else {
-            verdict.add(ExitStatus::Failure, format!("nothing to draw: {none}"));
         }
     }
 }
