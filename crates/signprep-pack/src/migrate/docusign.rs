@@ -14,7 +14,11 @@
 //! ending in `Tabs` is a tab list; `radioGroupTabs` read their `radios`;
 //! `prefillTabs` are the sender's. Values may be strings (DocuSign's own
 //! form: `"anchorXOffset": "1"`, `"anchorIgnoreIfNotPresent": "true"`),
-//! numbers or booleans. A tab without `anchorString` is placed by position,
+//! numbers or booleans. Keys may also be snake_case, as DocuSign's Python and
+//! Ruby SDKs write a model out (`envelope_definition.to_dict()`:
+//! `sign_here_tabs`, `anchor_string`, `anchor_x_offset`, `recipient_id`), and
+//! a `null` value is a key left out (those SDKs write every unset attribute
+//! as `null`). A tab without `anchorString` is placed by position,
 //! which this reader does not do; it is counted ([`AnchorFile::positioned`]).
 //!
 //! **TOML, short.** For a quick file by hand:
@@ -142,7 +146,7 @@ impl AnchorFile {
         if json {
             let v: Value =
                 serde_json::from_str(text).map_err(|e| format(crate::parse_error::json(&e)))?;
-            one.walk(&v, None);
+            one.walk(&sdk_keys(v), None);
         } else {
             let t: TomlFile =
                 toml::from_str(text).map_err(|e| format(crate::parse_error::toml(&e, text)))?;
@@ -468,6 +472,59 @@ struct TomlTab {
     options: Vec<String>,
 }
 
+/// The JSON with snake_case keys written as DocuSign's REST API writes them
+/// (`anchor_x_offset` -> `anchorXOffset`) and `null` values left out. A key
+/// present in both spellings keeps the API's.
+fn sdk_keys(v: Value) -> Value {
+    match v {
+        Value::Array(items) => Value::Array(items.into_iter().map(sdk_keys).collect()),
+        Value::Object(m) => {
+            let mut out = Map::new();
+            let mut snake = Vec::new();
+            for (k, val) in m {
+                if val.is_null() {
+                    continue;
+                }
+                let camel = camel_case(&k);
+                if camel == k {
+                    out.insert(k, sdk_keys(val));
+                } else {
+                    snake.push((camel, sdk_keys(val)));
+                }
+            }
+            for (k, val) in snake {
+                out.entry(k).or_insert(val);
+            }
+            Value::Object(out)
+        }
+        other => other,
+    }
+}
+
+/// `anchor_x_offset` -> `anchorXOffset`; a key without an inner `_` as it is.
+fn camel_case(k: &str) -> String {
+    let trimmed = k.trim_matches('_');
+    if !trimmed.contains('_') {
+        return k.to_string();
+    }
+    let mut out = String::with_capacity(trimmed.len());
+    for (i, part) in trimmed.split('_').filter(|p| !p.is_empty()).enumerate() {
+        let mut chars = part.chars();
+        match chars.next() {
+            Some(c) if i > 0 => {
+                out.extend(c.to_uppercase());
+                out.push_str(chars.as_str());
+            }
+            Some(c) => {
+                out.push(c);
+                out.push_str(chars.as_str());
+            }
+            None => {}
+        }
+    }
+    out
+}
+
 /// A key naming a tab list (`signHereTabs`, or any other `...Tabs`).
 fn is_tab_key(k: &str) -> bool {
     k.len() > 4 && k.ends_with("Tabs") && k != "prefillTabs"
@@ -564,6 +621,65 @@ mod tests {
         assert_eq!(f.positioned, 1);
         assert_eq!(f.recipients.len(), 2);
         assert_eq!(f.recipients[0].email.as_deref(), Some("cid@example.com"));
+    }
+
+    /// What `json.dumps(envelope_definition.to_dict())` writes with DocuSign's
+    /// Python SDK (docusign-esign): snake_case keys, every unset attribute
+    /// `null`. Read as the REST API's camelCase form is.
+    #[test]
+    fn python_sdk_dicts_are_read_like_the_api_json() {
+        let json = br#"{
+          "email_subject": "Please sign", "status": null,
+          "documents": [{"document_id": "1", "document_base64": "JVBERi0=", "name": "c.pdf"}],
+          "recipients": {
+            "agents": null, "carbon_copies": [{"recipient_id": "2", "email": "cid@example.com", "name": "Cid", "tabs": null}],
+            "signers": [{
+              "recipient_id": "1", "role_name": "Buyer", "name": "Bea", "email": "bea@example.com",
+              "tabs": {
+                "approve_tabs": null,
+                "sign_here_tabs": [{"anchor_string": "/sn1/", "anchor_y_offset": "-10", "anchor_units": "pixels",
+                                    "anchor_case_sensitive": null, "anchor_ignore_if_not_present": null,
+                                    "anchor_x_offset": "20", "width": null, "tab_label": "Sig"}],
+                "date_signed_tabs": [{"anchor_string": "/ds1/", "anchor_ignore_if_not_present": "true",
+                                      "anchorIgnoreIfNotPresent": "false"}],
+                "radio_group_tabs": [{"group_name": "pay", "radios": [
+                  {"anchor_string": "/r1/", "value": "card"}, {"anchor_string": "/r2/", "value": "cash"}]}]
+              }
+            }]
+          }
+        }"#;
+        let mut f = AnchorFile::new();
+        f.add_file(Path::new("env.json"), json).unwrap();
+        let by = |a: &str| f.anchors.tabs().iter().find(|t| t.anchor == a).unwrap();
+        assert_eq!(f.anchors.tabs().len(), 4);
+        let sig = by("/sn1/");
+        assert_eq!(sig.list, "signHereTabs");
+        assert_eq!((sig.x_offset, sig.y_offset), (20.0, -10.0));
+        assert_eq!(sig.recipient_id.as_deref(), Some("1"));
+        assert_eq!(sig.role.as_deref(), Some("Buyer"));
+        assert_eq!(sig.label.as_deref(), Some("Sig"));
+        assert!(sig.problems.is_empty(), "{:?}", sig.problems);
+        assert!(!sig.ignore_if_not_present);
+        // Both spellings: the API's wins.
+        assert!(!by("/ds1/").ignore_if_not_present);
+        assert_eq!(by("/r2/").options, ["card", "cash"]);
+        assert_eq!(by("/r2/").label.as_deref(), Some("pay"));
+        assert_eq!(f.recipients.len(), 2);
+        assert_eq!(f.recipients[0].email.as_deref(), Some("cid@example.com"));
+    }
+
+    #[test]
+    fn camel_case_of_sdk_keys() {
+        for (snake, camel) in [
+            ("anchor_x_offset", "anchorXOffset"),
+            ("sign_here_tabs", "signHereTabs"),
+            ("in_person_signers", "inPersonSigners"),
+            ("anchorString", "anchorString"),
+            ("name", "name"),
+            ("_private", "_private"),
+        ] {
+            assert_eq!(camel_case(snake), camel, "{snake}");
+        }
     }
 
     #[test]
