@@ -108,6 +108,19 @@ fn usage_errors_exit_2_in_our_words() {
             "DocuSign has no text-tag grammar: give its tabs with --anchors FILE",
         ),
         (
+            vec![
+                "migrate",
+                "--dialect",
+                "adobe,DocuSign",
+                "vendor_docusign.pdf",
+            ],
+            "DocuSign has no text-tag grammar: give its tabs with --anchors FILE",
+        ),
+        (
+            vec!["scan", "--dialect", "nonsense", "vendor_docusign.pdf"],
+            "unknown dialect `nonsense`: expected all, adobe,",
+        ),
+        (
             vec!["scan", "--anchor", "/sn1/=bogus", "vendor_docusign.pdf"],
             "error: --anchor: `/sn1/=bogus` is not STRING=TYPE[:SIGNER]",
         ),

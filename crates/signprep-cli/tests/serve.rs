@@ -276,6 +276,42 @@ fn refusals_are_json_errors_in_our_words_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_dialect_list_is_read_as_dialect_reads_it_and_docusign_is_refused_in_the_apis_words() {
+    let server = Server::start(&["--quiet"], &[]);
+    let pdf = read("testdata/fixtures/base14_courier.pdf");
+    for (path, want) in [
+        (
+            "/v1/scan?dialect=nonsense",
+            "`dialect`: unknown dialect `nonsense`: expected all, adobe, dropbox, boldsign, docuseal, signnow, pandadoc or documenso",
+        ),
+        (
+            "/v1/scan?dialect=docusign",
+            "`dialect`: DocuSign has no text-tag grammar, and this server takes no anchor tabs: give them to `signprep scan` or `signprep migrate` with --anchors FILE (an envelope definition or template)",
+        ),
+        (
+            "/v1/migrate?dialect=adobe,DocuSign",
+            "`dialect`: DocuSign has no text-tag grammar, and this server takes no anchor tabs: give them to `signprep scan` or `signprep migrate` with --anchors FILE (an envelope definition or template)",
+        ),
+    ] {
+        let a = server.post(path, "application/pdf", &pdf);
+        assert_eq!(
+            (a.status, a.error_code()),
+            (400, "bad_request".to_string()),
+            "{path}: {}",
+            a.text()
+        );
+        assert_eq!(a.json()["error"]["message"], want, "{path}");
+    }
+    // The list is the CLI's: names, aliases, `all`, any case, commas or spaces.
+    let a = server.post(
+        "/v1/scan?dialect=HelloSign%20acrobat,all",
+        "application/pdf",
+        &pdf,
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+}
+
+#[test]
 fn meta_routes() {
     let server = Server::start(&[], &[]);
     let a = server.get("/healthz");

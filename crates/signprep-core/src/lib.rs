@@ -103,6 +103,6 @@ pub use scan::{PageInfo, Scan, Scanner, Tag, id_is_valid};
 pub use service::ServiceTypes;
 pub use strip::{Stripped, strip_vendor_tags};
 pub use tags::vendor::{
-    AnchorTab, AnchorUnits, Anchors, Dialect, Dialects, FieldBox, UnknownDialect, VendorAttributes,
+    AnchorTab, AnchorUnits, Anchors, Dialect, DialectError, Dialects, FieldBox, VendorAttributes,
     VendorTag, default_size, is_tab_list, tab_list_name,
 };

@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use signprep_core::batch::catch_panic;
-use signprep_core::{Dialects, LoadOptions, Scanner};
+use signprep_core::{LoadOptions, Scanner};
 use signprep_pack::{Migrator, SignerMap};
 use std::path::PathBuf;
 
@@ -48,8 +48,7 @@ impl MigrateOptions {
             map.add_arg(s)
                 .map_err(|e| PyValueError::new_err(format!("signers: {e}")))?;
         }
-        let dialects =
-            Dialects::parse(dialects).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let dialects = crate::scan::dialect_list(dialects)?;
         let mut scanner = Scanner::new()
             .fields(false)
             .dpi(crate::scan::positive("dpi", dpi)?)

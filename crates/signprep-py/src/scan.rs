@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use signprep_core::batch::{PdfSource, catch_panic, scan_source};
-use signprep_core::{Dialects, Error, LoadOptions, Record, Scanner};
+use signprep_core::{DialectError, Dialects, Error, LoadOptions, Record, Scanner};
 use signprep_pack::{AnchorFile, ScanRecord, TypeMap};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,8 +43,7 @@ impl Options {
         anchor_files: Option<Vec<(PathBuf, Vec<u8>)>>,
         anchor: Option<Vec<String>>,
     ) -> PyResult<Self> {
-        let dialects =
-            Dialects::parse(dialects).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let dialects = dialect_list(dialects)?;
         let mut scanner = Scanner::new()
             .dpi(positive("dpi", dpi)?)
             .apply_user_unit(apply_user_unit)
@@ -194,4 +193,15 @@ pub fn scan_timed<'py>(
         (start, r, now())
     });
     Ok((start, end, to_python(py, &r, options)?))
+}
+
+/// A `dialects` list (the core's one parser, as `--dialect`); `docusign` is
+/// refused with the arguments DocuSign's tabs are given with.
+pub(crate) fn dialect_list(list: &str) -> PyResult<Dialects> {
+    Dialects::parse(list).map_err(|e| {
+        PyValueError::new_err(match e {
+            DialectError::Docusign => "DocuSign has no text-tag grammar: give its tabs with anchors=FILE (an envelope definition or template) or anchor=[\"STRING=TYPE[:SIGNER]\"]".to_string(),
+            e => e.to_string(),
+        })
+    })
 }

@@ -108,6 +108,9 @@ def test_bad_options_are_value_errors() -> None:
         signprep.scan(pdf, page_width=-1)
     with pytest.raises(ValueError, match="unknown dialect"):
         signprep.scan(pdf, dialects=["nonsense"])
+    # DocuSign has no text tags: the way out in this package's words.
+    with pytest.raises(ValueError, match=r"give its tabs with anchors=FILE .* or anchor="):
+        signprep.scan(pdf, dialects=["adobe", "docusign"])
 
 
 def test_dialects_as_a_list_or_a_string() -> None:

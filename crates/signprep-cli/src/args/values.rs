@@ -111,17 +111,13 @@ pub fn duration(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{s}` is out of range"))
 }
 
-/// A `--dialect` list; `docusign` is refused with where DocuSign's tabs go
-/// (it has no text-tag grammar to read).
+/// A `--dialect` list (the core's one parser); `docusign` is refused with
+/// the flags DocuSign's tabs are given with (it has no text-tag grammar).
 pub fn dialect_list(s: &str) -> Result<signprep_core::Dialects, String> {
-    if s.split([',', ' '])
-        .any(|n| n.trim().eq_ignore_ascii_case("docusign"))
-    {
-        return Err(
-            "DocuSign has no text-tag grammar: give its tabs with --anchors FILE (an envelope definition or template) or --anchor STRING=TYPE[:SIGNER]".into(),
-        );
-    }
-    signprep_core::Dialects::parse(s).map_err(|e| e.to_string())
+    signprep_core::Dialects::parse(s).map_err(|e| match e {
+        signprep_core::DialectError::Docusign => "DocuSign has no text-tag grammar: give its tabs with --anchors FILE (an envelope definition or template) or --anchor STRING=TYPE[:SIGNER]".into(),
+        e => e.to_string(),
+    })
 }
 
 /// Shard `index` of `count`: the paths whose FNV-1a hash is `index` modulo `count`.

@@ -200,7 +200,7 @@ pub async fn pack(
 
 /// `/v1/migrate`'s options, as `migrate`'s flags.
 fn migrator(q: &[(String, String)], signers: SignerMap) -> Result<Migrator, ApiError> {
-    let mut dialects = Dialects::parse("all").unwrap_or_default();
+    let mut dialects = Dialects::all();
     let mut dpi = None;
     let mut page_width = None;
     let mut template = false;
@@ -208,7 +208,7 @@ fn migrator(q: &[(String, String)], signers: SignerMap) -> Result<Migrator, ApiE
     let mut signers = signers;
     for (k, v) in q {
         match k.as_str() {
-            "dialect" => dialects = Dialects::parse(v).map_err(|e| bad(k, e))?,
+            "dialect" => dialects = super::query::dialects(k, v)?,
             "dpi" => dpi = Some(positive(k, v)?),
             "page_width" => page_width = Some(positive(k, v)?),
             "template" => template = flag(k, v)?,

@@ -8,7 +8,7 @@ use crate::check::record::Record as CheckRecord;
 use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;
 use axum::http::StatusCode;
-use signprep_core::FileErrorCode;
+use signprep_core::{DialectError, Dialects, FileErrorCode};
 
 /// The media types of a PDF body.
 pub(super) const PDF_TYPES: &[&str] = &["application/pdf", "application/octet-stream"];
@@ -49,6 +49,19 @@ pub(super) fn flag(key: &str, v: &str) -> Result<bool, ApiError> {
             format!("`{}` is not true or false", crate::text::clean(v)),
         )),
     }
+}
+
+/// A `dialect` list (the core's one parser, as `--dialect`); `docusign` is
+/// refused with where its tabs can be given: this server takes no anchor
+/// tabs, the command line does.
+pub(super) fn dialects(key: &str, v: &str) -> Result<Dialects, ApiError> {
+    Dialects::parse(v).map_err(|e| match e {
+        DialectError::Docusign => bad(
+            key,
+            "DocuSign has no text-tag grammar, and this server takes no anchor tabs: give them to `signprep scan` or `signprep migrate` with --anchors FILE (an envelope definition or template)",
+        ),
+        e => bad(key, e),
+    })
 }
 
 pub(super) fn positive(key: &str, v: &str) -> Result<f64, ApiError> {

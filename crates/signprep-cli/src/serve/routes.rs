@@ -50,7 +50,7 @@ fn scan_query(pairs: &[(String, String)]) -> Result<ScanQuery, ApiError> {
             "page_width" => page_width = Some(positive(k, v)?),
             "fields" => fields = flag(k, v)?,
             "ignore_user_unit" => user_unit = !flag(k, v)?,
-            "dialect" => dialects = Dialects::parse(v).map_err(|e| bad(k, e))?,
+            "dialect" => dialects = super::query::dialects(k, v)?,
             "data_fields" => data_fields = flag(k, v)?,
             "type_map" => rules.push(v.clone()),
             "name" => name = v.clone(),

@@ -128,12 +128,25 @@ impl fmt::Display for Dialect {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Dialects(u8);
 
-/// A `--dialect` list naming no known dialect.
+/// Why a dialect list was refused. The one parser of a dialect list is
+/// [`Dialects::parse`]; a front end (the command line, `serve`, the Python
+/// package) words [`DialectError::Docusign`]'s way out in its own terms.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown dialect `{0}`: expected all, adobe, dropbox, boldsign, docuseal, signnow, pandadoc or documenso"
-)]
-pub struct UnknownDialect(pub String);
+#[non_exhaustive]
+pub enum DialectError {
+    /// A name that is no dialect.
+    #[error(
+        "unknown dialect `{0}`: expected all, adobe, dropbox, boldsign, docuseal, signnow, pandadoc or documenso"
+    )]
+    Unknown(String),
+    /// `docusign`: DocuSign has no text-tag grammar to read; its tabs are
+    /// found by the anchor strings of an envelope definition or template
+    /// ([`Anchors`], [`Scanner::anchors`](crate::Scanner::anchors)).
+    #[error(
+        "DocuSign has no text-tag grammar: its tabs are found by the anchor strings of an envelope definition or template"
+    )]
+    Docusign,
+}
 
 impl Dialects {
     /// No dialect: native tags only.
@@ -145,13 +158,20 @@ impl Dialects {
     }
 
     /// Parses `adobe,dropbox` or `all` (case-insensitive, commas or spaces).
-    pub fn parse(list: &str) -> Result<Dialects, UnknownDialect> {
+    /// `docusign` anywhere in the list is [`DialectError::Docusign`] (it
+    /// has no text tags to read), before any unknown name.
+    pub fn parse(list: &str) -> Result<Dialects, DialectError> {
+        let names = || list.split([',', ' ']).filter(|s| !s.trim().is_empty());
+        if names().any(|n| n.trim().eq_ignore_ascii_case("docusign")) {
+            return Err(DialectError::Docusign);
+        }
         let mut set = Dialects::NONE;
-        for name in list.split([',', ' ']).filter(|s| !s.trim().is_empty()) {
+        for name in names() {
             if name.trim().eq_ignore_ascii_case("all") {
                 set = Dialects::all();
             } else {
-                let d = Dialect::from_name(name).ok_or_else(|| UnknownDialect(name.to_string()))?;
+                let d = Dialect::from_name(name)
+                    .ok_or_else(|| DialectError::Unknown(name.to_string()))?;
                 set.0 |= d.bit();
             }
         }

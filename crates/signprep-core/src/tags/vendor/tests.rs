@@ -382,9 +382,13 @@ fn dialect_lists_parse() {
     );
     assert!(Dialects::parse("").unwrap_or(Dialects::all()).is_empty());
     assert_eq!(
-        Dialects::parse("docusign"),
-        Err(UnknownDialect("docusign".into()))
+        Dialects::parse("nonsense"),
+        Err(DialectError::Unknown("nonsense".into()))
     );
+    // DocuSign has no text tags: named anywhere, before an unknown name.
+    for list in ["docusign", "adobe, DocuSign", "nonsense,docusign"] {
+        assert_eq!(Dialects::parse(list), Err(DialectError::Docusign), "{list}");
+    }
 }
 
 #[test]
