@@ -2,12 +2,12 @@
 //! and manifests.
 
 use crate::args::{CheckArgs, CheckFormat, Deny};
-use crate::batch::{Ended, Progress, Runner};
+use crate::batch::{Command, Ended, Progress, Runner, Summary};
 use crate::check::inputs::{Inputs, Item};
-use crate::check::record::{Failure, Record, Summary};
+use crate::check::record::Record;
 use crate::check::write::Writer;
 use crate::exit::ExitStatus;
-use signprep_core::{LoadOptions, Severity};
+use signprep_core::LoadOptions;
 use signprep_pack::{Checker, InputKind, read_template};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -64,7 +64,9 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     };
     let kind = args.kind;
     let mut writer = Writer::new(format, std::io::stdout());
-    let mut summary = Summary::default();
+    let mut summary = Summary::new(Command::Check {
+        deny_warnings: args.deny == Some(Deny::Warnings),
+    });
     let stderr_is_terminal = std::io::stderr().is_terminal();
     let progress = Progress::new(
         stderr_is_terminal && items.total.is_none_or(|n| n > 1),
@@ -72,7 +74,6 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         std::io::stdout().is_terminal(),
     )
     .without_pages();
-    let mut tally = Tally::default();
     // The first input skipped as `kind_unknown`, and why: named when it is
     // the only input.
     let mut first_skipped: Option<(String, String)> = None;
@@ -85,8 +86,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     let ended = runner.run(items, weight, work, progress, |item, result, progress| {
         let r =
             result.unwrap_or_else(|e| Record::from_error(item.path().display().to_string(), &e));
-        summary.add(&r);
-        tally.add(&r);
+        summary.file(&r.tally());
         if r.is_skipped() {
             // The bar counts what is checked.
             progress.skipped();
@@ -120,24 +120,9 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         return crate::exit::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
     }
     if format != CheckFormat::Human && stderr_is_terminal {
-        eprintln!("{}", summary.line());
+        eprintln!("{}", summary.check_line());
     }
-    let deny_warnings = args.deny == Some(Deny::Warnings);
-    let denied = summary.count(Severity::Error)
-        + if deny_warnings {
-            summary.count(Severity::Warning)
-        } else {
-            0
-        };
-    if summary.interrupted {
-        crate::batch::interrupted()
-    } else if summary.failed > 0 {
-        crate::exit::fail(&tally.unreadable(summary.failed), ExitStatus::Error)
-    } else if denied > 0 {
-        crate::exit::fail(&tally.denied(&summary, deny_warnings), ExitStatus::Failure)
-    } else {
-        ExitStatus::Success
-    }
+    summary.finish()
 }
 
 /// Why a run with no input fails; `first_skipped`, the first input skipped
@@ -179,92 +164,6 @@ fn nothing_to_check(
     }
     s.push_str("; pass --allow-empty if that is fine");
     s
-}
-
-/// What the last line on stderr says about a failed run.
-#[derive(Debug, Default)]
-struct Tally {
-    /// Inputs with an error-level finding, and with a warning.
-    with_errors: usize,
-    with_either: usize,
-    /// The first input that could not be checked, and why.
-    first_failure: Option<String>,
-    /// The first input with an error-level finding, and with a warning:
-    /// named in the last line when it is the only one.
-    first_with_errors: Option<String>,
-    first_with_either: Option<String>,
-}
-
-impl Tally {
-    fn add(&mut self, r: &Record) {
-        let has = |s: Severity| r.findings.iter().any(|f| f.finding.severity == s);
-        let error_level = r.error.as_ref().is_some_and(Failure::is_error_level);
-        let errors = has(Severity::Error) || error_level;
-        let either = errors || has(Severity::Warning);
-        self.with_errors += usize::from(errors);
-        self.with_either += usize::from(either);
-        if errors && self.first_with_errors.is_none() {
-            self.first_with_errors = Some(r.path.clone());
-        }
-        if either && self.first_with_either.is_none() {
-            self.first_with_either = Some(r.path.clone());
-        }
-        if let Some(e) = &r.error
-            && !error_level
-            && self.first_failure.is_none()
-        {
-            self.first_failure = Some(match &e.unread {
-                Some(why) => format!("cannot read {}: {why}", r.path),
-                None => format!("cannot check {}: {}", r.path, e.message),
-            });
-        }
-    }
-
-    /// `cannot check nonexist.pdf: cannot read: No such file ...`.
-    fn unreadable(&self, failed: usize) -> String {
-        let first = self.first_failure.as_deref().unwrap_or("?");
-        if failed == 1 {
-            first.to_string()
-        } else {
-            format!("{failed} inputs could not be checked; the first: {first}")
-        }
-    }
-
-    /// `8 error-level findings in 3 files`.
-    fn denied(&self, summary: &Summary, deny_warnings: bool) -> String {
-        let errors = summary.count(Severity::Error);
-        let warnings = summary.count(Severity::Warning);
-        if deny_warnings && warnings > 0 {
-            let files = self.with_either;
-            let what = if errors > 0 {
-                format!(
-                    "{} and {} (--deny warnings)",
-                    crate::text::plural(errors, "error-level finding"),
-                    crate::text::plural(warnings, "warning")
-                )
-            } else {
-                format!(
-                    "{} (--deny warnings)",
-                    crate::text::plural(warnings, "warning")
-                )
-            };
-            format!("{what} in {}", files_named(files, &self.first_with_either))
-        } else {
-            format!(
-                "{} in {}",
-                crate::text::plural(errors, "error-level finding"),
-                files_named(self.with_errors, &self.first_with_errors)
-            )
-        }
-    }
-}
-
-/// `3 files`, or the file's name when there is one.
-fn files_named(n: usize, first: &Option<String>) -> String {
-    match (n, first) {
-        (1, Some(name)) => name.clone(),
-        _ => crate::text::plural(n, "file"),
-    }
 }
 
 /// One input's record: checked, failed (`io_error`), or skipped with a

@@ -2,7 +2,8 @@
 //! contract scripts and CI gates rely on; `signprep serve` answers with HTTP
 //! statuses of its own and uses this only for the process), and the one
 //! last line on stderr that says why it is not 0: [`fail`] for one reason,
-//! [`Verdict`] for the reasons a command gathers as it runs.
+//! [`crate::batch::Summary`] for a run's inputs and the reasons a command
+//! gathers as it runs (`preview`'s).
 
 use std::process::ExitCode;
 
@@ -46,43 +47,6 @@ impl From<ExitStatus> for ExitCode {
 pub fn fail(message: &str, status: ExitStatus) -> ExitStatus {
     eprintln!("error: {message}");
     status
-}
-
-/// Why a command ends with a non-zero status, gathered as it runs and said in
-/// one last line on stderr (`error: ...; ...`).
-#[cfg(feature = "render")]
-#[derive(Debug, Default)]
-pub struct Verdict {
-    pub status: ExitStatus,
-    reasons: Vec<String>,
-}
-
-#[cfg(feature = "render")]
-impl Verdict {
-    /// Records a problem and the exit status it calls for.
-    pub fn add(&mut self, status: ExitStatus, reason: impl Into<String>) {
-        self.status = self.status.max(status);
-        self.reasons.push(reason.into());
-    }
-
-    /// Prints the last line when the status is not 0; returns the status.
-    pub fn finish(self) -> ExitStatus {
-        const SHOWN: usize = 3;
-        if self.status != ExitStatus::Success {
-            let mut line = self
-                .reasons
-                .iter()
-                .take(SHOWN)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("; ");
-            if self.reasons.len() > SHOWN {
-                line.push_str(&format!("; and {} more", self.reasons.len() - SHOWN));
-            }
-            eprintln!("error: {line}");
-        }
-        self.status
-    }
 }
 
 #[cfg(test)]

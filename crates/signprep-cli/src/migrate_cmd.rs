@@ -3,7 +3,7 @@
 //! explicit positions (the conversion is `signprep_pack::Migrator`).
 
 use crate::args::MigrateArgs;
-use crate::batch::{Ended, Progress, Runner};
+use crate::batch::{Command, Ended, Progress, Runner, Summary, Tally};
 use crate::exit::ExitStatus;
 use crate::inputs::{Input, expand};
 use signprep_core::Severity;
@@ -57,12 +57,9 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     let count = inputs.len();
     let mut names = BTreeSet::new();
     let mut total = MigrateSummary::default();
-    let mut io_errors = Vec::new();
-    // Inputs whose migration panicked (a bug) or that the watchdog gave up
-    // on: error-level, as in `scan`.
-    let mut internal = Vec::new();
-    // The first PDF not migrated, named in the last line when it is the only one.
-    let mut first_failed = None;
+    let mut summary = Summary::new(Command::Migrate);
+    // PDFs not read, not migrated for a panic or the watchdog, or not written.
+    let mut lost = 0;
     let migrator = Arc::new(migrator);
     let out_dir = args.out.clone();
     // Work on the batch engine (its one panic boundary); results come back in
@@ -78,14 +75,16 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
                 Ok(Ok(m)) => m,
                 Ok(Err(e)) => {
                     eprintln!("{shown}: cannot read: {e}");
-                    io_errors.push(format!("cannot read {shown}: {e}"));
+                    lost += 1;
+                    summary
+                        .file(&Tally::new(&shown).unreadable(format!("cannot read {shown}: {e}")));
                     return Ok(());
                 }
                 // A panic or the watchdog: error-level, as in `scan`.
                 Err(e) => {
-                    let message = e.message();
-                    eprintln!("{shown}: {message}");
-                    internal.push(format!("{shown}: {message}"));
+                    eprintln!("{shown}: {}", e.message());
+                    lost += 1;
+                    summary.file(&Tally::new(&shown).failed(e.code()));
                     return Ok(());
                 }
             };
@@ -94,9 +93,10 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
             } else if !args.quiet {
                 report_brief(&migrated.findings);
             }
-            if migrated.summary.failed > 0 && first_failed.is_none() {
-                first_failed = Some(shown.clone());
-            }
+            // Not migrated for its error-level findings (nothing written).
+            let mut tally = Tally::new(&shown);
+            tally.finding(Severity::Error, migrated.summary.failed);
+            summary.file(&tally);
             total += migrated.summary;
             let target = args
                 .out
@@ -106,7 +106,8 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
                 && let Err(e) = write_stripped(&pdf, json, input.path(), &mut migrated)
             {
                 eprintln!("{shown}: {e}");
-                io_errors.push(e);
+                lost += 1;
+                summary.add(ExitStatus::Error, e);
                 return Ok(());
             }
             let written = match (&migrated.plan, &target) {
@@ -124,7 +125,8 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
                 Ok(to) => eprintln!("{}", file_line(&shown, &migrated.summary, to.as_deref())),
                 Err(e) => {
                     eprintln!("{shown}: {e}");
-                    io_errors.push(e);
+                    lost += 1;
+                    summary.add(ExitStatus::Error, e);
                 }
             }
             Ok(())
@@ -132,33 +134,17 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     );
     match ended {
         Ok(Ended::Completed) => {}
-        Ok(Ended::Interrupted) => return crate::exit::fail("interrupted", ExitStatus::Interrupted),
+        Ok(Ended::Interrupted) => {
+            summary.interrupted = true;
+            return summary.finish();
+        }
         Err(status) => return status,
     }
-    total.files += io_errors.len() + internal.len();
+    total.files += lost;
     if count > 1 {
-        eprintln!("{}", total_line(&total, io_errors.len() + internal.len()));
+        eprintln!("{}", total_line(&total, lost));
     }
-    if let Some(first) = io_errors.first() {
-        return crate::exit::fail(first, ExitStatus::Error);
-    }
-    if let Some(first) = internal.first() {
-        return crate::exit::fail(first, ExitStatus::Failure);
-    }
-    if total.failed > 0 {
-        return crate::exit::fail(
-            &format!(
-                "{} not migrated (error-level findings); nothing written for {}",
-                match (total.failed, &first_failed) {
-                    (1, Some(shown)) => shown.clone(),
-                    (n, _) => crate::text::plural(n, "PDF"),
-                },
-                if total.failed == 1 { "it" } else { "them" }
-            ),
-            ExitStatus::Failure,
-        );
-    }
-    ExitStatus::Success
+    summary.finish()
 }
 
 /// The default limits, with `--timeout-per-file` as the time budget (0: none).

@@ -243,7 +243,7 @@ impl Writer {
             Format::Ndjson => {
                 if self.summary_record {
                     self.out.write_all(b"{\"summary\":")?;
-                    serde_json::to_writer(&mut self.out, summary)?;
+                    serde_json::to_writer(&mut self.out, &summary.scan_totals())?;
                     self.out.write_all(b"}\n")?;
                 }
                 self.out.flush()
@@ -254,7 +254,7 @@ impl Writer {
                 }
                 if self.summary_record {
                     self.out.write_all(b"\n], \"summary\": ")?;
-                    serde_json::to_writer(&mut self.out, summary)?;
+                    serde_json::to_writer(&mut self.out, &summary.scan_totals())?;
                     self.out.write_all(b"}\n")?;
                 } else {
                     self.out.write_all(b"\n]}\n")?;

@@ -18,7 +18,7 @@
 //! report rather than half of one, the scratch file removed, exit status 130.
 
 use crate::args::ReportArgs;
-use crate::batch::{Ended, Progress, Runner};
+use crate::batch::{Command, Ended, Progress, Runner, Summary, Tally};
 use crate::exit::ExitStatus;
 use crate::inputs::{Input, expand};
 use crate::preview::load::{LoadError, Loaded, load_with, style};
@@ -39,14 +39,32 @@ const WINDOW: usize = 16;
 /// A page without a tag or field is drawn at 1/THUMB of the size.
 const THUMB: u32 = 4;
 
-/// One file done: its table row, its section's HTML, and whether it counts as a failure.
+/// One file done: its table row, its section's HTML, and whether it could be read.
 struct Done {
     row: Row,
     html: String,
-    failure: bool,
     io_error: bool,
     /// Why the file could not be read or scanned.
     message: String,
+}
+
+impl Done {
+    /// What the file adds to the run's [`Summary`]: unreadable, not scanned
+    /// (its row's status is the code), or its findings.
+    fn tally(&self) -> Tally {
+        let mut t = Tally::new(self.row.path.clone());
+        if self.io_error {
+            return t.unreadable(self.message.clone());
+        }
+        if self.row.status != "ok" {
+            return t.failed(self.row.status.clone());
+        }
+        t.finding(Severity::Error, self.row.errors);
+        t.finding(Severity::Warning, self.row.warnings);
+        t.finding(Severity::Info, self.row.infos);
+        t.pages = self.row.pages;
+        t
+    }
 }
 
 pub fn run(args: &ReportArgs) -> ExitStatus {
@@ -83,7 +101,9 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         false,
     );
     let scratch = tmp_beside(&args.output, "sections");
-    let mut verdict = Verdict::default();
+    let mut summary = Summary::new(Command::Report {
+        output: args.output.clone(),
+    });
     let cannot_write = |e: io::Error| {
         let _ = std::fs::remove_file(&scratch);
         crate::exit::fail(
@@ -118,7 +138,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
                 failed_record(*id, names.name(input.path()), path, &e)
             });
             sections.write_all(d.html.as_bytes())?;
-            verdict.file(&d);
+            summary.file(&d.tally());
             progress.file(d.row.pages, d.row.errors + d.row.warnings + d.row.infos);
             rows.push(d.row);
             Ok(())
@@ -133,10 +153,8 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         // Ctrl-C: no report rather than half of one, and no scratch file left.
         Ok(Ended::Interrupted) => {
             let _ = std::fs::remove_file(&scratch);
-            return crate::exit::fail(
-                &format!("interrupted; {} not written", args.output.display()),
-                ExitStatus::Interrupted,
-            );
+            summary.interrupted = true;
+            return summary.finish();
         }
         Err(status) => {
             let _ = std::fs::remove_file(&scratch);
@@ -152,84 +170,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         );
     }
     println!("{}", args.output.display());
-    verdict.finish(&args.output)
-}
-
-/// What the last line on stderr says about a report with failures.
-#[derive(Debug, Default)]
-struct Verdict {
-    /// The first file that could not be read, and why.
-    unreadable: Option<String>,
-    unreadable_count: usize,
-    /// Files that could not be scanned, and files with error-level findings.
-    not_scanned: usize,
-    with_errors: usize,
-    errors: usize,
-    /// The first file not scanned, and with error-level findings (with the
-    /// code it could not be scanned for): named when it is the only one.
-    first_not_scanned: Option<(String, String)>,
-    first_with_errors: Option<String>,
-}
-
-impl Verdict {
-    fn file(&mut self, d: &Done) {
-        if d.io_error {
-            self.unreadable_count += 1;
-            self.unreadable.get_or_insert_with(|| d.message.clone());
-        } else if d.row.status != "ok" {
-            self.not_scanned += 1;
-            self.first_not_scanned
-                .get_or_insert_with(|| (d.row.path.clone(), d.row.status.clone()));
-        } else if d.failure {
-            self.with_errors += 1;
-            self.errors += d.row.errors;
-            self.first_with_errors
-                .get_or_insert_with(|| d.row.path.clone());
-        }
-    }
-
-    fn finish(self, output: &Path) -> ExitStatus {
-        let mut v = crate::exit::Verdict::default();
-        if let Some(first) = self.unreadable {
-            if self.unreadable_count == 1 {
-                v.add(ExitStatus::Error, first);
-            } else {
-                v.add(
-                    ExitStatus::Error,
-                    format!(
-                        "{} files could not be read; the first: {first}",
-                        self.unreadable_count
-                    ),
-                );
-            }
-        }
-        if self.with_errors > 0 {
-            v.add(
-                ExitStatus::Failure,
-                format!(
-                    "{} in {}",
-                    crate::text::plural(self.errors, "error-level finding"),
-                    match (self.with_errors, &self.first_with_errors) {
-                        (1, Some(path)) => path.clone(),
-                        (n, _) => crate::text::plural(n, "file"),
-                    }
-                ),
-            );
-        }
-        if self.not_scanned > 0 {
-            v.add(
-                ExitStatus::Failure,
-                match (self.not_scanned, &self.first_not_scanned) {
-                    (1, Some((path, code))) => format!("{path} could not be scanned ({code})"),
-                    (n, _) => format!("{} could not be scanned", crate::text::plural(n, "file")),
-                },
-            );
-        }
-        if v.status != ExitStatus::Success {
-            v.add(ExitStatus::Success, format!("see {}", output.display()));
-        }
-        v.finish()
-    }
+    summary.finish()
 }
 
 /// Writes head, table, sections and tail to a temporary file, then renames it.
@@ -381,7 +322,6 @@ fn failed(
     Done {
         row,
         html,
-        failure: true,
         io_error,
         message,
     }
@@ -504,7 +444,6 @@ fn scanned(
         },
     );
     Done {
-        failure: scan.has_errors(),
         row,
         html,
         io_error: false,

@@ -1,7 +1,7 @@
 //! `signprep scan`: the batch pipeline (see [`crate::batch`]) with a scan per file.
 
 use crate::args::{Format, ScanArgs};
-use crate::batch::{Ended, Input, Progress, Runner, Source, Summary, Tally};
+use crate::batch::{Command, Ended, Input, Progress, Runner, Source, Summary, Tally};
 use crate::exit::ExitStatus;
 use crate::output::{Render, Writer};
 use signprep_core::batch::{PdfSource, scan_source};
@@ -57,13 +57,8 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     );
     let render = Render::new(format).fields_read(!args.no_fields);
     let mut writer = Writer::new(format).summary_record(!args.batch.no_summary);
-    let mut summary = Summary {
-        fields_skipped: args.no_fields,
-        ..Summary::default()
-    };
-    let mut io_failure = false;
-    let mut first_missing: Option<String> = None;
-    let mut missing = 0usize;
+    let mut summary = Summary::new(Command::Scan);
+    summary.fields_skipped = args.no_fields;
     let start = Instant::now();
 
     let worker_type_map = Arc::clone(&type_map);
@@ -97,12 +92,16 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
             let r = Record::from_result(input_name(input.path()), Err(e));
             Rendered::of(&r, &render, type_map.as_ref().as_ref())
         });
-        if let Input::Missing(p, e) = input {
-            io_failure = true;
-            missing += 1;
-            first_missing.get_or_insert_with(|| format!("{}: {e}", p.display()));
+        match input {
+            Input::Missing(p, e) => {
+                let tally = done
+                    .tally
+                    .clone()
+                    .unreadable(format!("cannot read {}: {e}", p.display()));
+                summary.file(&tally);
+            }
+            Input::File(_) => summary.file(&done.tally),
         }
-        summary.add(&done.tally);
         progress.file(done.tally.pages, done.tally.findings());
         let bytes = done.bytes?;
         progress.around_output(|| writer.write(&bytes))
@@ -118,10 +117,8 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         );
     }
     summary.elapsed = start.elapsed().as_secs_f64();
-    summary.skipped = skipped.load(std::sync::atomic::Ordering::Relaxed);
-    if args.batch.timing {
-        summary.include_timing();
-    }
+    summary.skipped_done = skipped.load(std::sync::atomic::Ordering::Relaxed);
+    summary.timing = args.batch.timing;
     if let Err(e) = writer.finish(&summary) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return ExitStatus::Success;
@@ -129,23 +126,9 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         return crate::exit::fail(&format!("cannot write output: {e}"), ExitStatus::Error);
     }
     if !quiet && (format == Format::Table || stderr_is_terminal) {
-        eprintln!("{}", summary.line());
+        eprintln!("{}", summary.scan_line());
     }
-    if summary.interrupted {
-        crate::batch::interrupted()
-    } else if io_failure {
-        let first = first_missing.unwrap_or_default();
-        let what = if missing == 1 {
-            format!("cannot read {first}")
-        } else {
-            format!("cannot read {missing} inputs; the first: {first}")
-        };
-        crate::exit::fail(&what, ExitStatus::Error)
-    } else if summary.failures > 0 {
-        crate::exit::fail(&summary.failure_line(), ExitStatus::Failure)
-    } else {
-        ExitStatus::Success
-    }
+    summary.finish()
 }
 
 /// A record as the writer's thread needs it: its bytes and its counts.

@@ -89,7 +89,7 @@ fn two_thousand_files_jobs_shards_and_resume() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with("error: ")
-            && err.ends_with("files, 4 files could not be scanned (pdf_unreadable 4)\n"),
+            && err.ends_with("files; 4 files could not be scanned (pdf_unreadable 4)\n"),
         "{err}"
     );
     assert!(one.stdout == four.stdout, "--jobs 1 and --jobs 4 differ");

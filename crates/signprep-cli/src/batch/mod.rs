@@ -20,7 +20,9 @@
 //!   or a closed pipe, a watchdog for files stuck past their time budget, the
 //!   one per-file panic boundary.
 //! - [`progress`]: the indicatif bar (stderr, only on a terminal).
-//! - [`summary`]: [`Summary`], the totals of a run.
+//! - [`summary`]: [`Summary`], the totals of a run and how it ends: the one
+//!   place that decides the exit status and writes the last line, fed a
+//!   [`Tally`] per input by every batch command.
 //! - [`interrupt`]: Ctrl-C / SIGTERM as a flag.
 //! - [`Runner`] (in `run.rs`): the one path of every batch command through the
 //!   engine: threads, watchdog, Ctrl-C, outcomes as `Result<T, core Error>`,
@@ -44,8 +46,8 @@ pub mod summary;
 pub mod walk;
 
 pub use progress::Progress;
-pub use run::{Ended, Runner, interrupted};
+pub use run::{Ended, Runner};
 pub use signprep_core::batch::{Flow, Stream};
 pub use source::Source;
-pub use summary::{Summary, Tally};
+pub use summary::{Command, Summary, Tally};
 pub use walk::Input;

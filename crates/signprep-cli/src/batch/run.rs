@@ -125,13 +125,3 @@ impl Runner {
         }
     }
 }
-
-/// The last line of a batch that Ctrl-C stopped after its summary (`scan`,
-/// `check`: whole records so far, then the summary with `interrupted`),
-/// and its status, 130.
-pub fn interrupted() -> ExitStatus {
-    crate::exit::fail(
-        "interrupted; the output holds the records written so far",
-        ExitStatus::Interrupted,
-    )
-}

@@ -12,7 +12,8 @@
 //! The summary line follows as plain log text.
 
 use super::ci::{places, relative};
-use super::record::{Record, Summary};
+use super::record::Record;
+use crate::batch::Summary;
 use signprep_core::Severity;
 use std::io::{self, Write};
 
@@ -52,7 +53,7 @@ pub fn record(out: &mut impl Write, r: &Record) -> io::Result<()> {
 }
 
 pub fn finish(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
-    writeln!(out, "{}", summary.line())
+    writeln!(out, "{}", summary.check_line())
 }
 
 /// A command's message: `%`, CR and LF escaped.

@@ -10,7 +10,8 @@
 //! be checked are `blocker` entries with their code (`io_error`, ...).
 
 use super::ci::{fingerprint, places, relative};
-use super::record::{Record, Summary};
+use super::record::Record;
+use crate::batch::Summary;
 use serde::Serialize;
 use signprep_core::Severity;
 use std::io::{self, Write};

@@ -1,10 +1,10 @@
 //! The result of checking one input, as written (json/ndjson) and counted.
 
+use crate::batch::Tally;
 use serde::Serialize;
 use serde_json::Value;
 use signprep_core::{FileErrorCode, Severity};
 use signprep_pack::{Checked, Finding, FindingCode, InputKind, PackCode};
-use std::collections::BTreeMap;
 
 /// A finding with the value its pointer names in the input.
 #[derive(Debug, Serialize)]
@@ -138,6 +138,30 @@ impl Record {
         }
     }
 
+    /// What the record adds to the run's [`crate::batch::Summary`]: a
+    /// failure of the input itself (a panic, the watchdog) counts as an
+    /// error-level finding, an unreadable input as one not checked.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::new(self.path.clone());
+        if self.is_skipped() {
+            return t.skipped();
+        }
+        match &self.error {
+            Some(e) if e.is_error_level() => t.finding(Severity::Error, 1),
+            Some(e) => {
+                return t.unreadable(match &e.unread {
+                    Some(why) => format!("cannot read {}: {why}", self.path),
+                    None => format!("cannot check {}: {}", self.path, e.message),
+                });
+            }
+            None => {}
+        }
+        for f in &self.findings {
+            t.finding(f.finding.severity, 1);
+        }
+        t
+    }
+
     /// True for an input skipped as `kind_unknown`.
     pub fn is_skipped(&self) -> bool {
         self.status == Status::Skipped
@@ -208,106 +232,5 @@ fn show(v: &Value) -> String {
         format!("{head}...")
     } else {
         s
-    }
-}
-
-/// Totals over a run.
-#[derive(Debug, Default, Serialize)]
-#[cfg_attr(
-    feature = "serve",
-    derive(schemars::JsonSchema),
-    schemars(rename = "CheckSummary", deny_unknown_fields)
-)]
-pub struct Summary {
-    /// Inputs checked (records written).
-    pub files: usize,
-    /// Findings by severity.
-    #[cfg_attr(feature = "serve", schemars(schema_with = "by_severity"))]
-    pub findings: BTreeMap<&'static str, usize>,
-    /// Inputs that could not be checked (unreadable).
-    pub failed: usize,
-    /// Inputs whose kind could not be told, left out (`kind_unknown`).
-    pub skipped: usize,
-    /// The run was stopped (Ctrl-C, SIGTERM) before the end of its input.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub interrupted: bool,
-}
-
-/// The schema of [`Summary::findings`]: a count per severity name.
-#[cfg(feature = "serve")]
-fn by_severity(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({
-        "type": "object",
-        "propertyNames": g.subschema_for::<Severity>(),
-        "additionalProperties": g.subschema_for::<usize>(),
-    })
-}
-
-impl Summary {
-    pub fn add(&mut self, r: &Record) {
-        if r.is_skipped() {
-            // Not checked: counted apart, its `kind_unknown` note not a finding.
-            self.skipped += 1;
-            return;
-        }
-        self.files += 1;
-        match &r.error {
-            // A bug on one input, or its time run out: reported like an
-            // error-level finding.
-            Some(e) if e.is_error_level() => *self.findings.entry("error").or_default() += 1,
-            Some(_) => self.failed += 1,
-            None => {}
-        }
-        for f in &r.findings {
-            *self
-                .findings
-                .entry(f.finding.severity.as_str())
-                .or_default() += 1;
-        }
-    }
-
-    pub fn count(&self, s: Severity) -> usize {
-        self.findings.get(s.as_str()).copied().unwrap_or(0)
-    }
-
-    /// `checked 3 files: 1 error, 2 warnings`.
-    pub fn line(&self) -> String {
-        let plural = |n: usize, one: &str| {
-            if n == 1 {
-                format!("1 {one}")
-            } else {
-                format!("{n} {one}s")
-            }
-        };
-        let mut parts = Vec::new();
-        for (s, name) in [
-            (Severity::Error, "error"),
-            (Severity::Warning, "warning"),
-            (Severity::Info, "info"),
-        ] {
-            let n = self.count(s);
-            if n > 0 {
-                parts.push(plural(n, name));
-            }
-        }
-        if self.failed > 0 {
-            parts.push(format!("{} not checked", self.failed));
-        }
-        let mut line = format!("checked {}: ", plural(self.files, "file"));
-        if parts.is_empty() {
-            line.push_str("no problems found");
-        } else {
-            line.push_str(&parts.join(", "));
-        }
-        if self.skipped > 0 {
-            line.push_str(&format!(
-                "; {} skipped (not a PDF, body or manifest)",
-                plural(self.skipped, "file")
-            ));
-        }
-        if self.interrupted {
-            line.push_str("; interrupted");
-        }
-        line
     }
 }

@@ -15,7 +15,8 @@
 //! folder, fields in a fixed order.
 
 use super::ci::{Annotated, places, relative};
-use super::record::{Record, Summary};
+use super::record::Record;
+use crate::batch::Summary;
 use crate::explain_cmd::{DOCS_URL, describe};
 use serde::Serialize;
 use signprep_core::Severity;

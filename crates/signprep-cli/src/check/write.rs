@@ -1,9 +1,10 @@
 //! Writing check records: human (compiler-style), json, ndjson, and the CI-gate
 //! formats (sarif, github, gitlab: their own modules).
 
-use super::record::{Record, Summary};
+use super::record::Record;
 use super::{github, gitlab::Gitlab, sarif::Sarif};
 use crate::args::CheckFormat;
+use crate::batch::Summary;
 use crate::findings::{self, Layout};
 use crate::text::{clean, clean_lines};
 use std::io::{self, BufWriter, Write};
@@ -60,10 +61,10 @@ impl<W: Write> Writer<W> {
                     self.out.write_all(b"{\"files\": [\n")?;
                 }
                 self.out.write_all(b"\n], \"summary\": ")?;
-                serde_json::to_writer(&mut self.out, summary)?;
+                serde_json::to_writer(&mut self.out, &summary.check_totals())?;
                 self.out.write_all(b"}\n")?;
             }
-            CheckFormat::Human => writeln!(self.out, "{}", summary.line())?,
+            CheckFormat::Human => writeln!(self.out, "{}", summary.check_line())?,
             CheckFormat::Sarif => self.sarif.finish(&mut self.out, summary)?,
             CheckFormat::Github => github::finish(&mut self.out, summary)?,
             CheckFormat::Gitlab => self.gitlab.finish(&mut self.out, summary)?,

@@ -195,7 +195,7 @@ fn child_style(
 /// Draws every child of `request` (read by [`read`]); returns the exit status.
 pub fn run(args: &PreviewArgs, painter: &Painter, request: Request, base: &Style) -> ExitStatus {
     let shown = request.shown.clone();
-    let mut verdict = crate::exit::Verdict::default();
+    let mut verdict = crate::batch::Summary::default();
     let errors = request::report_findings(&request.findings, &shown, &mut verdict);
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         return crate::exit::fail(

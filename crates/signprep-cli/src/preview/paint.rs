@@ -199,7 +199,7 @@ impl Painter {
         pages: Vec<usize>,
         out: &Out<'_>,
         what: &str,
-        verdict: &mut crate::exit::Verdict,
+        verdict: &mut crate::batch::Summary,
     ) -> Result<(), ExitStatus> {
         let count = sheet.loaded.doc.page_count();
         let sheet = Arc::new(sheet);
@@ -255,7 +255,7 @@ struct DrawnPage {
 }
 
 /// Writes an overlay as pretty JSON (and a newline), printing the path.
-fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::exit::Verdict) {
+fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::batch::Summary) {
     let written = serde_json::to_vec_pretty(overlay)
         .map_err(std::io::Error::other)
         .and_then(|mut b| {

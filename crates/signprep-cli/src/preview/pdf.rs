@@ -77,7 +77,7 @@ pub fn run(args: &PreviewArgs, painter: &Painter, file: &Path, style: &Style) ->
             ExitStatus::Error,
         );
     }
-    let mut verdict = crate::exit::Verdict::default();
+    let mut verdict = crate::batch::Summary::default();
     let errors = loaded
         .scan
         .diagnostics

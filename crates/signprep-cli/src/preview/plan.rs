@@ -77,7 +77,7 @@ pub fn run(args: &PreviewArgs, painter: &Painter, plan: Plan, base: &Style) -> E
         findings,
     } = plan;
     let shown = path.display().to_string();
-    let mut verdict = crate::exit::Verdict::default();
+    let mut verdict = crate::batch::Summary::default();
     let errors = request::report_findings(&findings, &shown, &mut verdict);
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         return crate::exit::fail(

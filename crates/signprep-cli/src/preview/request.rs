@@ -17,7 +17,7 @@ use signprep_render::Note;
 pub fn report_findings(
     findings: &[Finding],
     shown: &str,
-    verdict: &mut crate::exit::Verdict,
+    verdict: &mut crate::batch::Summary,
 ) -> usize {
     crate::findings::eprint(findings.iter().filter(|f| f.severity != Severity::Info));
     let errors = findings.iter().filter(|f| f.is_error()).count();
@@ -137,7 +137,7 @@ impl<'a> Drawing<'a> {
         (i, count): (usize, usize),
         name: &str,
         what: &str,
-        verdict: &mut crate::exit::Verdict,
+        verdict: &mut crate::batch::Summary,
     ) -> Result<(), ExitStatus> {
         let pages_in = sheet.loaded().doc.page_count();
         let pages = load::pages_within(&self.args.pages, pages_in);
@@ -155,7 +155,7 @@ impl<'a> Drawing<'a> {
     /// Nothing drawn is no preview: it never passes (unless `verdict`
     /// already fails). Without `--pages` that is exit 1, `nothing to draw:
     /// {none}`; with it, exit 2: no `{documents}` has these pages.
-    pub fn finish(&self, none: &str, documents: &str, verdict: &mut crate::exit::Verdict) {
+    pub fn finish(&self, none: &str, documents: &str, verdict: &mut crate::batch::Summary) {
         if self.chosen > 0 || verdict.status != ExitStatus::Success {
             return;
         }

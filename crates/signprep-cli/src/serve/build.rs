@@ -10,7 +10,8 @@ use super::engine::{Failed, Permit};
 use super::form::{self, FORM, Form};
 use super::query::{Pairs, bad, check_status, engine_failed, flag, pairs, positive};
 use crate::args::CheckFormat;
-use crate::check::record::{Record as CheckRecord, Summary};
+use crate::batch::summary::{Command, Summary};
+use crate::check::record::Record as CheckRecord;
 use crate::check::write::Writer;
 use axum::body::Body;
 use axum::extract::State;
@@ -26,8 +27,10 @@ pub fn check_output(
     format: CheckFormat,
     status: StatusCode,
 ) -> Result<Response, ApiError> {
-    let mut summary = Summary::default();
-    summary.add(record);
+    let mut summary = Summary::new(Command::Check {
+        deny_warnings: false,
+    });
+    summary.file(&record.tally());
     let mut out = Vec::new();
     {
         let mut w = Writer::new(format, &mut out);

@@ -4,11 +4,12 @@
 //! the types `signprep schema` publishes (`signprep_pack::SchemaName`, their
 //! `$defs` lifted into `components/schemas`), `check`'s output from its
 //! record and summary types (`check::record`, whose codes are the `codes!`
-//! enums: every code listed), the server's own answers from the types in
+//! enums: every code listed; `batch::summary::CheckTotals`), the server's own answers from the types in
 //! `api.rs`/`meta.rs` (schemars). A test validates real answers against them.
 
 use super::api::{json_bytes, json_response};
-use crate::check::record::{Record as CheckRecord, Summary};
+use crate::batch::summary::CheckTotals;
+use crate::check::record::Record as CheckRecord;
 use axum::http::StatusCode;
 use axum::response::Response;
 use schemars::generate::SchemaSettings;
@@ -27,7 +28,7 @@ struct CheckOutput {
     /// One record: the input checked.
     files: Vec<CheckRecord>,
     /// Totals.
-    summary: Summary,
+    summary: CheckTotals<'static>,
 }
 
 /// The document, built once per request (a few milliseconds).
