@@ -262,6 +262,9 @@ fn openapi_names_every_route_and_real_answers_fit_its_schemas() {
     assert!(!scan.is_valid(&serde_json::json!({"status": 7})));
     assert!(!check.is_valid(&serde_json::json!({"files": 3})));
     assert!(!error.is_valid(&serde_json::json!({"error": {"code": 1}})));
+    // An error body's code is one of the server's (`ApiCode`).
+    assert!(error.is_valid(&serde_json::json!({"error": {"code": "busy", "message": "m"}})));
+    assert!(!error.is_valid(&serde_json::json!({"error": {"code": "nope", "message": "m"}})));
     // The check output's schema is the real types': exact to the code and
     // the key (a fitting answer, then each change of it refused).
     let fits = serde_json::json!({

@@ -1,6 +1,7 @@
 //! Ctrl-C (and SIGTERM, SIGHUP: a Kubernetes pod being stopped) as a flag the
 //! stream checks between records. A second signal quits at once, exit status 130.
 
+use crate::exit::ExitStatus;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -14,7 +15,7 @@ pub fn flag() -> Arc<AtomicBool> {
         let raised = Arc::clone(&flag);
         let _ = ctrlc::set_handler(move || {
             if raised.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
+                std::process::exit(ExitStatus::Interrupted.code().into());
             }
         });
         flag

@@ -16,7 +16,10 @@ use std::time::Instant;
 /// Why a request was refused or failed before (or instead of) its record: the
 /// `code` of the error body. A contract with clients: stable snake_case
 /// names, listed in the README's table of `signprep serve`'s errors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Each written as its variant's name in snake_case, the one source of the
+// names: serde writes them, schemars lists them in `/openapi.json`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum ApiCode {
     /// 400: a query parameter that is unknown or has a bad value.
     BadRequest,
@@ -50,24 +53,6 @@ pub enum ApiCode {
 }
 
 impl ApiCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApiCode::BadRequest => "bad_request",
-            ApiCode::Unauthorized => "unauthorized",
-            ApiCode::NotFound => "not_found",
-            ApiCode::MethodNotAllowed => "method_not_allowed",
-            ApiCode::BodyTooLarge => "body_too_large",
-            ApiCode::UnsupportedMediaType => "unsupported_media_type",
-            ApiCode::InputNamesFiles => "input_names_files",
-            ApiCode::Busy => "busy",
-            ApiCode::NotReady => "not_ready",
-            ApiCode::InternalError => "internal_error",
-            ApiCode::BodyUnreadable => "body_unreadable",
-            ApiCode::PageOutOfRange => "page_out_of_range",
-            ApiCode::PageNotDrawn => "page_not_drawn",
-        }
-    }
-
     pub fn status(self) -> StatusCode {
         match self {
             ApiCode::BadRequest | ApiCode::BodyUnreadable | ApiCode::PageOutOfRange => {
@@ -118,11 +103,8 @@ pub(super) struct ErrorBody<'a> {
 /// What went wrong.
 #[derive(Serialize, schemars::JsonSchema)]
 struct ErrorInfo<'a> {
-    /// Stable snake_case code: `bad_request`, `unauthorized`, `not_found`,
-    /// `method_not_allowed`, `body_too_large`, `unsupported_media_type`,
-    /// `input_names_files`, `busy`, `not_ready`, `internal_error`,
-    /// `body_unreadable`, `page_out_of_range`, `page_not_drawn`.
-    code: &'a str,
+    /// Stable snake_case code.
+    code: ApiCode,
     /// In our words.
     message: &'a str,
 }
@@ -131,7 +113,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
             error: ErrorInfo {
-                code: self.code.as_str(),
+                code: self.code,
                 message: &self.message,
             },
         };
@@ -392,4 +374,29 @@ pub async fn method_not_allowed(State(app): State<Arc<App>>, req: Request) -> Ap
     );
     let (parts, body) = req.into_parts();
     refuse(e, &parts.headers, body, app.max_body).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ApiCode;
+    use signprep_core::{Code, FileErrorCode};
+
+    /// A code naming a condition the core names too is written as the
+    /// core writes it; the others as their variant in snake_case.
+    #[test]
+    fn codes_shared_with_the_core_are_its_names() {
+        let name = |c: ApiCode| serde_json::to_value(c).ok();
+        assert_eq!(
+            name(ApiCode::InternalError),
+            Some(FileErrorCode::InternalError.as_str().into())
+        );
+        assert_eq!(
+            name(ApiCode::PageNotDrawn),
+            Some(Code::PageNotDrawn.as_str().into())
+        );
+        assert_eq!(
+            name(ApiCode::UnsupportedMediaType),
+            Some("unsupported_media_type".into())
+        );
+    }
 }
