@@ -250,6 +250,15 @@ codes! {
         /// tags it holds; the text is left as text, not read as another vendor's
         /// field. `--dialect NAME` forces one vendor's reading.
         VendorTagUnread => "vendor_tag_unread", Warning;
+        /// Vendor tag text (under `--dialect` or `--anchors`) that an
+        /// annotation's appearance draws (a FreeText, Stamp or other markup
+        /// annotation; form widgets are fields, read as such), not the page's
+        /// content. The vendors read tags in a page's text as text extractors
+        /// give it (pdf.js, MuPDF, pdfium: the page's content, not its
+        /// annotations), so no field is placed and none is migrated; viewers
+        /// still draw the annotation, so the text shows on the upload, and
+        /// `migrate --strip` leaves it. The message names the annotation.
+        VendorTagInAnnotation => "vendor_tag_in_annotation", Warning;
         /// A DocuSign anchor tab (`scan --anchors`) whose `anchorString` is on no
         /// page of the document, and which does not say
         /// `anchorIgnoreIfNotPresent`. DocuSign would refuse to send the envelope;

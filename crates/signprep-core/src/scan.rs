@@ -1,14 +1,14 @@
 //! The scanner: pages in parallel, merged in page order, scaled to output pixels.
 
-use crate::content::interpret_page;
+use crate::content::{interpret_appearances, interpret_page};
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error};
 use crate::forms::{self, Field};
 use crate::geometry::{Rect, Scale, round2};
 use crate::resources::Resources;
 use crate::tags::vendor::{
-    Anchors, Dialects, FoundVendorTag, PageVendor, VendorTag, collect_page, find_anchor_tabs,
-    resolve_document,
+    Anchors, Dialects, FoundVendorTag, Leftover, PageVendor, VendorTag, annotation_findings,
+    collect_page, find_anchor_tabs, resolve_document,
 };
 use crate::tags::{FoundTag, PageLines, Unmappable, find_page_tags_in};
 use rayon::prelude::*;
@@ -84,9 +84,54 @@ pub struct Scan {
     pub fields: Vec<Field>,
     /// Findings, in page order.
     pub diagnostics: Vec<Diagnostic>,
+    /// Vendor syntax read under `--dialect` that places no field, in page
+    /// and line order ([`Scan::vendor_text`]). Not part of the record.
+    #[serde(skip)]
+    #[schemars(skip)]
+    vendor_text: Vec<VendorText>,
+}
+
+/// Vendor syntax a scan read but placed no field for, whose text `migrate
+/// --strip` removes all the same: a `{{…}}` that none of the document's
+/// vendors reads (`vendor_tag_unread`) or a tag broken over lines or pages
+/// (`vendor_tag_split_across_lines`).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct VendorText {
+    /// The finding that reports it.
+    pub code: Code,
+    /// The text, its lines joined.
+    pub raw: String,
+    /// The page it starts on (0-based).
+    pub page: usize,
+    /// The top-left corner of its first line's text, page-stacked pixels
+    /// (as a tag's `x`, `y`), when its glyphs have a box.
+    pub at: Option<(f64, f64)>,
+    /// The height of that line's text, pixels.
+    pub height: f64,
+}
+
+impl VendorText {
+    fn output(l: Leftover, page: usize, f: f64, off: f64) -> VendorText {
+        let b = l.bbox.map(|b| b.stacked(f, off));
+        VendorText {
+            code: l.code,
+            raw: l.raw,
+            page,
+            at: b.map(|(x, y, _, _)| (round2(x), round2(y))),
+            height: b.map_or(0.0, |(_, _, _, h)| round2(h)),
+        }
+    }
 }
 
 impl Scan {
+    /// Vendor syntax read under `--dialect` that places no field (unread
+    /// `{{…}}`, tags broken over lines), with where each starts: what
+    /// [`crate::strip_vendor_tags`] removes besides the tags.
+    pub fn vendor_text(&self) -> &[VendorText] {
+        &self.vendor_text
+    }
+
     /// True when a finding has error severity.
     pub fn has_errors(&self) -> bool {
         self.diagnostics
@@ -218,6 +263,18 @@ impl Scanner {
                 diags.extend(found.diags);
                 anchor_hits = found.hits;
             }
+            // Tag text an annotation draws: reported, never read (see
+            // `tags/vendor/annotation.rs`); a scan of `<# #>` tags never looks.
+            if self.reads_vendor_tags() {
+                for a in interpret_appearances(&res, i)? {
+                    diags.extend(annotation_findings(
+                        i,
+                        &a,
+                        self.dialects,
+                        self.anchors.as_deref(),
+                    ));
+                }
+            }
             diags.extend(text.diagnostics);
             if text.glyphs.is_empty() && text.images > 0 {
                 diags.push(
@@ -290,8 +347,10 @@ impl Scanner {
             page_tags.extend(r.tags.into_iter().map(|t| (i, t)));
             let (f, off, _, _) = factors.get(i).copied().unwrap_or((1.0, 0.0, 0.0, 0.0));
             let mut diags = r.diags;
-            if let Some((found, vendor_diags)) = vendor.next() {
+            if let Some((found, vendor_diags, left)) = vendor.next() {
                 vendor_tags.extend(found.into_iter().map(|t| t.output(i, f, off)));
+                scan.vendor_text
+                    .extend(left.into_iter().map(|l| VendorText::output(l, i, f, off)));
                 let at = r.vendor_at.min(diags.len());
                 diags.splice(at..at, vendor_diags);
             }

@@ -8,7 +8,7 @@
 
 use signprep_core::{
     Code, Dialects, Document, Glyph, LoadOptions, Rect, Scan, Scanner, Stripped, VendorTag,
-    strip_vendor_tags,
+    VendorText, strip_vendor_tags,
 };
 use std::path::{Path, PathBuf};
 
@@ -220,19 +220,19 @@ fn an_encrypted_file_is_refused() {
     assert_eq!(out.diagnostics[0].code, Code::StripRefused);
     assert!(out.diagnostics[0].message.contains("encrypted"));
 }
-/// Strips every vendor tag of a fixture (and the unread `{{...}}` its scan
-/// reports) and checks the copy: no vendor tag read again, every other glyph
+/// Strips every vendor tag of a fixture (and, `with_unread`, the syntax that
+/// places no field: unread `{{...}}`, tags broken over lines) and checks the copy: no vendor tag read again, every other glyph
 /// in place within 0.01 pt, and exactly the tags' characters removed.
 fn strips_clean(rel: &str, with_unread: bool) -> Stripped {
     let bytes = read(rel);
     let doc = open(&bytes);
     let s = scan(&doc);
     let tags = s.vendor_tags.clone().unwrap();
-    let unread: Vec<(usize, String)> = s
-        .diagnostics
+    let unread: Vec<VendorText> = s
+        .vendor_text()
         .iter()
-        .filter(|d| with_unread && d.code == Code::VendorTagUnread)
-        .map(|d| (d.page.unwrap(), d.tag.clone().unwrap()))
+        .filter(|_| with_unread)
+        .cloned()
         .collect();
     let out = strip_vendor_tags(&doc, &s.pages, &tags, &unread).unwrap();
     let doc2 = open(out.pdf.as_ref().unwrap());
@@ -249,7 +249,7 @@ fn strips_clean(rel: &str, with_unread: bool) -> Stripped {
     let mut want: Vec<String> = tags
         .iter()
         .map(|t| t.raw.as_str())
-        .chain(unread.iter().map(|(_, r)| r.as_str()))
+        .chain(unread.iter().map(|t| t.raw.as_str()))
         .flat_map(|r| r.chars().map(String::from))
         .collect();
     removed.sort();
@@ -274,4 +274,93 @@ fn unread_tag_text_goes_too() {
         let out = strips_clean(rel, true);
         assert_eq!(out.diagnostics, vec![], "{rel}");
     }
+}
+
+#[test]
+fn tags_broken_over_lines_and_pages_go_in_every_piece() {
+    for rel in [
+        "testdata/fixtures/vendor_wrapped.pdf",
+        "testdata/migrate/strip_leftovers.pdf",
+    ] {
+        let out = strips_clean(rel, true);
+        assert_eq!(out.diagnostics, vec![], "{rel}");
+        let doc = open(out.pdf.as_ref().unwrap());
+        let codes: Vec<Code> = scan(&doc).diagnostics.iter().map(|d| d.code).collect();
+        assert!(
+            !codes.contains(&Code::VendorTagSplitAcrossLines)
+                && !codes.contains(&Code::VendorTagUnread),
+            "{rel}: {codes:?}"
+        );
+    }
+}
+
+#[test]
+fn unread_text_is_removed_where_it_was_read_not_where_the_same_text_first_is() {
+    let bytes = read("testdata/migrate/strip_leftovers.pdf");
+    let doc = open(&bytes);
+    let s = scan(&doc);
+    let english: Vec<&VendorText> = s
+        .vendor_text()
+        .iter()
+        .filter(|t| t.raw == "{{(English)English}}")
+        .collect();
+    assert_eq!(english.len(), 2, "{:?}", s.vendor_text());
+    assert!(english.iter().all(|t| t.code == Code::VendorTagUnread));
+    // Only the second (lower on the page) asked for.
+    let second = [english[1].clone()];
+    let out = strip_vendor_tags(&doc, &s.pages, &[], &second).unwrap();
+    assert_eq!(out.diagnostics, vec![]);
+    let doc2 = open(out.pdf.as_ref().unwrap());
+    let line = |g: &[Glyph], y: f64| -> String {
+        g.iter()
+            .filter(|g| (g.bbox.y1 - (792.0 - y)).abs() < 4.0)
+            .map(|g| g.text.as_str())
+            .collect()
+    };
+    let after = doc2.glyphs(0).unwrap();
+    assert_eq!(line(&after, 690.0), "Language: {{(English)English}}");
+    assert_eq!(line(&after, 660.0), "Language again:  (same text)");
+    removed_glyphs(&doc.glyphs(0).unwrap(), &after).unwrap();
+}
+
+#[test]
+fn a_tag_an_annotation_draws_is_reported_not_migrated_and_not_stripped() {
+    let bytes = read("testdata/migrate/strip_leftovers.pdf");
+    let doc = open(&bytes);
+    let s = scan(&doc);
+    let raw = "{{Witness_es_:signer2:signature}}";
+    let tags = s.vendor_tags.clone().unwrap();
+    assert!(tags.iter().all(|t| t.raw != raw), "{tags:#?}");
+    let found: Vec<_> = s
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::VendorTagInAnnotation)
+        .collect();
+    assert_eq!(found.len(), 1, "{:#?}", s.diagnostics);
+    assert_eq!(found[0].tag.as_deref(), Some(raw));
+    assert_eq!(found[0].page, Some(0));
+    // Placed as ISO 32000-1 Algorithm 8.1 maps the form onto /Rect: x 304.
+    assert!(
+        found[0].message.contains("at (304.0, ") && found[0].message.contains("FreeText"),
+        "{}",
+        found[0].message
+    );
+    // Not read by a plain scan, which never looks at annotations.
+    let plain = Scanner::new().scan(&doc).unwrap();
+    assert!(
+        plain
+            .diagnostics
+            .iter()
+            .all(|d| d.code != Code::VendorTagInAnnotation)
+    );
+    // The copy leaves the annotation as it was: still reported.
+    let out = strip_vendor_tags(&doc, &s.pages, &tags, s.vendor_text()).unwrap();
+    let doc2 = open(out.pdf.as_ref().unwrap());
+    let again: Vec<_> = scan(&doc2)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.code == Code::VendorTagInAnnotation)
+        .collect();
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].message, found[0].message);
 }

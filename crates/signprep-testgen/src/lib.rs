@@ -196,6 +196,7 @@ pub fn fixtures() -> Vec<Fixture> {
 pub fn try_migrate_contracts() -> Result<Vec<Fixture>, Error> {
     let mut all = fixtures::contracts::all()?;
     all.push(fixtures::strip::strip_contract()?);
+    all.push(fixtures::strip::strip_leftovers()?);
     Ok(all)
 }
 

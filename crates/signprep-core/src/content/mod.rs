@@ -6,6 +6,7 @@
 //! else is skipped. Glyphs land in a [`PageText`]: one text buffer for the page
 //! and a flat vector of glyph records, so the hot path allocates only to grow them.
 
+mod appearance;
 mod args;
 mod clip;
 mod lexer;
@@ -19,6 +20,7 @@ use crate::fonts::{self, Damage, Font, GlyphSink};
 use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
 use crate::stream_cache::{Decoded, Reuse};
+pub(crate) use appearance::{Appearance, interpret_appearances};
 use args::Args;
 pub(crate) use lexer::{Lexer, Operands, Tok};
 pub use page::Glyph;
@@ -137,26 +139,7 @@ fn interpret<T: Tracer>(
     // Also on pages without operators, where the interpreter never checks.
     doc.check_time()?;
     let display = page.geometry.display_matrix();
-    let mut it = Interp {
-        doc,
-        res,
-        page: index,
-        display,
-        out: PageText::default(),
-        gs: GState::default(),
-        stack: Vec::new(),
-        tm: Matrix::IDENTITY,
-        tlm: Matrix::IDENTITY,
-        forms: Vec::new(),
-        warned_font: false,
-        full: false,
-        operators: 0,
-        font_slots: Vec::new(),
-        fallback: None,
-        path: None,
-        clip_next: false,
-        trace,
-    };
+    let mut it = Interp::new(res, index, display, trace);
     let mut segments = Vec::new();
     let want = T::ON.then_some(&mut segments);
     let content = page_content(res, page, index, &mut it.out.diagnostics, want)?;
@@ -174,21 +157,7 @@ fn interpret<T: Tracer>(
         .and_then(|r| doc.resolve(r))
         .and_then(Obj::as_dict);
     it.run(&content, resources)?;
-    if it.full {
-        let o = &doc.options;
-        it.out.diagnostics.push(
-            Diagnostic::new(
-                Code::ContentUnreadable,
-                format!(
-                    "page {}: the page has more than {} operators or {} glyphs (max_operators_per_page, max_glyphs_per_page); the rest of it was skipped",
-                    index + 1,
-                    o.max_operators_per_page,
-                    o.max_glyphs_per_page
-                ),
-            )
-            .page(index),
-        );
-    }
+    it.report_full();
     Ok((it.out, it.trace))
 }
 
@@ -279,6 +248,50 @@ struct Interp<'a, T: Tracer> {
 }
 
 impl<'a, T: Tracer> Interp<'a, T> {
+    /// An interpreter for page `index`, drawing through `display`.
+    fn new(res: &'a Resources<'a>, index: usize, display: Matrix, trace: T) -> Self {
+        Interp {
+            doc: res.doc(),
+            res,
+            page: index,
+            display,
+            out: PageText::default(),
+            gs: GState::default(),
+            stack: Vec::new(),
+            tm: Matrix::IDENTITY,
+            tlm: Matrix::IDENTITY,
+            forms: Vec::new(),
+            warned_font: false,
+            full: false,
+            operators: 0,
+            font_slots: Vec::new(),
+            fallback: None,
+            path: None,
+            clip_next: false,
+            trace,
+        }
+    }
+
+    /// The finding of a page a per-page limit stopped.
+    fn report_full(&mut self) {
+        if !self.full {
+            return;
+        }
+        let o = &self.doc.options;
+        self.out.diagnostics.push(
+            Diagnostic::new(
+                Code::ContentUnreadable,
+                format!(
+                    "page {}: the page has more than {} operators or {} glyphs (max_operators_per_page, max_glyphs_per_page); the rest of it was skipped",
+                    self.page + 1,
+                    o.max_operators_per_page,
+                    o.max_glyphs_per_page
+                ),
+            )
+            .page(self.page),
+        );
+    }
+
     fn run(&mut self, content: &[u8], resources: Option<Dict<'a>>) -> Result<(), Error> {
         let mut lexer = Lexer::new(content);
         let mut operands = Operands::default();

@@ -12,6 +12,10 @@
 //! content stream listed by several pages) is changed only when every glyph
 //! the change removes belongs to a stripped tag wherever it is drawn; a tag
 //! that cannot be removed exactly is left, with a `strip_tag_kept` finding.
+//! Vendor syntax that places no field (an unread `{{...}}`, a tag broken
+//! over lines or pages) is removed the same way, every piece of it. Text an
+//! annotation's appearance draws is not touched: it is no tag
+//! (`vendor_tag_in_annotation`, see `tags/vendor/annotation.rs`).
 //! The copy is the input with an incremental update appended
 //! ([`Document::incremental_update`]).
 
@@ -22,7 +26,7 @@ use crate::content::{PageText, Trace, interpret_page_traced};
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error, ObjectId};
 use crate::resources::Resources;
-use crate::scan::PageInfo;
+use crate::scan::{PageInfo, VendorText};
 use crate::stream_cache::Reuse;
 use crate::tags::vendor::VendorTag;
 use find::{Finder, Target};
@@ -67,20 +71,22 @@ enum Plan {
 }
 
 /// Removes the text of `tags` (vendor tags of a scan of `doc` whose pages are
-/// `pages`) from a copy of `doc`, and of `unread` (page and text of each
-/// `{{...}}` the scan reported as `vendor_tag_unread`: some vendor's syntax,
-/// which left in the copy would read as that vendor's tag).
+/// `pages`) from a copy of `doc`, and of `left` (the scan's
+/// [`Scan::vendor_text`](crate::Scan::vendor_text): each `{{...}}` reported
+/// as `vendor_tag_unread`, some vendor's syntax which left in the copy would
+/// read as that vendor's tag, and each tag reported as
+/// `vendor_tag_split_across_lines`, which places no field but whose pieces
+/// would stay printed).
 ///
-/// Each tag is looked for again on its page by its text at its box (a tag
-/// wrapped over lines or onto the next page in all its pieces); an unread
-/// text at its first occurrence on its page not taken before. Fatal only
-/// where a scan is (a limit); anything that cannot be done exactly is a
-/// finding.
+/// Each one is looked for again on its page by its text at its box (wrapped
+/// over lines or onto the next page in all its pieces); text without a box
+/// at its first occurrence on its page not taken before. Fatal only where a
+/// scan is (a limit); anything that cannot be done exactly is a finding.
 pub fn strip_vendor_tags(
     doc: &Document,
     pages: &[PageInfo],
     tags: &[VendorTag],
-    unread: &[(usize, String)],
+    left: &[VendorText],
 ) -> Result<Stripped, Error> {
     let mut out = Stripped {
         removed: vec![false; tags.len()],
@@ -107,10 +113,10 @@ pub fn strip_vendor_tags(
             raw: &t.raw,
             at: Some((t.x, t.y, (t.height / 2.0).max(1.0))),
         })
-        .chain(unread.iter().map(|(page, raw)| Target {
-            page: *page,
-            raw,
-            at: None,
+        .chain(left.iter().map(|t| Target {
+            page: t.page,
+            raw: &t.raw,
+            at: t.at.map(|(x, y)| (x, y, (t.height / 2.0).max(1.0))),
         }))
         .collect();
     let mut plans = plan_tags(doc, pages, &targets, &traced);
@@ -157,9 +163,15 @@ pub fn strip_vendor_tags(
                 }
             }
             Plan::Keep(why) => {
-                let what = match tags.get(n) {
-                    Some(tag) => format!("{} tag", tag.dialect.vendor()),
-                    None => "unread tag text".to_string(),
+                let what = match (
+                    tags.get(n),
+                    n.checked_sub(tags.len()).and_then(|k| left.get(k)),
+                ) {
+                    (Some(tag), _) => format!("{} tag", tag.dialect.vendor()),
+                    (None, Some(t)) if t.code == Code::VendorTagSplitAcrossLines => {
+                        "tag text broken over lines".to_string()
+                    }
+                    _ => "unread tag text".to_string(),
                 };
                 out.diagnostics.push(
                     Diagnostic::new(

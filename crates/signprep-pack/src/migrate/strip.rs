@@ -10,18 +10,13 @@ use signprep_core::{Code, Diagnostic, Document, Scan};
 /// definitions (`[def:$name|...]`, which place no field) and the tags left out
 /// of the request (a kind with no counterpart, a read-only tag), whose syntax
 /// would otherwise stay printed on the upload (their findings say what to
-/// place by hand). What could not be stripped becomes findings, and a removed
+/// place by hand), and the vendor syntax that placed no field (an unread
+/// `{{…}}`, a tag broken over lines or pages: every piece). What could not be stripped becomes findings, and a removed
 /// tag's `vendor_tag_visible` goes (its text no longer shows).
 pub(super) fn strip(doc: &Document, scan: &Scan, file: &str, m: &mut Migrated) {
     let tags = scan.vendor_tags.as_deref().unwrap_or_default();
-    let unread: Vec<(usize, String)> = scan
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == Code::VendorTagUnread)
-        .filter_map(|d| Some((d.page?, d.tag.clone()?)))
-        .collect();
     let at = "/requests/0/body";
-    match signprep_core::strip_vendor_tags(doc, &scan.pages, tags, &unread) {
+    match signprep_core::strip_vendor_tags(doc, &scan.pages, tags, scan.vendor_text()) {
         Ok(s) => {
             let gone: Vec<(usize, &str)> = tags
                 .iter()

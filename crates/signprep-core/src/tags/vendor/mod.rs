@@ -11,6 +11,7 @@
 //! into findings.
 
 mod adobe;
+mod annotation;
 mod boldsign;
 mod docuseal;
 mod docusign;
@@ -20,7 +21,8 @@ mod signnow;
 
 mod documenso;
 mod resolve;
-pub(crate) use resolve::{PageVendor, collect_page, resolve_document};
+pub(crate) use annotation::annotation_findings;
+pub(crate) use resolve::{Leftover, PageVendor, collect_page, resolve_document};
 
 use super::{Lines, glyphs_of, span};
 use crate::content::PageText;

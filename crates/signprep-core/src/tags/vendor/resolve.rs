@@ -92,6 +92,16 @@ pub(crate) struct PageVendor {
     top: Vec<Dangling>,
 }
 
+impl PageVendor {
+    /// Each candidate's text and the box of its first line.
+    pub(crate) fn texts(&self) -> Vec<(String, Option<Rect>)> {
+        self.cands
+            .iter()
+            .map(|c| (c.raw.clone(), c.pieces.first().and_then(|p| p.bbox)))
+            .collect()
+    }
+}
+
 /// The delimiters the requested dialects use (a close alone may end a tag
 /// begun on the page before).
 fn delims(dialects: Dialects, page: &PageText) -> Vec<Delim> {
@@ -214,14 +224,13 @@ pub(crate) fn collect_page(
     let mut out = PageVendor::default();
     for c in all {
         let whole = text.get(c.start..c.end).unwrap_or_default();
-        let wrapped = whole.contains('\n');
         let mut pieces = Vec::with_capacity(2);
         let mut from = c.start;
         for (k, _) in whole.match_indices('\n') {
             pieces.push(piece(page_index, page, lines, (from, c.start + k), true));
             from = c.start + k + 1;
         }
-        pieces.push(piece(page_index, page, lines, (from, c.end), wrapped));
+        pieces.push(piece(page_index, page, lines, (from, c.end), true));
         let raw: String = pieces.iter().map(|p| p.text.as_str()).collect();
         // A wrapped tag is measured on its first line, where its field starts.
         let first = Candidate {
@@ -480,12 +489,37 @@ fn visible_finding(t: &FoundVendorTag, page: usize) -> Diagnostic {
     .hint("paint the tag white (or render mode 3) in the source document, or check `signprep preview`")
 }
 
+/// Vendor syntax that places no field but whose text `migrate --strip`
+/// removes all the same: a `{{…}}` no grammar of the document reads
+/// (`vendor_tag_unread`), a tag broken over lines or pages
+/// (`vendor_tag_split_across_lines`).
+#[derive(Clone, Debug)]
+pub(crate) struct Leftover {
+    /// The text, its lines joined.
+    pub(crate) raw: String,
+    /// The box of its first line's glyphs (displayed page coordinates).
+    pub(crate) bbox: Option<Rect>,
+    /// The finding that reports it.
+    pub(crate) code: Code,
+}
+
+impl Leftover {
+    fn of(c: &Cand, code: Code) -> Self {
+        Leftover {
+            raw: c.raw.clone(),
+            bbox: c.pieces.first().and_then(|p| p.bbox),
+            code,
+        }
+    }
+}
+
+/// One page's share of the document's reading: the tags placed, the
+/// findings and the leftovers, in line order.
+pub(crate) type PageReading = (Vec<FoundVendorTag>, Vec<Diagnostic>, Vec<Leftover>);
+
 /// Reads the document's tags from its pages' candidates: per page, the
-/// tags placed and the findings, in page and line order.
-pub(crate) fn resolve_document(
-    pages: Vec<PageVendor>,
-    dialects: Dialects,
-) -> Vec<(Vec<FoundVendorTag>, Vec<Diagnostic>)> {
+/// tags placed, the findings and the leftovers, in page and line order.
+pub(crate) fn resolve_document(pages: Vec<PageVendor>, dialects: Dialects) -> Vec<PageReading> {
     let n = pages.len();
     let mut cands: Vec<Cand> = Vec::new();
     let mut tops: Vec<Vec<Dangling>> = pages.iter().map(|p| p.top.clone()).collect();
@@ -525,15 +559,17 @@ pub(crate) fn resolve_document(
         }
     }
 
-    let mut out: Vec<(Vec<FoundVendorTag>, Vec<Diagnostic>)> =
-        (0..n).map(|_| (Vec::new(), Vec::new())).collect();
+    let mut out: Vec<PageReading> = (0..n)
+        .map(|_| (Vec::new(), Vec::new(), Vec::new()))
+        .collect();
     for (mut c, ch) in cands.into_iter().zip(chosen) {
-        let Some((found, diags)) = out.get_mut(c.page) else {
+        let Some((found, diags, left)) = out.get_mut(c.page) else {
             continue;
         };
         let Some(i) = ch.filter(|&i| i < c.readings.len()) else {
             if matches!(c.delim, Delim::DoubleBrace | Delim::DoubleBracket) {
                 diags.push(unread_finding(&c, &ranked));
+                left.push(Leftover::of(&c, Code::VendorTagUnread));
             }
             continue;
         };
@@ -544,6 +580,7 @@ pub(crate) fn resolve_document(
             let texts: Vec<&str> = c.pieces.iter().map(|p| p.text.as_str()).collect();
             if !(d == Dialect::Signnow && signnow::reads_wrapped(&texts)) {
                 diags.push(split_finding(&c, d));
+                left.push(Leftover::of(&c, Code::VendorTagSplitAcrossLines));
                 continue;
             }
         }
