@@ -2,8 +2,8 @@
 //! and manifests.
 
 use crate::args::{CheckArgs, CheckFormat, Deny};
-use crate::batch::{Command, Ended, Progress, Runner, Summary};
-use crate::check::inputs::{Inputs, Item};
+use crate::batch::walk::WalkOptions;
+use crate::batch::{Command, Ended, Gather, Input, Progress, Runner, Source, Summary};
 use crate::check::record::Record;
 use crate::check::write::Writer;
 use crate::exit::ExitStatus;
@@ -58,7 +58,17 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     } else {
         args.paths.clone()
     };
-    let items = match Inputs::open(&paths, args.files_from.as_deref()) {
+    // PDFs, request bodies and manifests; a list on standard input is read
+    // as the run goes, so the first record is written before it ends.
+    let how = Gather {
+        walk: WalkOptions {
+            bodies: true,
+            ..WalkOptions::default()
+        },
+        files_from: args.files_from.clone(),
+        ..Gather::default()
+    };
+    let items = match Source::open(&paths, &how) {
         Ok(items) => items,
         Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
@@ -77,28 +87,30 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     // The first input skipped as `kind_unknown`, and why: named when it is
     // the only input.
     let mut first_skipped: Option<(String, String)> = None;
-    let work = move |item: &Item, _waiting: usize| check_one(&checker, item, kind);
+    let work = move |item: &Input, _waiting: usize| check_one(&checker, item, kind);
     // Largest files first (output order is kept).
-    let weight = |item: &Item| match item {
-        Item::File { path, .. } => std::fs::metadata(path).map_or(0, |m| m.len()),
-        Item::Stdin | Item::Missing(..) => 0,
-    };
-    let ended = runner.run(items, weight, work, progress, |item, result, progress| {
-        let r =
-            result.unwrap_or_else(|e| Record::from_error(item.path().display().to_string(), &e));
-        summary.file(&r.tally());
-        if r.is_skipped() {
-            // The bar counts what is checked.
-            progress.skipped();
-            if first_skipped.is_none() {
-                let why = r.findings.first().map(|l| l.finding.message.clone());
-                first_skipped = Some((r.path.clone(), why.unwrap_or_default()));
+    let ended = runner.run(
+        items,
+        Input::size,
+        work,
+        progress,
+        |item, result, progress| {
+            let r = result
+                .unwrap_or_else(|e| Record::from_error(item.path().display().to_string(), &e));
+            summary.file(&r.tally());
+            if r.is_skipped() {
+                // The bar counts what is checked.
+                progress.skipped();
+                if first_skipped.is_none() {
+                    let why = r.findings.first().map(|l| l.finding.message.clone());
+                    first_skipped = Some((r.path.clone(), why.unwrap_or_default()));
+                }
+            } else {
+                progress.file(0, r.findings.len());
             }
-        } else {
-            progress.file(0, r.findings.len());
-        }
-        progress.around_output(|| writer.record(&r))
-    });
+            progress.around_output(|| writer.record(&r))
+        },
+    );
     summary.interrupted = match ended {
         Ok(ended) => ended == Ended::Interrupted,
         Err(status) => return status,
@@ -170,17 +182,17 @@ fn nothing_to_check(
 /// `kind_unknown` note when its kind could not be told (named or found in a
 /// folder alike: a `Cargo.toml` given by a pre-commit hook does not fail the
 /// run; a run that checks nothing at all does).
-fn check_one(checker: &Checker, item: &Item, kind: Option<InputKind>) -> Record {
+fn check_one(checker: &Checker, item: &Input, kind: Option<InputKind>) -> Record {
     let (path, bytes) = match item {
-        Item::Missing(p, e) => return Record::unreadable(p.display().to_string(), e),
-        Item::Stdin => {
+        Input::Missing(p, e) => return Record::unreadable(p.display().to_string(), e),
+        Input::Stdin => {
             let mut buf = Vec::new();
             if let Err(e) = std::io::stdin().lock().read_to_end(&mut buf) {
                 return Record::stdin_unreadable(&e);
             }
             (PathBuf::from("-"), buf)
         }
-        Item::File { path, .. } => match std::fs::read(path) {
+        Input::File(path) => match std::fs::read(path) {
             Ok(b) => (path.clone(), b),
             Err(e) => return Record::unreadable(path.display().to_string(), &e),
         },

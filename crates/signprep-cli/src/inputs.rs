@@ -1,9 +1,5 @@
-//! Turning command-line paths into the list of files to process.
-//!
-//! Kept for the commands that take a plain list (`report`); the walking itself
-//! lives in [`crate::batch::walk`], and batch commands use [`crate::batch::Source`].
-
-pub use crate::batch::walk::{Input, expand};
+//! Reading one input named on the command line. The list of inputs a
+//! command works on is gathered by [`crate::batch::Source`].
 
 /// The bytes of a file named on the command line; `-` reads standard input.
 pub fn read_input(path: &std::path::Path) -> std::io::Result<Vec<u8>> {

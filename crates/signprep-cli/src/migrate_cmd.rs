@@ -4,8 +4,8 @@
 
 use crate::args::MigrateArgs;
 use crate::batch::{Command, Ended, Progress, Runner, Summary, Tally};
+use crate::batch::{Input, Source};
 use crate::exit::ExitStatus;
-use crate::inputs::{Input, expand};
 use signprep_core::Severity;
 use signprep_core::{LoadOptions, Scanner};
 use signprep_pack::migrate::SignerMap;
@@ -23,7 +23,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
         Ok(m) => m,
         Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
-    let inputs = expand(&args.paths);
+    let inputs = Source::files(&args.paths);
     if inputs.is_empty() {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return crate::exit::fail(
@@ -197,7 +197,7 @@ fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
 /// it cannot be read.
 fn migrate_one(m: &Migrator, input: &Input, out: Option<&Path>) -> Result<Migrated, String> {
     let path = match input {
-        Input::File(p) => p,
+        Input::File(_) | Input::Stdin => input.path(),
         Input::Missing(_, e) => return Err(e.to_string()),
     };
     let bytes = crate::inputs::read_input(path).map_err(|e| e.to_string())?;

@@ -19,8 +19,8 @@
 
 use crate::args::ReportArgs;
 use crate::batch::{Command, Ended, Progress, Runner, Summary, Tally};
+use crate::batch::{Input, Source};
 use crate::exit::ExitStatus;
-use crate::inputs::{Input, expand};
 use crate::preview::load::{LoadError, Loaded, load_with, style};
 use crate::report_html::{Detail, PageImage, Row, head, section, tail};
 use base64::Engine as _;
@@ -83,7 +83,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         Err(status) => return status,
     };
     let scanner = Scanner::new().dpi(args.dpi);
-    let inputs = expand(&args.paths);
+    let inputs = Source::files(&args.paths);
     if inputs.is_empty() && !args.allow_empty {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return crate::exit::fail(
@@ -123,10 +123,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         one(*id, input, name, &scanner, &options, &style, max_pages)
     };
     // Largest files first (output order is kept).
-    let weight = |(_, input): &(usize, Input)| match input {
-        Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
-        Input::Missing(..) => 0,
-    };
+    let weight = |(_, input): &(usize, Input)| input.size();
     let ended = runner.output(scratch.display().to_string()).run(
         inputs.into_iter().enumerate(),
         weight,
@@ -267,9 +264,9 @@ fn one(
     max_pages: usize,
 ) -> Done {
     let (path, loaded) = match input {
-        Input::File(p) => (p, load_with(p, scanner, options)),
+        Input::File(_) | Input::Stdin => (input.path(), load_with(input.path(), scanner, options)),
         Input::Missing(p, e) => (
-            p,
+            p.as_path(),
             Err(LoadError::Io(format!("cannot read {}: {e}", p.display()))),
         ),
     };

@@ -1,7 +1,7 @@
 //! `signprep scan`: the batch pipeline (see [`crate::batch`]) with a scan per file.
 
 use crate::args::{Format, ScanArgs};
-use crate::batch::{Command, Ended, Input, Progress, Runner, Source, Summary, Tally};
+use crate::batch::{Command, Ended, Gather, Input, Progress, Runner, Source, Summary, Tally};
 use crate::exit::ExitStatus;
 use crate::output::{Render, Writer};
 use signprep_core::batch::{PdfSource, scan_source};
@@ -42,10 +42,16 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         Ok(r) => r,
         Err(status) => return status,
     };
-    let source = match Source::open(&args.paths, &args.batch, runner.threads()) {
+    let source = match Source::open(&args.paths, &Gather::batch(&args.batch, runner.threads())) {
         Ok(s) => s,
         Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
+    if source.total.is_some() && source.found() == 0 && !args.batch.allow_empty {
+        return crate::exit::fail(
+            &crate::batch::source::nothing_found(&args.paths, &args.batch),
+            ExitStatus::Error,
+        );
+    }
     let skipped = source.skipped_counter();
     let found = source.found_counter();
     let stderr_is_terminal = std::io::stderr().is_terminal();
@@ -73,7 +79,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         // instead of 1.91x on two cores, and a third more peak memory.
         let spread = waiting == 0;
         let r = match input {
-            Input::File(p) if p.as_os_str() == "-" => scan_stdin(&options, &scanner, spread),
+            Input::Stdin => scan_stdin(&options, &scanner, spread),
             Input::File(p) => scan_source(&PdfSource::path(p), &options, &scanner, spread),
             Input::Missing(p, e) => {
                 error_record(p, FileErrorCode::IoError, format!("cannot read: {e}"))
@@ -83,10 +89,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     };
     // Largest files first (output order is kept): a long file admitted late
     // must not become a serial tail at the end of the batch.
-    let weight = |input: &Input| match input {
-        Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
-        Input::Missing(..) => 0,
-    };
+    let weight = Input::size;
     let ended = runner.run(source, weight, work, progress, |input, result, progress| {
         let done = result.unwrap_or_else(|e| {
             let r = Record::from_result(input_name(input.path()), Err(e));
@@ -100,7 +103,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
                     .unreadable(format!("cannot read {}: {e}", p.display()));
                 summary.file(&tally);
             }
-            Input::File(_) => summary.file(&done.tally),
+            Input::File(_) | Input::Stdin => summary.file(&done.tally),
         }
         progress.file(done.tally.pages, done.tally.findings());
         let bytes = done.bytes?;

@@ -12,6 +12,7 @@ impl BatchArgs {
             hidden: self.hidden,
             follow_links: self.follow,
             globs: self.glob.clone(),
+            bodies: false,
         }
     }
 

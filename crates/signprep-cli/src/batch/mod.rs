@@ -9,12 +9,14 @@
 //!           and hands them to its sink at once ─▶ stdout (+ Progress on stderr)
 //! ```
 //!
-//! - [`walk`]: [`Input`], [`walk::WalkOptions`], [`walk::expand`]: folders walked with the
-//!   `ignore` crate, files kept as given, each folder's files in sorted path order.
+//! - [`walk`]: [`Input`], [`walk::WalkOptions`]: folders walked with the `ignore`
+//!   crate (`check`'s request bodies and manifests beside the PDFs), files kept
+//!   as given, each folder's files in sorted path order.
 //! - [`files_from`]: the lines of `--files-from`, read lazily (stdin may be a pipe).
 //! - [`select`]: [`Shard`](crate::args::values::Shard) (FNV-1a of the path string: stable across machines,
 //!   runs and Rust versions) and [`select::DoneSet`] (paths an earlier report has as `ok`).
-//! - [`source`]: all of the above as one iterator, [`Source`].
+//! - [`source`]: all of the above as one iterator, [`Source`], as [`Gather`]
+//!   says: the one way every command gathers its inputs.
 //! - [`Stream`] (from [`signprep_core::batch`], the engine the Python package
 //!   shares): ordered streaming with a bounded reorder window, stop on Ctrl-C
 //!   or a closed pipe, a watchdog for files stuck past their time budget, the
@@ -48,6 +50,6 @@ pub mod walk;
 pub use progress::Progress;
 pub use run::{Ended, Runner};
 pub use signprep_core::batch::{Flow, Stream};
-pub use source::Source;
+pub use source::{Gather, Source};
 pub use summary::{Command, Summary, Tally};
 pub use walk::Input;

@@ -1,13 +1,44 @@
-//! The inputs of a run, in order: the PATH arguments (folders walked), then the
-//! `--files-from` list, then `--shard` and `--skip-done` applied.
+//! The inputs of a run, in order, the one way every command gathers them: the
+//! PATH arguments (folders walked), then the `--files-from` list, then
+//! `--shard` and `--skip-done` applied, as [`Gather`] says.
 
 use super::files_from::{Entry, Lines};
 use super::select::DoneSet;
-use super::walk::{Input, WalkOptions, inputs_of};
+use super::walk::{Input, WalkOptions, inputs_at, inputs_of};
 use crate::args::{BatchArgs, Shard};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Where a run's inputs come from besides its PATH arguments, and which are
+/// taken. The default: the PATH arguments alone, folders walked for `*.pdf`
+/// (ignore files read, hidden entries left out): `report`, `migrate`, `preview`.
+#[derive(Debug, Clone, Default)]
+pub struct Gather {
+    /// How folders are walked (`check`: with its bodies and manifests).
+    pub walk: WalkOptions,
+    /// `--files-from FILE|-`: read after the PATH arguments (`-`: as the run goes).
+    pub files_from: Option<PathBuf>,
+    /// `--shard K/N`.
+    pub shard: Option<Shard>,
+    /// `--skip-done REPORT`.
+    pub skip_done: Option<PathBuf>,
+    /// Threads walking a folder (0: the walker chooses).
+    pub threads: usize,
+}
+
+impl Gather {
+    /// A batch command's [`BatchArgs`] (`scan`), walking with `threads`.
+    pub fn batch(args: &BatchArgs, threads: usize) -> Gather {
+        Gather {
+            walk: args.walk_options(),
+            files_from: args.files_from.clone(),
+            shard: args.shard,
+            skip_done: args.skip_done.clone(),
+            threads,
+        }
+    }
+}
 
 /// The inputs, as an iterator that a feeder thread can own.
 pub struct Source {
@@ -31,47 +62,38 @@ impl Source {
     /// Walks the PATH arguments (and a `--files-from` FILE) now, so the total is
     /// known; a `--files-from -` is read as the run goes.
     /// `Err` is a usage or I/O problem that stops the run before it starts.
-    pub fn open(
-        paths: &[PathBuf],
-        args: &BatchArgs,
-        walk_threads: usize,
-    ) -> Result<Source, String> {
-        let walk = args.walk_options();
+    pub fn open(paths: &[PathBuf], how: &Gather) -> Result<Source, String> {
+        let walk = &how.walk;
         walk.check()?;
         let stdin = |p: &Path| p.as_os_str() == "-";
-        if args.files_from.as_deref().is_some_and(stdin) && paths.iter().any(|p| stdin(p)) {
+        if how.files_from.as_deref().is_some_and(stdin) && paths.iter().any(|p| stdin(p)) {
             return Err(
-                "standard input cannot be both the --files-from list and a PDF (`-`)".into(),
+                "standard input cannot be both the --files-from list and an input (`-`)".into(),
             );
         }
-        let done = match &args.skip_done {
+        let done = match &how.skip_done {
             Some(p) => Some(
                 DoneSet::read(p)
                     .map_err(|e| format!("--skip-done {}: cannot read: {e}", p.display()))?,
             ),
             None => None,
         };
-        let mut eager: Vec<Input> = paths
-            .iter()
-            .flat_map(|p| inputs_of(p, &walk, walk_threads))
-            .collect();
+        let threads = how.threads;
+        let mut eager = Source::walk(paths, walk, threads);
         let mut lazy: Option<Lines> = None;
-        if let Some(list) = &args.files_from {
+        if let Some(list) = &how.files_from {
             let lines = Lines::open(list)
                 .map_err(|e| format!("--files-from {}: cannot read: {e}", list.display()))?;
-            if list.as_os_str() == "-" {
+            if stdin(list) {
                 lazy = Some(lines);
             } else {
-                eager.extend(lines.flat_map(|e| entry_inputs(e, &walk, walk_threads)));
+                eager.extend(lines.flat_map(|e| entry_inputs(e, walk, threads)));
             }
-        }
-        if eager.is_empty() && lazy.is_none() && !args.allow_empty {
-            return Err(nothing_found(paths, args));
         }
         let found = Arc::new(AtomicUsize::new(eager.len()));
         let skipped = Arc::new(AtomicUsize::new(0));
         let filter = Filter {
-            shard: args.shard,
+            shard: how.shard,
             done,
             skipped: Arc::clone(&skipped),
         };
@@ -89,7 +111,7 @@ impl Source {
                 let walk = walk.clone();
                 let counter = Arc::clone(&found);
                 let tail = lines
-                    .flat_map(move |e| entry_inputs(e, &walk, walk_threads))
+                    .flat_map(move |e| entry_inputs(e, &walk, threads))
                     .inspect(move |_| {
                         counter.fetch_add(1, Ordering::Relaxed);
                     });
@@ -106,6 +128,26 @@ impl Source {
                 })
             }
         }
+    }
+
+    /// The PATH arguments' inputs with the default walk, all at once
+    /// (`report`, `migrate`, `preview`: a plain list).
+    pub fn files(paths: &[PathBuf]) -> Vec<Input> {
+        Source::walk(paths, &WalkOptions::default(), 0)
+    }
+
+    fn walk(paths: &[PathBuf], walk: &WalkOptions, threads: usize) -> Vec<Input> {
+        paths
+            .iter()
+            .flat_map(|p| inputs_of(p, walk, threads))
+            .collect()
+    }
+
+    /// The inputs the paths and the list gave so far, before `--shard` and
+    /// `--skip-done` (all of them once the iterator is exhausted; up front
+    /// unless the list is standard input).
+    pub fn found(&self) -> usize {
+        self.found.load(Ordering::Relaxed)
     }
 
     /// How many inputs `--skip-done` passed over so far (all of them once the
@@ -150,10 +192,11 @@ impl Iterator for Source {
     }
 }
 
-/// A `--files-from` entry as inputs: a folder is walked like a PATH argument.
+/// A `--files-from` entry as inputs: a folder is walked like a PATH
+/// argument; `-` is a file of that name, not standard input.
 fn entry_inputs(entry: Entry, walk: &WalkOptions, threads: usize) -> Vec<Input> {
     match entry {
-        Entry::Path(p) => inputs_of(&p, walk, threads),
+        Entry::Path(p) => inputs_at(&p, walk, threads),
         Entry::Bad(p, e) => vec![Input::Missing(p, e)],
     }
 }

@@ -1,5 +1,6 @@
 //! Turning a path into the files to process: a file is kept as given, a folder is
-//! walked in parallel with the `ignore` crate and its files sorted.
+//! walked in parallel with the `ignore` crate and its files sorted (with
+//! [`WalkOptions::bodies`], `check`'s request bodies and manifests beside them).
 
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{WalkBuilder, WalkState};
@@ -7,18 +8,30 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// An input: a file to process, or a path that could not be read.
+/// An input: a file to process, standard input, or a path that could not be read.
 #[derive(Debug)]
 pub enum Input {
     File(PathBuf),
+    /// `-` among the PATH arguments (read when its turn comes).
+    Stdin,
     Missing(PathBuf, io::Error),
 }
 
 impl Input {
-    /// The path as given or walked.
+    /// The path as given or walked (`-` for standard input).
     pub fn path(&self) -> &Path {
         match self {
             Input::File(p) | Input::Missing(p, _) => p,
+            Input::Stdin => Path::new("-"),
+        }
+    }
+
+    /// The file's size, to start the largest first (0 for standard input
+    /// or a path that cannot be read).
+    pub fn size(&self) -> u64 {
+        match self {
+            Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+            Input::Stdin | Input::Missing(..) => 0,
         }
     }
 }
@@ -36,6 +49,10 @@ pub struct WalkOptions {
     /// Include/exclude globs (`!` excludes), gitignore syntax, relative to the folder.
     /// With no include glob, only `*.pdf` files are taken.
     pub globs: Vec<String>,
+    /// Also take the request bodies and manifests (`*.json`, `*.toml`) in a
+    /// folder and below, hidden entries left out, ignore files not read
+    /// (`check`).
+    pub bodies: bool,
 }
 
 impl Default for WalkOptions {
@@ -45,6 +62,7 @@ impl Default for WalkOptions {
             hidden: false,
             follow_links: false,
             globs: Vec::new(),
+            bodies: false,
         }
     }
 }
@@ -68,29 +86,65 @@ impl WalkOptions {
     }
 }
 
-/// Expands PATH arguments with the default walk options: folders are walked
-/// (`*.pdf`, ignore files respected, hidden entries skipped), files kept as given.
-pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
-    let options = WalkOptions::default();
-    paths
-        .iter()
-        .flat_map(|p| inputs_of(p, &options, 0))
-        .collect()
-}
-
-/// The inputs of one PATH argument: the file itself, or the files of the folder
-/// in sorted path order (walk errors are inputs too, in their sorted place).
-/// `threads` 0 lets the walker choose.
+/// The inputs of one PATH argument: `-` is standard input, anything else
+/// as [`inputs_at`].
 pub fn inputs_of(path: &Path, options: &WalkOptions, threads: usize) -> Vec<Input> {
     if path.as_os_str() == "-" {
         // Standard input, read when the file's turn comes.
-        return vec![Input::File(path.to_path_buf())];
+        return vec![Input::Stdin];
     }
+    inputs_at(path, options, threads)
+}
+
+/// The inputs at one path (a PATH argument, a `--files-from` line; there `-`
+/// is a file of that name): the file itself, or the files of the folder in
+/// sorted path order (walk errors are inputs too, in their sorted place).
+/// `threads` 0 lets the walker choose.
+pub fn inputs_at(path: &Path, options: &WalkOptions, threads: usize) -> Vec<Input> {
     match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => walk_dir(path, options, threads),
+        Ok(m) if m.is_dir() => {
+            let mut found = walk_dir(path, options, threads);
+            if options.bodies {
+                bodies(path, &mut found);
+                // Path order compares component by component: the order of
+                // a sorted depth-first walk.
+                found.sort_by(|a, b| a.path().cmp(b.path()));
+            }
+            found
+        }
         Ok(_) => vec![Input::File(path.to_path_buf())],
         Err(e) => vec![Input::Missing(path.to_path_buf(), e)],
     }
+}
+
+/// `*.json` and `*.toml` files under `dir` (unreadable folders are reported by
+/// the PDF walk already).
+fn bodies(dir: &Path, out: &mut Vec<Input>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for path in entries {
+        // Hidden entries are skipped, as the PDF walk skips them.
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            continue;
+        }
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => bodies(&path, out),
+            Ok(_) if is_body(&path) => out.push(Input::File(path)),
+            _ => {}
+        }
+    }
+}
+
+fn is_body(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("json") || e.eq_ignore_ascii_case("toml"))
 }
 
 fn walk_dir(root: &Path, options: &WalkOptions, threads: usize) -> Vec<Input> {

@@ -3,7 +3,6 @@
 pub mod ci;
 pub mod github;
 pub mod gitlab;
-pub mod inputs;
 pub mod locate;
 pub mod record;
 pub mod sarif;
