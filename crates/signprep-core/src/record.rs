@@ -24,7 +24,6 @@ pub enum Status {
 pub struct ErrorInfo {
     /// Stable code: `pdf_unreadable`, `pdf_encrypted`, `pdf_limit_exceeded`,
     /// `io_error`, `internal_error` (one of `FileErrorCode`).
-    #[schemars(with = "String")]
     pub code: FileErrorCode,
     /// What went wrong, without the path.
     pub message: String,

@@ -144,4 +144,13 @@ fn the_scan_schema_refuses_what_is_not_written() {
     bad["diagnostics"] =
         serde_json::json!([{"severity": "info", "code": "no_such_code", "message": "m"}]);
     assert!(!validator.is_valid(&bad), "an unknown code was accepted");
+    let mut error = good.clone();
+    error["status"] = "error".into();
+    error["error"] = serde_json::json!({"code": "io_error", "message": "cannot read file"});
+    assert!(validator.is_valid(&error), "a real error code was refused");
+    error["error"]["code"] = "disk_on_fire".into();
+    assert!(
+        !validator.is_valid(&error),
+        "an unknown file error code was accepted"
+    );
 }
