@@ -13,21 +13,26 @@ use signprep_pack::{
 use std::io::{self, Write};
 use std::path::Path;
 
-/// Exit status: 0 written, 1 error-level findings, a panic (`internal_error`)
-/// or the watchdog (`pdf_limit_exceeded`; nothing written for either), 2 usage
-/// or I/O, 130 Ctrl-C (nothing written).
+/// Exit status: 0 written, 1 error-level findings or a panic
+/// (`internal_error`; nothing written), 2 usage or I/O, 130 Ctrl-C (nothing
+/// written).
 ///
 /// The manifest is checked by the function `signprep check` calls
 /// ([`Checker::check_manifest`]): the same findings, located in the manifest,
 /// and any error stops the pack.
 ///
 /// The manifest is one input of the batch [`Runner`], as a file of `scan` is:
-/// its check and build (scanning its PDFs) on the pool, under the watchdog
-/// (twice the default time budget + 5 s), a panic in them reported, not an
-/// abort; the findings and the output are written on this thread once that
-/// work is done, so Ctrl-C before then leaves no output file.
+/// its check and build (scanning its PDFs) on the pool, a panic in them
+/// reported, not an abort; the findings and the output are written on this
+/// thread once that work is done, so Ctrl-C before then leaves no output
+/// file. No watchdog: the one input is the whole manifest, however many PDFs
+/// it names, and a watchdog sized for one file would give up on a large
+/// manifest that is fine; each PDF is read under the core's own time budget
+/// (60 s), which ends a file's work at its next check.
 pub fn run(args: &PackArgs) -> ExitStatus {
-    let runner = match Runner::new(None, &LoadOptions::default()) {
+    let mut whole_manifest = LoadOptions::default();
+    whole_manifest.time_budget = None;
+    let runner = match Runner::new(None, &whole_manifest) {
         Ok(r) => r,
         Err(status) => return status,
     };
