@@ -82,6 +82,24 @@ impl Runner {
         self
     }
 
+    /// A runner on the same pool, stopped by Ctrl-C too, without the
+    /// watchdog: for one input that is a whole request naming any number of
+    /// PDFs (`preview --manifest`), which a watchdog sized for one file
+    /// would give up on when it is large and fine. Each PDF is still read
+    /// under the core's own time budget.
+    #[cfg(feature = "render")]
+    pub fn without_watchdog(&self) -> Runner {
+        Runner {
+            stream: self
+                .stream
+                .share()
+                .watchdog(None)
+                .stop_flag(interrupt::flag()),
+            budget: None,
+            output: self.output.clone(),
+        }
+    }
+
     /// The worker threads.
     pub fn threads(&self) -> usize {
         self.stream.threads()

@@ -35,6 +35,8 @@ pub enum Command {
     /// warnings too.
     Check { deny_warnings: bool },
     /// `report`: `...; see OUTPUT`, or `interrupted; OUTPUT not written`.
+    /// (`report` is built with the `render` feature only.)
+    #[cfg_attr(not(feature = "render"), allow(dead_code))]
     Report { output: PathBuf },
     /// `migrate`: `PDF not migrated (error-level findings); nothing written for it`.
     Migrate,

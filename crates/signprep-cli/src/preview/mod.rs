@@ -122,7 +122,7 @@ fn request_preview(
 ) -> ExitStatus {
     let shown = source.path().display().to_string();
     let label = shown.clone();
-    let read = painter.step(&shown, move || {
+    let read = painter.read_request(&shown, move || {
         signprep_core::batch::test_hook(&label);
         if let pack::Source::Pack(path) = &source {
             let bytes = std::fs::read(path)

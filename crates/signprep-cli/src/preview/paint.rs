@@ -132,6 +132,9 @@ pub fn interrupted() -> ExitStatus {
 /// or two pages.
 pub struct Painter {
     runner: Runner,
+    /// The same pool without the watchdog, for a request read and checked
+    /// whole ([`Painter::read_request`]).
+    whole: Runner,
 }
 
 impl Painter {
@@ -142,10 +145,22 @@ impl Painter {
     /// budget (as `scan`'s); when the threads cannot be started, the last
     /// line is printed and the status (2) returned.
     pub fn new(jobs: Option<usize>) -> Result<Painter, ExitStatus> {
-        let runner = Runner::new(jobs, &LoadOptions::default())?;
+        let runner = Runner::new(jobs, &LoadOptions::default())?.window(Self::WINDOW);
         Ok(Painter {
-            runner: runner.window(Self::WINDOW),
+            whole: runner.without_watchdog(),
+            runner,
         })
+    }
+
+    /// [`Painter::step`] for reading and checking a request (a pack body, a
+    /// manifest, a plan): no watchdog, since a manifest's check scans every
+    /// PDF it names, however many; each under the core's time budget.
+    pub fn read_request<T: Send + 'static>(
+        &self,
+        label: &str,
+        work: impl FnOnce() -> Result<T, LoadError> + Send + 'static,
+    ) -> Result<T, Unloaded> {
+        step_on(&self.whole, label, work)
     }
 
     /// Runs `work` (reading a request, loading a document with
@@ -157,34 +172,7 @@ impl Painter {
         label: &str,
         work: impl FnOnce() -> Result<T, LoadError> + Send + 'static,
     ) -> Result<T, Unloaded> {
-        let once = std::sync::Mutex::new(Some(work));
-        let mut result = None;
-        let ended = self.runner.run(
-            std::iter::once(once),
-            |_| 0,
-            |once, _| once.lock().ok().and_then(|mut w| w.take()).map(|w| w()),
-            Progress::hidden(),
-            |_, outcome, _| {
-                result = Some(match outcome {
-                    Ok(Some(r)) => r.map_err(|e| Unloaded::Failed(e.status(), e.message())),
-                    // Not reached: the work is taken once.
-                    Ok(None) => Err(Unloaded::Failed(
-                        ExitStatus::Failure,
-                        format!("cannot preview {label}: not loaded"),
-                    )),
-                    Err(e) => Err(Unloaded::Failed(
-                        ExitStatus::Failure,
-                        format!("cannot preview {label}: {}", e.message()),
-                    )),
-                });
-                Ok(())
-            },
-        );
-        match (ended, result) {
-            (Ok(Ended::Completed), Some(r)) => r,
-            (Err(status), _) => Err(Unloaded::Stopped(status)),
-            (Ok(_), _) => Err(Unloaded::Stopped(interrupted())),
-        }
+        step_on(&self.runner, label, work)
     }
 
     /// Draws `pages` of `sheet` and writes them to `out` in page order,
@@ -268,6 +256,43 @@ fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::batch::Summar
             ExitStatus::Error,
             format!("cannot write {}: {e}", path.display()),
         ),
+    }
+}
+
+/// Runs `work` as the one input of a run on `runner`: its result, or how it
+/// failed (`cannot preview LABEL: ...`) or stopped.
+fn step_on<T: Send + 'static>(
+    runner: &Runner,
+    label: &str,
+    work: impl FnOnce() -> Result<T, LoadError> + Send + 'static,
+) -> Result<T, Unloaded> {
+    let once = std::sync::Mutex::new(Some(work));
+    let mut result = None;
+    let ended = runner.run(
+        std::iter::once(once),
+        |_| 0,
+        |once, _| once.lock().ok().and_then(|mut w| w.take()).map(|w| w()),
+        Progress::hidden(),
+        |_, outcome, _| {
+            result = Some(match outcome {
+                Ok(Some(r)) => r.map_err(|e| Unloaded::Failed(e.status(), e.message())),
+                // Not reached: the work is taken once.
+                Ok(None) => Err(Unloaded::Failed(
+                    ExitStatus::Failure,
+                    format!("cannot preview {label}: not loaded"),
+                )),
+                Err(e) => Err(Unloaded::Failed(
+                    ExitStatus::Failure,
+                    format!("cannot preview {label}: {}", e.message()),
+                )),
+            });
+            Ok(())
+        },
+    );
+    match (ended, result) {
+        (Ok(Ended::Completed), Some(r)) => r,
+        (Err(status), _) => Err(Unloaded::Stopped(status)),
+        (Ok(_), _) => Err(Unloaded::Stopped(interrupted())),
     }
 }
 
