@@ -81,9 +81,13 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         let r = match input {
             Input::Stdin => scan_stdin(&options, &scanner, spread),
             Input::File(p) => scan_source(&PdfSource::path(p), &options, &scanner, spread),
-            Input::Missing(p, e) => {
-                error_record(p, FileErrorCode::IoError, format!("cannot read: {e}"))
-            }
+            Input::Missing(p, e) => Record::from_result(
+                input_name(p),
+                Err(signprep_core::Error::from(std::io::Error::new(
+                    e.kind(),
+                    e.to_string(),
+                ))),
+            ),
         };
         Rendered::of(&r, &render, worker_type_map.as_ref().as_ref())
     };

@@ -12,8 +12,9 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The file could not be read.
-    #[error("cannot read file: {0}")]
+    /// The file could not be read (missing, a folder, no permission...):
+    /// `cannot read: WHY`, WHY the system's reason.
+    #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
     /// The file is encrypted and does not open with an empty user password.
     #[error("{0}")]

@@ -189,14 +189,15 @@ impl Record {
         Record::failed(path, failure)
     }
 
-    /// The record of a file that could not be read (`io_error`).
+    /// The record of a file that could not be read (`io_error`): the core's
+    /// error for it, as a `scan` record says it.
     pub fn unreadable(path: String, e: &std::io::Error) -> Record {
-        let failure = Failure {
-            code: FileErrorCode::IoError,
-            message: format!("cannot read: {e}"),
-            unread: Some(e.to_string()),
-        };
-        Record::failed(path, failure)
+        let core = signprep_core::Error::from(std::io::Error::new(e.kind(), e.to_string()));
+        let mut record = Record::from_error(path, &core);
+        if let Some(failure) = &mut record.error {
+            failure.unread = Some(e.to_string());
+        }
+        record
     }
 
     /// The record of standard input when it could not be read (`io_error`).
