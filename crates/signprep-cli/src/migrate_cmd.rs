@@ -58,8 +58,10 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     let mut names = BTreeSet::new();
     let mut total = MigrateSummary::default();
     let mut summary = Summary::new(Command::Migrate);
-    // PDFs not read, not migrated for a panic or the watchdog, or not written.
+    // PDFs not read or not migrated for a panic or the watchdog (no summary
+    // of theirs is in `total`), and PDFs migrated but not written (theirs is).
     let mut lost = 0;
+    let mut unwritten = 0;
     let migrator = Arc::new(migrator);
     let out_dir = args.out.clone();
     // Work on the batch engine (its one panic boundary); results come back in
@@ -106,7 +108,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
                 && let Err(e) = write_stripped(&pdf, json, input.path(), &mut migrated)
             {
                 eprintln!("{shown}: {e}");
-                lost += 1;
+                unwritten += 1;
                 summary.add(ExitStatus::Error, e);
                 return Ok(());
             }
@@ -125,7 +127,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
                 Ok(to) => eprintln!("{}", file_line(&shown, &migrated.summary, to.as_deref())),
                 Err(e) => {
                     eprintln!("{shown}: {e}");
-                    lost += 1;
+                    unwritten += 1;
                     summary.add(ExitStatus::Error, e);
                 }
             }
@@ -142,7 +144,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     }
     total.files += lost;
     if count > 1 {
-        eprintln!("{}", total_line(&total, lost));
+        eprintln!("{}", total_line(&total, lost + unwritten));
     }
     summary.finish()
 }
@@ -322,8 +324,10 @@ fn file_line(shown: &str, s: &MigrateSummary, to: Option<&str>) -> String {
 }
 
 /// `migrate: 3 PDFs, 2 migrated, 1 not; 21 vendor tags -> 15 fields, 6 left out; 1 signer without email`.
-fn total_line(t: &MigrateSummary, unreadable: usize) -> String {
-    let not = t.failed + unreadable;
+/// `t.files` counts every input; `lost` those not read, not migrated (a
+/// panic, the watchdog) or not written.
+fn total_line(t: &MigrateSummary, lost: usize) -> String {
+    let not = t.failed + lost;
     format!(
         "migrate: {}, {} migrated, {not} not; {} -> {}, {} left out; {} without email",
         crate::text::plural(t.files, "PDF"),

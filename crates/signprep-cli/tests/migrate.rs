@@ -698,3 +698,33 @@ fn strip_takes_out_the_dropbox_definitions_with_their_references() {
         );
     }
 }
+
+/// A plan that cannot be written (its name taken by a folder) is one PDF not
+/// migrated: the total counts it once (it counted it twice: `3 PDFs, 2
+/// migrated, 1 not` for two PDFs).
+#[test]
+fn a_plan_that_cannot_be_written_is_counted_once() {
+    let dir = testdata("migrate");
+    let out = scratch("migrate", "unwritable");
+    std::fs::create_dir_all(out.join("dropbox_contract.json")).unwrap();
+    let mut args = vec![
+        "migrate",
+        "adobe_contract.pdf",
+        "dropbox_contract.pdf",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend(SIGNERS);
+    let o = run_in(&dir, &args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    let total = err
+        .lines()
+        .find(|l| l.starts_with("migrate: "))
+        .unwrap_or_else(|| panic!("no total line in {err}"));
+    assert!(
+        total.starts_with("migrate: 2 PDFs, 1 migrated, 1 not;"),
+        "{total}"
+    );
+}
