@@ -14,7 +14,6 @@
 
 use super::{Document, ObjectId};
 use lopdf::{Dictionary, Object, Writer};
-use std::io::Write as _;
 
 /// Why no update could be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,16 +169,34 @@ impl Document {
     }
 }
 
+/// `data` compressed as zlib (`/FlateDecode`) at the default level.
+///
+/// One compressor per thread, reset between streams: building one (its
+/// window and hash tables, ~270 KB at level 6) for each rewritten stream
+/// was about a third of `--strip`'s time on short documents. The output is
+/// byte-identical to a fresh `ZlibEncoder`'s.
 fn deflate(data: &[u8]) -> Vec<u8> {
-    use flate2::Compression;
-    use flate2::write::ZlibEncoder;
-    let mut enc = ZlibEncoder::new(
-        Vec::with_capacity(data.len() / 3 + 64),
-        Compression::default(),
-    );
-    // Writing to a Vec cannot fail.
-    let _ = enc.write_all(data);
-    enc.finish().unwrap_or_default()
+    use flate2::{Compress, Compression, FlushCompress, Status};
+    use std::cell::RefCell;
+    thread_local! {
+        static ZLIB: RefCell<Compress> = RefCell::new(Compress::new(Compression::default(), true));
+    }
+    ZLIB.with(|z| {
+        let mut z = z.borrow_mut();
+        z.reset();
+        let mut out = Vec::with_capacity(data.len() / 3 + 64);
+        loop {
+            let at = usize::try_from(z.total_in()).unwrap_or(usize::MAX);
+            let rest = data.get(at..).unwrap_or_default();
+            match z.compress_vec(rest, &mut out, FlushCompress::Finish) {
+                Ok(Status::StreamEnd) => return out,
+                Ok(Status::Ok | Status::BufError) => out.reserve(out.capacity().max(64)),
+                // Compressing into memory does not fail; an empty body is
+                // what the writer this replaced gave on failure.
+                Err(_) => return Vec::new(),
+            }
+        }
+    })
 }
 
 /// A classic section: one subsection per object, then the trailer.
@@ -245,4 +262,32 @@ fn write_xref_stream(
     out.extend_from_slice(b"\nstream\n");
     out.extend_from_slice(&data);
     out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::deflate;
+    use std::io::Write as _;
+
+    fn fresh(data: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(data).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn the_reused_compressor_writes_what_a_fresh_one_does() {
+        let long: Vec<u8> = (0..200_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        for data in [
+            &b"BT /F1 10 Tf [<41> -600 <42>] TJ ET"[..],
+            &long,
+            b"",
+            b"q Q",
+        ] {
+            assert_eq!(deflate(data), fresh(data), "{} bytes", data.len());
+        }
+    }
 }

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 use super::*;
+use crate::geometry::Rect;
 
 fn lines(text: &str) -> Lines {
     Lines {
