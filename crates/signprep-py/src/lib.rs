@@ -6,6 +6,26 @@
 //! as one `signprep scan --format ndjson` line. Argument handling, the
 //! exception classes and the documentation a Python user reads are in
 //! `python/signprep/__init__.py`. The GIL is released while a PDF is read.
+//!
+//! # Features
+//! * `scan`, `scan_many` (the batch engine: parallel, records in input
+//!   order, an error record per bad file), `check`, `pack`, `migrate`,
+//!   `explain`, `codes`: the CLI's commands, as Python values.
+//! * One exception class per file error code (`signprep.PdfEncrypted`, ...),
+//!   each carrying the stable code; typed stubs (`_native.pyi`, `py.typed`).
+//!
+//! # Limitations
+//! * abi3 wheels for CPython >= 3.9; no page previews (`signprep preview`
+//!   is the CLI's).
+//!
+//! # Example
+//! What `examples/readme.py` runs (CI runs every example):
+//! ```python
+//! import signprep
+//! record = signprep.scan("testdata/fixtures/base14_courier.pdf")
+//! for tag in record["tags"]:
+//!     print(tag["tag_id"], "page", tag["page"], "at", tag["x"], tag["y"])
+//! ```
 
 mod batch;
 mod check;

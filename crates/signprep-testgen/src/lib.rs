@@ -14,6 +14,29 @@
 //! [`hostile`]) are written apart, never among the fixtures:
 //! `cargo run -p signprep-testgen -- --hostile testdata/hostile`.
 //!
+//! # Features
+//! * Fixtures ([`fixtures`]): one PDF per way a producer writes a tag or a
+//!   field (font kinds, encodings, kerning, forms, page boxes, rotation,
+//!   UserUnit), each with its expectation, computed as it is written.
+//! * Hostile inputs ([`hostile`]), the pre-flight set ([`preflight`]), the
+//!   vendor-tagged contracts for `migrate` ([`try_migrate_contracts`]) and
+//!   the bundled example ([`example`]).
+//! * `--check DIR`: compares the committed copies, byte for byte (CI runs it).
+//!
+//! # Limitations
+//! * No embedded font programs: fonts are base-14, or TrueType/Type0/Type3
+//!   dictionaries with widths only, so a renderer substitutes the glyphs.
+//! * Not a PDF writer for users: the structures are the ones the tests need,
+//!   some of them broken on purpose.
+//!
+//! # Example
+//! ```
+//! let f = signprep_testgen::fixture("base14_courier").expect("a known fixture");
+//! assert!(f.pdf.starts_with(b"%PDF-"));
+//! let expect = f.expect_typed().expect("its expectation");
+//! assert_eq!(expect.tags.len(), 4);
+//! ```
+//!
 //! # Fixtures
 //! `base14_courier`, `truetype_widths`, `type0_identity_h`, `type3_font`,
 //! `split_tj_kerning`, `form_xobject`, `rotated_pages`, `cropbox_offset`,
