@@ -11,84 +11,35 @@ mod args;
 mod clip;
 mod lexer;
 mod page;
+mod pen;
 mod provenance;
 mod state;
+mod streams;
 
 use crate::diag::{Code, Diagnostic};
-use crate::document::{Dict, Document, Error, Obj, ObjectId, PageRef, StreamError, matrix_of};
-use crate::fonts::{self, Damage, Font, GlyphSink};
+use crate::document::{Dict, Document, Error, Obj, ObjectId, StreamError, matrix_of};
+use crate::fonts::{Damage, Font};
 use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
-use crate::stream_cache::{Decoded, Reuse};
+use crate::stream_cache::Reuse;
 pub(crate) use appearance::{Appearance, interpret_appearances};
 use args::Args;
 pub(crate) use lexer::{Lexer, Operands, Tok};
 pub use page::Glyph;
-pub(crate) use page::{GlyphRec, PageText, Run};
+pub(crate) use page::{PageText, Run};
+use pen::Pen;
 pub(crate) use provenance::{LAST_STRING, Source, Trace};
 use provenance::{NoTrace, Tracer, TracingPen};
 pub use state::Fill;
 use state::GState;
 use std::sync::Arc;
+use streams::page_content;
 
 /// Font resources a page remembers by address (see `Interp::font_slots`).
 const MAX_FONT_SLOTS: usize = 64;
 
 /// Deepest `q` nesting honoured.
 const MAX_GSTATE_DEPTH: usize = 1024;
-
-/// Records the glyphs of one string and advances the text matrix.
-struct Pen<'g> {
-    glyphs: &'g mut Vec<GlyphRec>,
-    max_glyphs: usize,
-    full: bool,
-    tm: Matrix,
-    /// Text space to display, moved along with `tm`.
-    m: Matrix,
-    run: u32,
-    size: f64,
-    h_scale: f64,
-    vertical: bool,
-    char_space: f64,
-    word_space: f64,
-}
-
-impl GlyphSink for Pen<'_> {
-    // Inlined into the decoding loop: a call per glyph cost ~10% of a scan.
-    #[inline(always)]
-    fn glyph(&mut self, code: fonts::Code, start: usize, end: usize) {
-        if self.glyphs.len() >= self.max_glyphs {
-            self.full = true;
-            return;
-        }
-        let (tm, m) = (&mut self.tm, &mut self.m);
-        self.glyphs.push(GlyphRec {
-            text: (start as u32, end as u32),
-            at: (m.e, m.f),
-            width: code.width,
-            run: self.run,
-            mapped: code.mapped,
-        });
-        let spacing = self.char_space
-            + if code.word_space {
-                self.word_space
-            } else {
-                0.0
-            };
-        let (dx, dy) = if self.vertical {
-            (0.0, -self.size - spacing)
-        } else {
-            (
-                (f64::from(code.width) * self.size + spacing) * self.h_scale,
-                0.0,
-            )
-        };
-        tm.e += dx * tm.a + dy * tm.c;
-        tm.f += dx * tm.b + dy * tm.d;
-        m.e += dx * m.a + dy * m.c;
-        m.f += dx * m.b + dy * m.d;
-    }
-}
 
 /// The font at page index `i` of `fonts` (the fallback for an index out of
 /// range, which the interpreter never makes). A free function so that it can
@@ -159,56 +110,6 @@ fn interpret<T: Tracer>(
     it.run(&content, resources)?;
     it.report_full();
     Ok((it.out, it.trace))
-}
-
-/// The page's content streams, decoded and joined (a single stream as it is
-/// decoded, shared with the stream cache when several pages list it); damaged
-/// streams are skipped with a diagnostic, limits are fatal.
-fn page_content(
-    res: &Resources<'_>,
-    page_ref: &PageRef,
-    page: usize,
-    diags: &mut Vec<Diagnostic>,
-    mut segments: Option<&mut Vec<(Option<ObjectId>, usize, usize)>>,
-) -> Result<Decoded, Error> {
-    let streams = res.doc().content_streams(page_ref);
-    for (number, generation) in res.doc().lost_content_streams(page_ref) {
-        diags.push(
-            Diagnostic::new(
-                Code::ContentUnreadable,
-                format!(
-                    "page {}: its content stream (object {number} {generation}) is missing or damaged; its text is missing",
-                    page + 1
-                ),
-            )
-            .page(page),
-        );
-    }
-    let mut out = Vec::new();
-    let one = streams.len() == 1;
-    for (id, s) in streams {
-        let decoded = res.decoded_stream(id, s, Reuse::PageContent);
-        if let (Some(segs), Ok(data)) = (segments.as_deref_mut(), &decoded) {
-            segs.push((id, out.len(), data.len()));
-        }
-        match decoded {
-            Ok(data) if one => return Ok(data),
-            Ok(data) => {
-                out.extend_from_slice(&data);
-                out.push(b'\n');
-            }
-            Err(StreamError::Limit(limit)) => return Err(Error::limit_on_page(limit, page)),
-            Err(StreamError::DocumentLimit(limit)) => return Err(Error::limit(limit)),
-            Err(StreamError::Corrupt(msg)) => diags.push(
-                Diagnostic::new(
-                    Code::ContentUnreadable,
-                    format!("page {}: a content stream could not be decoded ({msg}); its text is missing", page + 1),
-                )
-                .page(page),
-            ),
-        }
-    }
-    Ok(Decoded::Owned(out))
 }
 
 struct Interp<'a, T: Tracer> {
