@@ -537,7 +537,17 @@ fn measure(
     attrs: VendorAttributes,
 ) -> Option<FoundVendorTag> {
     let glyphs = glyphs_of(lines, c.start, c.end);
-    let s = span(page, &glyphs)?;
+    measure_span(&span(page, &glyphs)?, d, raw, attrs)
+}
+
+/// [`measure`] of a candidate whose glyphs' [`Span`](crate::tags::Span) is
+/// known (the caller measured it once for several uses).
+fn measure_span(
+    s: &crate::tags::Span,
+    d: Dialect,
+    raw: String,
+    attrs: VendorAttributes,
+) -> Option<FoundVendorTag> {
     let bbox = match box_rule(d) {
         BoxRule::Whole => s.bbox,
         BoxRule::FirstBraceHeight if s.vertical => {
@@ -552,7 +562,7 @@ fn measure(
         attrs,
         bbox,
         field,
-        font: s.font,
+        font: s.font.clone(),
         font_size: s.font_size,
         hidden: s.hidden,
         clipped: s.clipped,

@@ -36,7 +36,7 @@
 use super::{
     BoxRule, Candidate, Delim, Dialect, Dialects, FoundVendorTag, Parsed, Problem,
     VendorAttributes, box_rule, candidates, claims, contenders, docuseal, dropbox, field_box,
-    measure, parse, problem_diagnostic, signnow, split_outside,
+    measure, measure_span, parse, problem_diagnostic, signnow, split_outside,
 };
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
@@ -226,11 +226,14 @@ pub(crate) fn collect_page(
         let whole = text.get(c.start..c.end).unwrap_or_default();
         let mut pieces = Vec::with_capacity(2);
         let mut from = c.start;
+        // The first line's box is its span's, measured below once.
         for (k, _) in whole.match_indices('\n') {
-            pieces.push(piece(page_index, page, lines, (from, c.start + k), true));
+            let boxed = !pieces.is_empty();
+            pieces.push(piece(page_index, page, lines, (from, c.start + k), boxed));
             from = c.start + k + 1;
         }
-        pieces.push(piece(page_index, page, lines, (from, c.end), true));
+        let boxed = !pieces.is_empty();
+        pieces.push(piece(page_index, page, lines, (from, c.end), boxed));
         let raw: String = pieces.iter().map(|p| p.text.as_str()).collect();
         // A wrapped tag is measured on its first line, where its field starts.
         let first = Candidate {
@@ -238,19 +241,18 @@ pub(crate) fn collect_page(
             split: false,
             ..c
         };
+        let first_span = span(page, &glyphs_of(lines, first.start, first.end));
+        if let Some(p) = pieces.first_mut() {
+            p.bbox = first_span.as_ref().map(|s| s.bbox);
+        }
         // Measured once per box rule, then sized per reading.
         let mut base: [Option<Option<FoundVendorTag>>; 2] = [None, None];
         let rs = readings(c.delim, inner_of(&raw, c.delim), dialects, |d, attrs| {
             let slot = base.get_mut(usize::from(box_rule(d) == BoxRule::Whole))?;
             let t = slot.get_or_insert_with(|| {
-                measure(
-                    page,
-                    lines,
-                    first,
-                    d,
-                    raw.clone(),
-                    VendorAttributes::default(),
-                )
+                first_span
+                    .as_ref()
+                    .and_then(|s| measure_span(s, d, raw.clone(), VendorAttributes::default()))
             });
             t.clone().map(|t| sized(t, d, attrs))
         });
