@@ -423,3 +423,31 @@ fn two_files_that_hang_with_one_worker_are_abandoned_and_the_run_ends() {
     let names = ["1.pdf", "2-x.pdf", "3.pdf", "4-x.pdf", "5.pdf"];
     assert_hanging_files_are_abandoned("1", &names, "-x.pdf");
 }
+
+/// Standard input that cannot be read is an I/O failure, exit status 2, in
+/// `scan` as in `check` (scan said 1, as for a PDF with error findings): its
+/// `io_error` record is written and the last line says why.
+#[test]
+fn unreadable_standard_input_is_exit_2_in_scan_and_check() {
+    let dir = common::scratch("batch", "stdin_dir");
+    for command in ["scan", "check"] {
+        // Reading a folder opened as a file fails (EISDIR).
+        let o = bin()
+            .args([command, "--format", "json", "-"])
+            .stdin(std::fs::File::open(&*dir).unwrap())
+            .output()
+            .expect("signprep runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("\"io_error\""),
+            "{command}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+        let last = err.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("error: ") && last.contains("standard input"),
+            "{command}: {last}"
+        );
+    }
+}
