@@ -5,6 +5,11 @@
 //! The temporary file is created as any new file is (mode 0666 less the
 //! umask, as `>` in a shell would make it); when the target exists, its mode
 //! is copied first, so replacing a file keeps its permissions.
+//!
+//! A target that exists and is not a regular file (`/dev/null`, `/dev/stdout`,
+//! a named pipe) is written in place, as `>` would: renaming over it would
+//! put a regular file where the device or pipe was (as root, a `-o /dev/null`
+//! would have replaced the system's `/dev/null`).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -20,6 +25,11 @@ pub fn write_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut w = BufWriter::new(OpenOptions::new().write(true).open(path)?);
+        write(&mut w)?;
+        return w.flush();
+    }
     let (tmp, file) = create_beside(path)?;
     let result = (|| {
         let mut w = BufWriter::new(file);
@@ -93,5 +103,41 @@ mod tests {
         assert_eq!(made, umask_mode);
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 3, "no temporary file left behind");
+    }
+
+    /// A named pipe (as a device such as `/dev/null`) is written to, never
+    /// renamed over: it stays a pipe and its reader gets the bytes (a rename
+    /// put a regular file in its place; as root, `-o /dev/null` replaced the
+    /// system's `/dev/null`).
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_or_device_is_written_in_place() {
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo failed");
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut got = Vec::new();
+                std::fs::File::open(fifo)
+                    .unwrap()
+                    .read_to_end(&mut got)
+                    .unwrap();
+                got
+            })
+        };
+        write(&fifo, b"through the pipe").unwrap();
+        // Checked before waiting for the reader, which a pipe renamed over
+        // would leave waiting for good.
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left behind");
     }
 }
