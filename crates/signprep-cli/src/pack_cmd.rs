@@ -30,10 +30,8 @@ use std::path::Path;
 /// manifest that is fine; each PDF is read under the core's own time budget
 /// (60 s), which ends a file's work at its next check.
 pub fn run(args: &PackArgs) -> ExitStatus {
-    let mut whole_manifest = LoadOptions::default();
-    whole_manifest.time_budget = None;
-    let runner = match Runner::new(None, &whole_manifest) {
-        Ok(r) => r,
+    let runner = match Runner::new(None, &LoadOptions::default()) {
+        Ok(r) => r.without_watchdog(),
         Err(status) => return status,
     };
     let shown = args.manifest.display().to_string();

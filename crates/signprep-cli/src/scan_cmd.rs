@@ -147,20 +147,8 @@ struct Rendered {
 impl Rendered {
     fn of(r: &Record, render: &Render, type_map: Option<&TypeMap>) -> Rendered {
         let data_fields = type_map.map(|m| signprep_pack::data_fields(&r.scan, m));
-        let mut tally = Tally::of(r);
-        // An input that could not be read is an I/O failure (exit status 2)
-        // wherever it is met: at the walk (`Input::Missing`, which words its
-        // own line), opening the file or reading standard input; as `check`
-        // has it.
-        if let Some(e) = r
-            .error
-            .as_ref()
-            .filter(|e| e.code == FileErrorCode::IoError)
-        {
-            tally = tally.unreadable(format!("{}: {}", r.path, e.message));
-        }
         Rendered {
-            tally,
+            tally: Tally::of(r),
             bytes: render.record(r, data_fields.as_deref()),
         }
     }

@@ -84,10 +84,9 @@ impl Runner {
 
     /// A runner on the same pool, stopped by Ctrl-C too, without the
     /// watchdog: for one input that is a whole request naming any number of
-    /// PDFs (`preview --manifest`), which a watchdog sized for one file
-    /// would give up on when it is large and fine. Each PDF is still read
-    /// under the core's own time budget.
-    #[cfg(feature = "render")]
+    /// PDFs (`pack`, `preview --manifest`), which a watchdog sized for one
+    /// file would give up on when it is large and fine. Each PDF is still
+    /// read under the core's own time budget.
     pub fn without_watchdog(&self) -> Runner {
         Runner {
             stream: self

@@ -19,7 +19,7 @@
 use crate::exit::ExitStatus;
 use crate::text::plural;
 use serde::Serialize;
-use signprep_core::{Record, Severity, Status};
+use signprep_core::{FileErrorCode, Record, Severity, Status};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -77,6 +77,16 @@ impl Tally {
         }
         if r.status != Status::Ok {
             t.error = r.error.as_ref().map(|e| e.code.as_str().to_string());
+        }
+        // An input that could not be read is an I/O failure (exit status 2)
+        // wherever it is met: at the walk (`scan` words that line itself),
+        // opening the file or reading standard input; as `check` has it.
+        if let Some(e) = r
+            .error
+            .as_ref()
+            .filter(|e| e.code == FileErrorCode::IoError)
+        {
+            t = t.unreadable(format!("{}: {}", r.path, e.message));
         }
         t.pages = r.scan.pages.len();
         t.tags = r.scan.tags.len();

@@ -163,8 +163,7 @@ impl Painter {
         step_on(&self.whole, label, work)
     }
 
-    /// Runs `work` (reading a request, loading a document with
-    /// [`super::load::load`] or [`super::load::load_bytes`]) on the workers,
+    /// Runs `work` (loading a document with [`super::load::load`] or [`super::load::load_bytes`]) on the workers,
     /// as one input of the runner; a panic in it or the watchdog fails as
     /// `cannot preview LABEL: ...`.
     pub fn step<T: Send + 'static>(
