@@ -219,7 +219,7 @@ impl Document {
         };
         match pages {
             Some(found) if doc.store.opened() => {
-                doc.repaired = doc.store.rebuilt();
+                doc.repaired = doc.store.rebuilt() || doc.store.resolved();
                 doc.pages = found.pages;
                 doc.page_findings = found.findings;
                 Ok(doc)

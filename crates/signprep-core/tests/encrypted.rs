@@ -287,6 +287,14 @@ fn cases() -> Vec<Case> {
     let mut wrong = std(3, "");
     wrong.length = Some(Object::Integer(40));
     v.push(case("R3 128-bit key, /Length 40", wrong, None));
+    // pdf.js issue7665.pdf: /CF and its /StdCF as objects of their own; read
+    // as missing, every string and stream stayed ciphertext (a page of
+    // nothing, reported clean).
+    for r in [4, 6] {
+        let mut e = std(r, "");
+        e.indirect_filters = true;
+        v.push(case(format!("R{r}, /CF and its filter indirect"), e, None));
+    }
     let mut v6 = std(6, "");
     v6.length = Some(Object::Integer(7));
     v.push(case("R6, /Length 7", v6, None));

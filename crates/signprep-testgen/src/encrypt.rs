@@ -53,6 +53,9 @@ pub struct Encryption {
     pub encrypt_metadata: bool,
     /// `/Filter` of the `/Encrypt` dictionary (`Standard`).
     pub handler: Vec<u8>,
+    /// `/CF` and its crypt filter written as objects of their own, referred
+    /// to (pdf.js's `issue7665.pdf`), not inline.
+    pub indirect_filters: bool,
 }
 
 impl Encryption {
@@ -76,6 +79,7 @@ impl Encryption {
             id: Some(b"0123456789abcdef".to_vec()),
             encrypt_metadata: true,
             handler: b"Standard".to_vec(),
+            indirect_filters: false,
         }
     }
 }
@@ -130,8 +134,14 @@ pub fn encrypt(pdf: &[u8], e: &Encryption) -> Result<Vec<u8>, crate::Error> {
         cf.set("CFM", Object::Name(method.to_vec()));
         cf.set("AuthEvent", Object::Name(b"DocOpen".to_vec()));
         let mut filters = Dictionary::new();
-        filters.set("StdCF", cf);
-        dict.set("CF", filters);
+        if e.indirect_filters {
+            // Names only: encrypting every object below leaves them as they are.
+            filters.set("StdCF", Object::Reference(doc.add_object(cf)));
+            dict.set("CF", Object::Reference(doc.add_object(filters)));
+        } else {
+            filters.set("StdCF", cf);
+            dict.set("CF", filters);
+        }
         dict.set("StmF", Object::Name(b"StdCF".to_vec()));
         dict.set("StrF", Object::Name(b"StdCF".to_vec()));
         if !e.encrypt_metadata {

@@ -4,6 +4,14 @@
 //! cross-reference section of the kind the file's newest one is (a table or a
 //! stream) and a trailer whose `/Prev` is the input's `startxref`.
 //!
+//! When the input's own cross-reference data needed repair to be read (some
+//! entries led to no header and were found by scanning, or the table was
+//! rebuilt), chaining to it would leave every other reader to repair it too,
+//! each its own way (lopdf, for one, reads the object before the edit). The
+//! section written is then *complete*: every object of the file where signprep
+//! found it, the replaced streams at their new bodies, and no `/Prev`, so any
+//! reader takes exactly this table.
+//!
 //! Why an update and not a rewrite: every object not replaced stays
 //! byte-identical (fonts, images, forms, metadata, object streams), nothing
 //! lopdf would re-serialise differently can change a page, and a reader that
@@ -13,6 +21,7 @@
 #![allow(clippy::disallowed_types)] // the document layer: writes lopdf objects
 
 use super::{Document, ObjectId};
+use crate::loader::Place;
 use lopdf::{Dictionary, Object, Writer};
 
 /// Why no update could be written.
@@ -64,19 +73,28 @@ impl Document {
     }
 
     /// Whether [`Document::incremental_update`] can write a copy: the input's
-    /// bytes, where its offsets count from, and its `startxref`.
-    pub(crate) fn updatable(&self) -> Result<(&[u8], usize, usize), UpdateRefusal> {
+    /// bytes, where its offsets count from, its `startxref`, and, when its
+    /// cross-reference data needed repair, the whole table to write instead
+    /// of a `/Prev` (see the module's documentation).
+    pub(crate) fn updatable(&self) -> Result<Updatable<'_>, UpdateRefusal> {
         if self.is_encrypted() {
             return Err(UpdateRefusal::Encrypted);
         }
         let Some((input, base)) = self.store.input() else {
             return Err(UpdateRefusal::Damaged);
         };
-        if self.was_repaired() || self.store.rebuilt() {
-            return Err(UpdateRefusal::Damaged);
-        }
         let prev = crate::loader::xref::xref_start(input).ok_or(UpdateRefusal::Damaged)?;
-        Ok((input, base, prev))
+        let whole = if self.was_repaired() || self.store.rebuilt() {
+            Some(self.store.table().ok_or(UpdateRefusal::Damaged)?)
+        } else {
+            None
+        };
+        Ok(Updatable {
+            input,
+            base,
+            prev,
+            whole,
+        })
     }
 
     /// The input with an incremental update appended that gives each object
@@ -87,7 +105,12 @@ impl Document {
         &self,
         replacements: &[(ObjectId, Vec<u8>)],
     ) -> Result<Vec<u8>, UpdateRefusal> {
-        let (input, base, prev) = self.updatable()?;
+        let Updatable {
+            input,
+            base,
+            prev,
+            whole,
+        } = self.updatable()?;
         if replacements.is_empty() {
             return Ok(input.to_vec());
         }
@@ -115,11 +138,26 @@ impl Document {
             out.extend_from_slice(&body);
             out.extend_from_slice(b"\nendstream\nendobj\n");
         }
-        let trailer = self.update_trailer(prev, &offsets);
-        if newest_is_stream {
-            write_xref_stream(&mut out, base, trailer, &offsets);
+        let mut trailer = self.update_trailer(whole.is_none().then_some(prev), &offsets);
+        // A complete section lists runs of numbers; an update one subsection
+        // per object, as it always has.
+        let runs = whole.is_some();
+        let rows = match whole {
+            Some(table) => complete_rows(&table, &offsets),
+            None => offsets
+                .iter()
+                .map(|&((n, g), off)| (n, Row::At(off, g)))
+                .collect(),
+        };
+        let size = rows.last().map_or(0, |&(n, _)| i64::from(n) + 1);
+        if trailer.get(b"Size").ok().and_then(|o| o.as_i64().ok()) < Some(size) {
+            trailer.set("Size", Object::Integer(size));
+        }
+        let compressed = rows.iter().any(|(_, r)| matches!(r, Row::In(..)));
+        if newest_is_stream || compressed {
+            write_xref_stream(&mut out, base, trailer, &rows, runs);
         } else {
-            write_xref_table(&mut out, base, trailer, &offsets);
+            write_xref_table(&mut out, base, trailer, &rows, runs);
         }
         Ok(out)
     }
@@ -142,8 +180,8 @@ impl Document {
     }
 
     /// The update's trailer entries: `/Size`, `/Root`, `/Info`, `/ID` as the
-    /// newest trailer has them, `/Prev`.
-    fn update_trailer(&self, prev: usize, offsets: &[(ObjectId, usize)]) -> Dictionary {
+    /// newest trailer has them, `/Prev` (none for a complete section).
+    fn update_trailer(&self, prev: Option<usize>, offsets: &[(ObjectId, usize)]) -> Dictionary {
         let old = self.store.trailer();
         let mut t = Dictionary::new();
         let size = old
@@ -164,9 +202,54 @@ impl Document {
                 t.set(key, v.clone());
             }
         }
-        t.set("Prev", Object::Integer(prev as i64));
+        if let Some(prev) = prev {
+            t.set("Prev", Object::Integer(prev as i64));
+        }
         t
     }
+}
+
+/// What [`Document::updatable`] found.
+pub(crate) struct Updatable<'a> {
+    pub(crate) input: &'a [u8],
+    pub(crate) base: usize,
+    pub(crate) prev: usize,
+    /// The whole table, when the section written must be complete.
+    whole: Option<Vec<(u32, Place)>>,
+}
+
+/// One row of the section written: free, at an offset (with its generation),
+/// or member `index` of object stream `container`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    Free,
+    At(usize, u16),
+    In(u32, u16),
+}
+
+/// Every row of a complete section: object 0 to the highest number, the
+/// table's places with the replaced streams at their new offsets, numbers
+/// the table does not list free.
+fn complete_rows(table: &[(u32, Place)], offsets: &[(ObjectId, usize)]) -> Vec<(u32, Row)> {
+    let mut rows: std::collections::BTreeMap<u32, Row> = table
+        .iter()
+        .map(|&(n, place)| {
+            let row = match place {
+                Place::Free => Row::Free,
+                Place::At { offset, generation } => Row::At(offset as usize, generation),
+                Place::In { container, index } => Row::In(container, index),
+            };
+            (n, row)
+        })
+        .collect();
+    for &((n, g), off) in offsets {
+        rows.insert(n, Row::At(off, g));
+    }
+    rows.insert(0, Row::Free);
+    let top = rows.keys().next_back().copied().unwrap_or(0);
+    (0..=top)
+        .map(|n| (n, rows.get(&n).copied().unwrap_or(Row::Free)))
+        .collect()
 }
 
 /// `data` compressed as zlib (`/FlateDecode`) at the default level.
@@ -199,29 +282,56 @@ fn deflate(data: &[u8]) -> Vec<u8> {
     })
 }
 
-/// A classic section: one subsection per object, then the trailer.
+/// A classic section: one subsection per row, or with `runs` per run of
+/// consecutive numbers, then the trailer. Object 0 heads the free list
+/// (generation 65535).
 fn write_xref_table(
     out: &mut Vec<u8>,
     base: usize,
     trailer: Dictionary,
-    offsets: &[(ObjectId, usize)],
+    rows: &[(u32, Row)],
+    runs: bool,
 ) {
     let at = out.len() - base;
     out.extend_from_slice(b"xref\n");
-    for ((n, g), off) in offsets {
-        out.extend_from_slice(format!("{n} 1\n{off:010} {g:05} n\r\n").as_bytes());
+    let mut i = 0;
+    while let Some(&(first, _)) = rows.get(i) {
+        let run = rows
+            .get(i..)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .take_while(|&(k, &(n, _))| {
+                k == 0 || (runs && u64::from(n) == u64::from(first) + k as u64)
+            })
+            .count();
+        out.extend_from_slice(format!("{first} {run}\n").as_bytes());
+        for &(n, row) in rows.get(i..i + run).unwrap_or_default() {
+            let line = match row {
+                Row::At(off, g) => format!("{off:010} {g:05} n\r\n"),
+                Row::Free if n == 0 => "0000000000 65535 f\r\n".to_string(),
+                // A classic table cannot hold a compressed entry (the
+                // caller writes a stream then).
+                Row::Free | Row::In(..) => "0000000000 00000 f\r\n".to_string(),
+            };
+            out.extend_from_slice(line.as_bytes());
+        }
+        i += run.max(1);
     }
     out.extend_from_slice(b"trailer\n");
     let _ = Writer::write_object(out, &Object::Dictionary(trailer));
     out.extend_from_slice(format!("\nstartxref\n{at}\n%%EOF\n").as_bytes());
 }
 
-/// A cross-reference stream (uncompressed) numbered `/Size`, which grows by one.
+/// A cross-reference stream (uncompressed) numbered `/Size`, which grows by
+/// one; one `/Index` pair per row, or with `runs` per run of consecutive
+/// numbers.
 fn write_xref_stream(
     out: &mut Vec<u8>,
     base: usize,
     mut trailer: Dictionary,
-    offsets: &[(ObjectId, usize)],
+    rows: &[(u32, Row)],
+    runs: bool,
 ) {
     let own = trailer
         .get(b"Size")
@@ -230,20 +340,32 @@ fn write_xref_stream(
         .unwrap_or(0)
         .max(0);
     let at = out.len() - base;
-    let mut entries: Vec<(i64, usize, u16)> = offsets
-        .iter()
-        .map(|((n, g), off)| (i64::from(*n), *off, *g))
-        .collect();
-    entries.push((own, at, 0));
+    let mut entries: Vec<(i64, Row)> = rows.iter().map(|&(n, r)| (i64::from(n), r)).collect();
+    entries.push((own, Row::At(at, 0)));
     let width = if at > u32::MAX as usize { 8 } else { 4 };
     let mut data = Vec::with_capacity(entries.len() * (3 + width));
-    let mut index = Vec::new();
-    for (n, off, g) in &entries {
-        data.push(1u8);
-        data.extend_from_slice(&(*off as u64).to_be_bytes()[8 - width..]);
-        data.extend_from_slice(&g.to_be_bytes());
-        index.push(Object::Integer(*n));
-        index.push(Object::Integer(1));
+    let mut index: Vec<Object> = Vec::new();
+    let mut run: Option<(i64, i64)> = None;
+    for &(n, row) in &entries {
+        let (kind, field, generation) = match row {
+            Row::Free => (0u8, 0u64, if n == 0 { 65535 } else { 0 }),
+            Row::At(off, g) => (1, off as u64, g),
+            Row::In(container, i) => (2, u64::from(container), i),
+        };
+        data.push(kind);
+        data.extend_from_slice(&field.to_be_bytes()[8 - width..]);
+        data.extend_from_slice(&generation.to_be_bytes());
+        run = match run {
+            Some((first, count)) if runs && first + count == n => Some((first, count + 1)),
+            Some((first, count)) => {
+                index.extend([Object::Integer(first), Object::Integer(count)]);
+                Some((n, 1))
+            }
+            None => Some((n, 1)),
+        };
+    }
+    if let Some((first, count)) = run {
+        index.extend([Object::Integer(first), Object::Integer(count)]);
     }
     trailer.set("Size", Object::Integer(own + 1));
     trailer.set("Type", Object::Name(b"XRef".to_vec()));

@@ -50,6 +50,10 @@ fn check_decrypted(bytes: &[u8], inner: &lopdf::Document) -> Result<(), Error> {
     let refuse = |why| Err(Error::encrypted(why));
     if let Some(state) = &inner.encryption_state {
         return match state.encode() {
+            // lopdf reads no crypt filter given by reference (pdf.js
+            // `issue7665.pdf`: `/CF 7 0 R`) and then leaves every string and
+            // stream as it is, in ciphertext: refused, never read as text.
+            Ok(dict) if !names_its_filters(&dict) => refuse(Encryption::Damaged),
             Ok(dict) => super::check_user_password(&dict, &inner.trailer).or_else(refuse),
             Err(_) => refuse(Encryption::Damaged),
         };
@@ -77,6 +81,26 @@ fn check_decrypted(bytes: &[u8], inner: &lopdf::Document) -> Result<(), Error> {
         // Encrypted by a method read here, but not decrypted by the eager load.
         Ok(()) => refuse(Encryption::Damaged),
     }
+}
+
+/// Whether the crypt filters `/StmF` and `/StrF` name (under `/V` 4 or 5)
+/// are `/Identity` or listed in `/CF`, as lopdf's decryption read them.
+fn names_its_filters(dict: &lopdf::Dictionary) -> bool {
+    let version = dict.get(b"V").and_then(Object::as_i64).unwrap_or(0);
+    if version < 4 {
+        return true;
+    }
+    let listed = |key: &[u8]| match dict.get(key) {
+        Ok(Object::Name(n)) if n.as_slice() == b"Identity" => true,
+        Ok(Object::Name(n)) => matches!(
+            dict.get(b"CF"),
+            Ok(Object::Dictionary(cf)) if cf.has(n)
+        ),
+        // Absent: Identity by default (ISO 32000-1 table 20).
+        Err(_) => true,
+        Ok(_) => false,
+    };
+    listed(b"StmF") && listed(b"StrF")
 }
 
 fn map_load_error(e: lopdf::Error) -> Error {

@@ -22,14 +22,30 @@ pub(super) enum Entry {
     },
     Compressed {
         container: u32,
+        /// Its index in the container (as the cross-reference data gives it).
+        index: u16,
     },
-    /// An entry whose offset does not lead to its own header: lopdf files
-    /// what it finds there under another id (or nothing), so only the eager
-    /// load can say what this id holds. `misnumbered`: the offset holds,
-    /// right there, the header of another object number (asked for while
-    /// the document is opened, the table is rebuilt by scanning instead).
-    Elsewhere {
-        misnumbered: bool,
+    /// An entry whose offset holds, right there, the header of another
+    /// object number: the table is numbered wrong (asked for while the
+    /// document is opened, the table is rebuilt by scanning; after, the eager
+    /// load says what this id holds).
+    Misnumbered,
+}
+
+/// Where an object of the file is, as a complete cross-reference section
+/// lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    Free,
+    /// At this offset (from `%PDF-`), with this generation.
+    At {
+        offset: u32,
+        generation: u16,
+    },
+    /// Member `index` of object stream `container`.
+    In {
+        container: u32,
+        index: u16,
     },
 }
 
@@ -58,6 +74,9 @@ pub(super) struct Index {
     pub(super) trailer: Dictionary,
     pub(super) crypt: Option<crypt::Decryptor>,
     pub(super) repaired: bool,
+    /// Some entries in use did not lead to their own header and were looked
+    /// for by scanning the file (see [`read`]).
+    pub(super) resolved: bool,
 }
 
 /// Reads the cross-reference data of `bytes` and checks every entry's header
@@ -100,13 +119,13 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
             trailer,
             crypt,
             repaired: true,
+            resolved: false,
         });
     }
     let mut nums = Vec::with_capacity(table.entries.len());
     let mut entries = Vec::with_capacity(table.entries.len());
-    // (entry, header found at its offset, misnumbered) where the two differ.
-    type Stray = (usize, Option<(ObjectId, usize)>, bool);
-    let mut strays: Vec<Stray> = Vec::new();
+    // Entries whose offset does not lead to their own header, by index.
+    let mut strays: Vec<usize> = Vec::new();
     for (&num, entry) in &table.entries {
         let e = match *entry {
             XrefEntry::Free | XrefEntry::UnusableFree => Entry::Free,
@@ -114,43 +133,53 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
                 Entry::Free
             }
             XrefEntry::Normal { offset, generation } => {
-                // lopdf files every object under the id its header names.
                 let header = header_at(buf, offset as usize);
                 if header.is_none_or(|(id, _)| id != (num, generation)) {
-                    strays.push((entries.len(), header, misnumbered(buf, num, entry)));
+                    if misnumbered(buf, num, entry) {
+                        // The offset holds, right there, another object's
+                        // header: the table is numbered wrong (a section
+                        // one off, say), and is rebuilt by scanning when the
+                        // document asks for this entry.
+                        Entry::Misnumbered
+                    } else {
+                        strays.push(entries.len());
+                        Entry::Normal { offset, generation }
+                    }
+                } else {
+                    Entry::Normal { offset, generation }
                 }
-                Entry::Normal { offset, generation }
             }
-            XrefEntry::Compressed { container, .. } => Entry::Compressed { container },
+            XrefEntry::Compressed { container, index } => Entry::Compressed { container, index },
         };
         nums.push(num);
         entries.push(e);
     }
-    // A stray entry is read through the eager load, and so is the object
-    // lopdf files from its offset, unless that is the very object the
-    // other id's own entry points at (a linearized file's entry at offset 0
-    // reaching the first object past the header comment, say).
-    for (ix, header, misnumbered) in strays {
-        if let Some(e) = entries.get_mut(ix) {
-            *e = Entry::Elsewhere { misnumbered };
-        }
-        let Some(((n, g), at)) = header else {
-            continue;
-        };
-        let Ok(other) = nums.binary_search(&n) else {
-            continue;
-        };
-        let same = match entries.get(other) {
-            Some(Entry::Normal { offset, generation }) => {
-                *generation == g && header_at(buf, *offset as usize) == Some(((n, g), at))
-            }
-            _ => false,
-        };
-        // When the stray entry is misnumbered, asking for this one
-        // rebuilds the table too: the eager load would file the stray's
-        // object under this id.
-        if !same && let Some(e) = entries.get_mut(other) {
-            *e = Entry::Elsewhere { misnumbered };
+    // An entry in use whose offset leads to no header of its own (offset 0,
+    // written by some producers for objects they never wrote; an offset past
+    // the end; a stale offset) is looked for by scanning the file, and the
+    // last definition in file order wins, as MuPDF's and pdf.js's recovery
+    // read it; with none, the object is null (ISO 32000-1 7.3.10). It never
+    // stands for another object: lopdf files what it reads at such an offset
+    // under that object's own number, and so the first object past the header
+    // (the page of an edited document, say) would be read as it was before
+    // the edit.
+    let resolved = !strays.is_empty();
+    if resolved {
+        let found = repair::scan_headers(buf);
+        for ix in strays {
+            let (Some(&num), Some(e)) = (nums.get(ix), entries.get_mut(ix)) else {
+                continue;
+            };
+            let Entry::Normal { generation, .. } = *e else {
+                continue;
+            };
+            *e = match found.get(&num) {
+                Some(&(g, at)) if g == generation => match u32::try_from(at) {
+                    Ok(offset) => Entry::Normal { offset, generation },
+                    Err(_) => Entry::Free,
+                },
+                _ => Entry::Free,
+            };
         }
     }
     Ok(Index {
@@ -160,6 +189,7 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
         trailer,
         crypt,
         repaired: false,
+        resolved,
     })
 }
 
@@ -201,8 +231,54 @@ pub(super) fn decryptor(
         }
         _ => return Err(other()),
     };
+    let dict = inline_crypt_filters(buf, table, dict, max_depth).ok_or_else(other)?;
     let decryptor = crypt::Decryptor::new(&dict, id0).map_err(Unread::Encrypted)?;
     Ok((decryptor, id))
+}
+
+/// The `/Encrypt` dictionary with its `/CF` dictionary, and each crypt filter
+/// in it, direct: a file may give them as references (pdf.js's
+/// `issue7665.pdf`: `/CF 7 0 R`, `/StdCF 8 0 R`), and read as missing they
+/// would leave every string and stream in ciphertext. `None` when a
+/// reference leads to no dictionary (the eager load decides).
+fn inline_crypt_filters(
+    buf: &[u8],
+    table: &lopdf::xref::Xref,
+    mut dict: Dictionary,
+    max_depth: usize,
+) -> Option<Dictionary> {
+    let fetch = |id: ObjectId| -> Option<Dictionary> {
+        let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
+            return None;
+        };
+        if *generation != id.1 {
+            return None;
+        }
+        let mut no_length = |_| None;
+        match indirect::indirect_object(
+            buf,
+            *offset as usize,
+            indirect::Expect::Id(id),
+            max_depth,
+            &mut no_length,
+        )? {
+            (_, Object::Dictionary(d)) => Some(d),
+            _ => None,
+        }
+    };
+    let mut filters = match dict.get(b"CF") {
+        Err(_) => return Some(dict),
+        Ok(Object::Reference(id)) => fetch(*id)?,
+        Ok(Object::Dictionary(d)) => d.clone(),
+        Ok(_) => return Some(dict),
+    };
+    for (_, filter) in filters.iter_mut() {
+        if let Object::Reference(id) = filter {
+            *filter = Object::Dictionary(fetch(*id)?);
+        }
+    }
+    dict.set("CF", Object::Dictionary(filters));
+    Some(dict)
 }
 
 /// The first string of the trailer's `/ID`, when there is one.
@@ -274,8 +350,9 @@ pub(super) fn rebuilt(
         })
         .collect();
     for (&num, entry) in &table.entries {
-        if let XrefEntry::Compressed { container, .. } = *entry {
-            all.entry(num).or_insert(Entry::Compressed { container });
+        if let XrefEntry::Compressed { container, index } = *entry {
+            all.entry(num)
+                .or_insert(Entry::Compressed { container, index });
         }
     }
     all.into_iter().unzip()

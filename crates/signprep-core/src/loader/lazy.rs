@@ -11,7 +11,7 @@
 //! eagerly).
 #![allow(clippy::disallowed_types)] // the loader: builds lopdf objects
 
-use super::index::{self, Entry, Index, ObjStm, Unread, dense_index, object_stream_members};
+use super::index::{self, Entry, Index, ObjStm, Place, Unread, dense_index, object_stream_members};
 use super::{crypt, indirect, load_eager};
 use crate::error::{Encryption, Error, Limit};
 use crate::options::LoadOptions;
@@ -80,6 +80,9 @@ pub(crate) struct Lazy {
     error: OnceLock<Error>,
     /// The table was rebuilt by scanning the file for object headers.
     repaired: bool,
+    /// Some entries were looked for by scanning the file (their offsets led
+    /// to no header of their own): [`index::read`].
+    resolved: bool,
     /// While opening, an entry whose offset holds another object was asked
     /// for, or the trailer's `/Root` is no catalog: the caller rebuilds.
     rebuild: AtomicBool,
@@ -120,12 +123,13 @@ impl Lazy {
                     trailer,
                     crypt,
                     repaired,
+                    resolved,
                 } = index;
                 let dense = dense_index(&nums);
                 let mut containers: Vec<u32> = entries
                     .iter()
                     .filter_map(|e| match e {
-                        Entry::Compressed { container } => Some(*container),
+                        Entry::Compressed { container, .. } => Some(*container),
                         _ => None,
                     })
                     .collect();
@@ -155,6 +159,7 @@ impl Lazy {
                     eager: OnceLock::new(),
                     error: OnceLock::new(),
                     repaired,
+                    resolved,
                     rebuild: AtomicBool::new(false),
                 }))
             }
@@ -212,7 +217,26 @@ impl Lazy {
             .filter_map(|(&n, e)| match e {
                 Entry::Free => None,
                 Entry::Normal { generation, .. } => Some((n, *generation)),
-                Entry::Compressed { .. } | Entry::Elsewhere { .. } => Some((n, 0)),
+                Entry::Compressed { .. } | Entry::Misnumbered => Some((n, 0)),
+            })
+            .collect()
+    }
+
+    /// The whole table as read (and resolved or rebuilt): each object
+    /// number with an entry, ascending, where it is; `None` when an entry's
+    /// place is not known (an entry whose offset holds another object).
+    pub(super) fn table(&self) -> Option<Vec<(u32, Place)>> {
+        self.nums
+            .iter()
+            .zip(&self.entries)
+            .map(|(&n, e)| {
+                let place = match *e {
+                    Entry::Free => Place::Free,
+                    Entry::Normal { offset, generation } => Place::At { offset, generation },
+                    Entry::Compressed { container, index } => Place::In { container, index },
+                    Entry::Misnumbered => return None,
+                };
+                Some((n, place))
             })
             .collect()
     }
@@ -220,6 +244,11 @@ impl Lazy {
     /// True when the table was rebuilt by scanning the file for object headers.
     pub(super) fn repaired(&self) -> bool {
         self.repaired
+    }
+
+    /// True when some entries were looked for by scanning the file.
+    pub(super) fn resolved(&self) -> bool {
+        self.resolved
     }
 
     /// True once the eager load was made (an object the strict parser could
@@ -298,8 +327,8 @@ impl Lazy {
         };
         match *entry {
             Entry::Free => return Lookup::Absent,
-            Entry::Elsewhere { misnumbered } => {
-                if misnumbered && self.opening.load(Ordering::Relaxed) {
+            Entry::Misnumbered => {
+                if self.opening.load(Ordering::Relaxed) {
                     self.rebuild.store(true, Ordering::Relaxed);
                 }
                 return Lookup::Eager;
@@ -337,14 +366,14 @@ impl Lazy {
                         _ => Some(o),
                     })
             }
-            Entry::Compressed { container } => match self.member(container, id.0, path) {
+            Entry::Compressed { container, .. } => match self.member(container, id.0, path) {
                 Ok(o) => o,
                 Err(absent) => {
                     path.pop();
                     return absent;
                 }
             },
-            Entry::Free | Entry::Elsewhere { .. } => None,
+            Entry::Free | Entry::Misnumbered => None,
         };
         path.pop();
         let value = match parsed {
@@ -367,7 +396,7 @@ impl Lazy {
         let max_depth = self.limits.options.max_nesting_depth;
         let mut length_of = |lid: ObjectId| -> Option<i64> {
             // lopdf reads a compressed /Length from container `N 0` only.
-            if let Some(Entry::Compressed { container }) =
+            if let Some(Entry::Compressed { container, .. }) =
                 self.position(lid.0).and_then(|i| self.entries.get(i))
             {
                 let gen0 = self

@@ -29,7 +29,7 @@ pub(crate) mod xref;
 
 use crate::error::Error;
 pub(crate) use eager::load_eager;
-pub(crate) use index::{check_user_password, holds_object};
+pub(crate) use index::{Place, check_user_password, holds_object};
 pub(crate) use lazy::{Lazy, Refused};
 use lopdf::{Dictionary, Object, ObjectId};
 use std::fmt;
@@ -125,6 +125,21 @@ impl Store {
     /// scanning the file (see [`Lazy::open`]).
     pub(crate) fn rebuilt(&self) -> bool {
         matches!(self, Store::Lazy(lazy) if lazy.repaired())
+    }
+
+    /// Where every object of a file read on demand is (see [`Lazy::table`]);
+    /// `None` for the eager load, which keeps no offsets.
+    pub(crate) fn table(&self) -> Option<Vec<(u32, Place)>> {
+        match self {
+            Store::Lazy(lazy) => lazy.table(),
+            Store::Eager(_) => None,
+        }
+    }
+
+    /// True when the lazy store looked for some objects by scanning the file:
+    /// their entries led to no header of their own (see `index::read`).
+    pub(crate) fn resolved(&self) -> bool {
+        matches!(self, Store::Lazy(lazy) if lazy.resolved())
     }
 
     pub(crate) fn used_eager_fallback(&self) -> bool {
