@@ -177,6 +177,10 @@ fn a_newer_section_wins_over_a_damaged_older_one() {
     };
     let pdf = edit(base("<# OLD_TAG #>", table), "<# NEW_TAG #>", None);
     assert_eq!(tags(&pdf), both("NEW_TAG"));
+    // Read on demand: the newer section's entries stand, the rest found by
+    // scanning, and the file said to be repaired.
+    let doc = Document::from_bytes(&pdf, &LoadOptions::default()).unwrap();
+    assert!(doc.is_lazy() && doc.was_repaired());
 }
 
 #[test]
@@ -185,6 +189,8 @@ fn prev_chains_that_loop_or_lead_nowhere_keep_the_newest_section() {
     // /Prev past the end of the file.
     let nowhere = edit(base_pdf.clone(), "<# NEW_TAG #>", Some(99_999_999));
     assert_eq!(tags(&nowhere), both("NEW_TAG"), "prev past the end");
+    let doc = Document::from_bytes(&nowhere, &LoadOptions::default()).unwrap();
+    assert!(doc.is_lazy() && doc.was_repaired());
     // /Prev pointing at the newest section itself.
     let len = base_pdf.len() + b"1 0 obj\n".len() + content("<# NEW_TAG #>").len() + 8;
     let looped = edit(base_pdf, "<# NEW_TAG #>", Some(len as i64));

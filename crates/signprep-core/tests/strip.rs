@@ -241,7 +241,11 @@ fn strips_clean(rel: &str, with_unread: bool) -> Stripped {
     // Another reader (lopdf's whole-file load) sees the stripped objects too.
     let whole = Document::from_bytes_eager(out.pdf.as_ref().unwrap(), &LoadOptions::default());
     let s3 = scan(&whole.unwrap());
-    assert_eq!(s3.vendor_tags.as_deref(), Some(&[][..]), "{rel}: tags left, read whole");
+    assert_eq!(
+        s3.vendor_tags.as_deref(),
+        Some(&[][..]),
+        "{rel}: tags left, read whole"
+    );
     let mut removed: Vec<String> = Vec::new();
     for page in 0..doc.page_count() {
         let before = doc.glyphs(page).unwrap();

@@ -97,7 +97,11 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
         max_depth: options.max_nesting_depth,
         max_stream_bytes: options.max_stream_bytes,
     };
-    let (table, mut trailer) = xref::read(buf, limits).ok_or_else(other)?;
+    let xref::Sections {
+        xref: table,
+        mut trailer,
+        older_damaged,
+    } = xref::read(buf, limits).ok_or_else(other)?;
     let crypt = match trailer.get(b"Encrypt") {
         Err(_) => None,
         Ok(encrypt) => {
@@ -163,7 +167,10 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
     // under that object's own number, and so the first object past the header
     // (the page of an edited document, say) would be read as it was before
     // the edit.
-    let resolved = !strays.is_empty();
+    //
+    // Objects an older section listed, when that section is damaged, are
+    // found the same way: the newer sections' entries all stand.
+    let resolved = !strays.is_empty() || older_damaged;
     if resolved {
         let found = repair::scan_headers(buf);
         for ix in strays {
@@ -180,6 +187,21 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
                 },
                 _ => Entry::Free,
             };
+        }
+        if older_damaged {
+            let mut all: std::collections::BTreeMap<u32, Entry> =
+                nums.iter().copied().zip(entries.iter().copied()).collect();
+            for (&num, &(generation, at)) in &found {
+                if Some((num, generation)) == encrypt_id {
+                    continue;
+                }
+                if let (std::collections::btree_map::Entry::Vacant(slot), Ok(offset)) =
+                    (all.entry(num), u32::try_from(at))
+                {
+                    slot.insert(Entry::Normal { offset, generation });
+                }
+            }
+            (nums, entries) = all.into_iter().unzip();
         }
     }
     Ok(Index {

@@ -27,9 +27,25 @@ pub(crate) struct XrefLimits {
     pub(crate) max_stream_bytes: usize,
 }
 
+/// The merged cross-reference data as [`read`] found it.
+#[derive(Debug)]
+pub(crate) struct Sections {
+    /// The entries, newer sections over older ones.
+    pub(crate) xref: Xref,
+    /// The newest trailer, without `/Prev` and `/XRefStm`.
+    pub(crate) trailer: Dictionary,
+    /// An older section named by `/Prev` is damaged (not at its offset, not
+    /// parsed, or past the end of the file): the newer sections' entries are
+    /// all here, and the objects they do not list are for the caller to find
+    /// by scanning (a newer section always wins over an older one, damaged
+    /// or not).
+    pub(crate) older_damaged: bool,
+}
+
 /// The merged cross-reference table and the newest trailer (without `/Prev`
-/// and `/XRefStm`), or `None` when the data does not read cleanly.
-pub(crate) fn read(buf: &[u8], limits: XrefLimits) -> Option<(Xref, Dictionary)> {
+/// and `/XRefStm`), or `None` when the newest section does not read cleanly.
+/// A `/Prev` chain that loops ends where it loops.
+pub(crate) fn read(buf: &[u8], limits: XrefLimits) -> Option<Sections> {
     let start = xref_start(buf)?;
     if start > buf.len() {
         return None;
@@ -38,16 +54,23 @@ pub(crate) fn read(buf: &[u8], limits: XrefLimits) -> Option<(Xref, Dictionary)>
     merge_hybrid(buf, &mut xref, trailer.remove(b"XRefStm"), limits)?;
     let mut seen = HashSet::from([start]);
     let mut prev = trailer.remove(b"Prev");
+    let mut older_damaged = false;
     while let Some(p) = prev {
         let p = usize::try_from(p.as_i64().ok()?).ok()?;
-        if !seen.insert(p) {
+        if !seen.insert(p) || seen.len() > MAX_SECTIONS {
             break;
         }
-        if p > buf.len() || seen.len() > MAX_SECTIONS {
-            return None;
-        }
-        let (mut older, mut older_trailer) = section_at(buf, p, limits)?;
-        merge_hybrid(buf, &mut older, older_trailer.remove(b"XRefStm"), limits)?;
+        let older = (p <= buf.len())
+            .then(|| section_at(buf, p, limits))
+            .flatten()
+            .and_then(|(mut older, mut older_trailer)| {
+                merge_hybrid(buf, &mut older, older_trailer.remove(b"XRefStm"), limits)?;
+                Some((older, older_trailer))
+            });
+        let Some((older, mut older_trailer)) = older else {
+            older_damaged = true;
+            break;
+        };
         xref.merge(older);
         prev = older_trailer.remove(b"Prev");
     }
@@ -55,7 +78,11 @@ pub(crate) fn read(buf: &[u8], limits: XrefLimits) -> Option<(Xref, Dictionary)>
     if xref.max_id() == u32::MAX {
         return None;
     }
-    Some((xref, trailer))
+    Some(Sections {
+        xref,
+        trailer,
+        older_damaged,
+    })
 }
 
 /// Merges the cross-reference stream a hybrid file's table names.
@@ -328,7 +355,9 @@ pub(crate) mod tests {
                 .use_xref_streams(streams)
                 .build();
             doc.save_with_options(&mut bytes, opts).unwrap();
-            let (x, trailer) = read(&bytes, LIMITS).unwrap();
+            let Sections {
+                xref: x, trailer, ..
+            } = read(&bytes, LIMITS).unwrap();
             let theirs = lopdf::Document::load_mem(&bytes).unwrap();
             assert_eq!(entries(&x), entries(&theirs.reference_table));
             assert_eq!(trailer.get(b"Root").ok(), theirs.trailer.get(b"Root").ok());
@@ -401,7 +430,9 @@ pub(crate) mod tests {
     fn prev_chain_and_predictor() {
         let pdf = prev_chain_file();
 
-        let (x, trailer) = read(&pdf, LIMITS).unwrap();
+        let Sections {
+            xref: x, trailer, ..
+        } = read(&pdf, LIMITS).unwrap();
         let theirs = lopdf::Document::load_mem(&pdf).unwrap();
         assert_eq!(theirs.xref_recovery, None);
         assert_eq!(entries(&x), entries(&theirs.reference_table));
