@@ -55,7 +55,7 @@ fn base(text: &str, table: Table<'_>) -> Vec<u8> {
         (6, b"<< /Producer (an SDK) >>".to_vec()),
     ];
     let mut out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
-    let mut at = vec![0usize; 7];
+    let mut at = [0usize; 7];
     for (n, body) in &objs {
         at[*n as usize] = out.len();
         out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
