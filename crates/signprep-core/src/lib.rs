@@ -83,6 +83,7 @@ mod service;
 mod stream_cache;
 mod strip;
 mod tags;
+mod visible;
 
 // The `codes!` macro's JSON Schema impl names schemars through this path, so
 // a crate declaring codes with it needs no schemars of its own.
@@ -106,3 +107,4 @@ pub use tags::vendor::{
     AnchorTab, AnchorUnits, Anchors, Dialect, DialectError, Dialects, FieldBox, VendorAttributes,
     VendorTag, default_size, is_tab_list, tab_list_name,
 };
+pub use visible::{into_visible, is_invisible, visible, visible_lines};
