@@ -69,7 +69,7 @@ signprep_core::codes! {
         /// service silently ignores it. An error when the field carries `data` or a
         /// signer (the value, or who signs, is lost without a word); a warning when
         /// it has neither.
-        CustomIdNotInDocument => "custom_id_not_in_document", Warning;
+        CustomIdNotInDocument => "custom_id_not_in_document", Error;
         /// A pack-wide field (or a field pattern) matched no tag or form field of any
         /// document, so it is in no child.
         FieldUnused => "field_unused", Warning;
