@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// What to look for: a tag's text on its page and, for a tag a scan placed,
 /// the top-left corner of its first line's text (page-stacked pixels) with
 /// how far from it an occurrence may start.
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Target<'t> {
     pub(super) page: usize,
     pub(super) raw: &'t str,
