@@ -100,7 +100,7 @@ pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale, round2};
 pub use options::Cancel;
 pub use record::{ErrorInfo, Record, Status};
-pub use scan::{PageInfo, Scan, Scanner, Tag, VendorText, id_is_valid};
+pub use scan::{PageInfo, Scan, Scanner, Tag, VendorPiece, VendorText, id_is_valid};
 pub use service::ServiceTypes;
 pub use strip::{Stripped, strip_vendor_tags};
 pub use tags::vendor::{

@@ -306,6 +306,7 @@ fn tags_broken_over_lines_and_pages_go_in_every_piece() {
     for rel in [
         "testdata/fixtures/vendor_wrapped.pdf",
         "testdata/migrate/strip_leftovers.pdf",
+        "testdata/migrate/docuseal_table.pdf",
     ] {
         let out = strips_clean(rel, true);
         assert_eq!(out.diagnostics, vec![], "{rel}");

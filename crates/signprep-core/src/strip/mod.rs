@@ -112,11 +112,13 @@ pub fn strip_vendor_tags(
             page: t.page,
             raw: &t.raw,
             at: Some((t.x, t.y, (t.height / 2.0).max(1.0))),
+            pieces: &[],
         })
         .chain(left.iter().map(|t| Target {
             page: t.page,
             raw: &t.raw,
             at: t.at.map(|(x, y)| (x, y, (t.height / 2.0).max(1.0))),
+            pieces: &t.pieces,
         }))
         .collect();
     // Several tags can stand on one piece of text (DocuSign tabs sharing an
