@@ -184,7 +184,7 @@ pub(super) fn wrapped(
     delim: Delim,
     taken: &[(usize, usize)],
 ) -> (Vec<Pieces>, Vec<Loose>, Vec<Loose>) {
-    let free = |at: usize| !taken.iter().any(|&(a, b)| at >= a && at < b);
+    let free = |at: usize| !taken.iter().any(|&(a, b)| (a..b).contains(&at));
     let info: Vec<(Role, Option<usize>)> = segs
         .iter()
         .map(|s| {
@@ -272,7 +272,7 @@ fn below(segs: &[Segment], cur: &Segment, column: (f64, f64)) -> Option<usize> {
     for (k, s) in segs.iter().enumerate() {
         let down = s.middle() - cur.middle();
         let overlap = s.overlap(column);
-        if down < 0.5 * h || down > 2.5 * h || overlap <= 0.0 {
+        if !(0.5 * h..=2.5 * h).contains(&down) || overlap <= 0.0 {
             continue;
         }
         let better = match best {
