@@ -50,6 +50,45 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_with(path, |w| w.write_all(bytes))
 }
 
+/// `cannot write PATH: WHY` for an output that failed: `path` is the target
+/// the user gave, never the temporary file beside it (whose name says
+/// nothing to them), and the reason is said in our words where we know it.
+pub fn cannot_write(path: &Path, e: &io::Error) -> String {
+    format!("cannot write {}: {}", path.display(), reason(path, e))
+}
+
+/// `cannot create the folder DIR: WHY` for an output folder that could not
+/// be made (`--out`, `--out-dir`, `--write`).
+pub fn cannot_create(dir: &Path, e: &io::Error) -> String {
+    format!(
+        "cannot create the folder {}: {}",
+        dir.display(),
+        reason(dir, e)
+    )
+}
+
+/// Why `path` could not be written (or made, as a folder).
+fn reason(path: &Path, e: &io::Error) -> String {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match e.kind() {
+        io::ErrorKind::NotFound if !folder.is_dir() => {
+            format!("the folder {} does not exist", folder.display())
+        }
+        io::ErrorKind::NotADirectory => {
+            format!("{} is not a folder", folder.display())
+        }
+        io::ErrorKind::IsADirectory => "it is a folder".into(),
+        io::ErrorKind::AlreadyExists => "a file of that name is in the way".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
+        io::ErrorKind::StorageFull => "no space left on the device".into(),
+        _ => e.to_string(),
+    }
+}
+
 /// A new temporary file beside `path` (`.NAME.PID.N.tmp`), with the mode of
 /// `path` when it exists.
 pub fn create_beside(path: &Path) -> io::Result<(PathBuf, File)> {

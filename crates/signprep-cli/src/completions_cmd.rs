@@ -19,10 +19,7 @@ pub fn man(args: &ManArgs) -> ExitStatus {
     if let Some(dir) = &args.out_dir {
         return match write_pages(&cmd, dir) {
             Ok(()) => ExitStatus::Success,
-            Err(e) => crate::exit::fail(
-                &format!("cannot write to {}: {e}", dir.display()),
-                ExitStatus::Error,
-            ),
+            Err(e) => crate::exit::fail(&e, ExitStatus::Error),
         };
     }
     let page = match &args.command {
@@ -80,16 +77,19 @@ fn render(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Every page, each written atomically into `dir`.
-fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+/// Every page, each written atomically into `dir`; `Err`: what failed,
+/// naming the folder or the page's file.
+fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| crate::atomic::cannot_create(dir, &e))?;
     let mut all = vec![("signprep".to_string(), cmd.clone())];
     all.extend(pages(cmd));
     for (name, c) in all {
-        let bytes = render(c)?;
+        let path = dir.join(format!("{name}.1"));
         // Atomic, and with the umask's mode (an existing page keeps its own),
         // as every other output of signprep.
-        crate::atomic::write(&dir.join(format!("{name}.1")), &bytes)?;
+        render(c)
+            .and_then(|bytes| crate::atomic::write(&path, &bytes))
+            .map_err(|e| crate::atomic::cannot_write(&path, &e))?;
     }
     Ok(())
 }

@@ -43,10 +43,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     if let Some(dir) = &args.out
         && let Err(e) = std::fs::create_dir_all(dir)
     {
-        return crate::exit::fail(
-            &format!("cannot create {}: {e}", dir.display()),
-            ExitStatus::Error,
-        );
+        return crate::exit::fail(&crate::atomic::cannot_create(dir, &e), ExitStatus::Error);
     }
     let options = load_options(args);
     // The watchdog stands behind the time budget, as in `scan`.
@@ -116,7 +113,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
                 (None, _) => Ok(None),
                 (Some(plan), Some(path)) => crate::atomic::write_with(path, |w| json(w, plan))
                     .map(|()| Some(path.display().to_string()))
-                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                    .map_err(|e| crate::atomic::cannot_write(path, &e)),
                 (Some(plan), None) => {
                     let mut out = BufWriter::new(io::stdout().lock());
                     json(&mut out, plan).and_then(|()| out.flush())?;
@@ -277,7 +274,7 @@ fn write_stripped(pdf: &[u8], json: &Path, input: &Path, m: &mut Migrated) -> Re
         ));
     }
     crate::atomic::write_with(&path, |w| w.write_all(pdf))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| crate::atomic::cannot_write(&path, &e))?;
     if let Some(request) = m.plan.as_mut().and_then(|p| p.requests.first_mut()) {
         request.upload = Some(signprep_pack::upload_path(&path, json.parent()));
     }

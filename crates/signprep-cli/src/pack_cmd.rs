@@ -104,7 +104,7 @@ impl Packed {
         };
         let written = match &args.output {
             Some(path) if path != Path::new("-") => crate::atomic::write(path, &bytes)
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                .map_err(|e| crate::atomic::cannot_write(path, &e)),
             _ => {
                 let mut out = io::stdout().lock();
                 out.write_all(&bytes)

@@ -104,10 +104,11 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     let mut summary = Summary::new(Command::Report {
         output: args.output.clone(),
     });
+    // The scratch file is ours: a failure names the report the user asked for.
     let cannot_write = |e: io::Error| {
         let _ = std::fs::remove_file(&scratch);
         crate::exit::fail(
-            &format!("cannot write {}: {e}", scratch.display()),
+            &crate::atomic::cannot_write(&args.output, &e),
             ExitStatus::Error,
         )
     };
@@ -124,7 +125,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     };
     // Largest files first (output order is kept).
     let weight = |(_, input): &(usize, Input)| input.size();
-    let ended = runner.output(scratch.display().to_string()).run(
+    let ended = runner.output(args.output.display().to_string()).run(
         inputs.into_iter().enumerate(),
         weight,
         work,
@@ -162,7 +163,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     let _ = std::fs::remove_file(&scratch);
     if let Err(e) = written {
         return crate::exit::fail(
-            &format!("cannot write {}: {e}", args.output.display()),
+            &crate::atomic::cannot_write(&args.output, &e),
             ExitStatus::Error,
         );
     }

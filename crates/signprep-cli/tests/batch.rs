@@ -451,3 +451,82 @@ fn unreadable_standard_input_is_exit_2_in_scan_and_check() {
         );
     }
 }
+
+/// `--skip-done` given a PDF (the PATH and the report swapped) skipped
+/// nothing without a word; a file that is no report is now refused.
+#[test]
+fn skip_done_refuses_a_file_that_is_not_a_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let pdf = signprep_testgen::fixtures()
+        .into_iter()
+        .next()
+        .expect("a fixture");
+    std::fs::write(dir.join("a.pdf"), &pdf.pdf).unwrap();
+    std::fs::write(dir.join("b.pdf"), &pdf.pdf).unwrap();
+    let o = scan(&["--skip-done", "a.pdf", "b.pdf"], dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty(), "nothing scanned");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.lines().last(),
+        Some(
+            "error: --skip-done a.pdf: it is a PDF, not a report: give the ndjson (or json) output of an earlier `signprep scan`; the PDFs to scan go in PATH"
+        ),
+        "{err}"
+    );
+    // The report of the run it meant to resume skips its file.
+    let first = scan(&["a.pdf"], dir);
+    std::fs::write(dir.join("report.ndjson"), &first.stdout).unwrap();
+    let resumed = scan(&["--skip-done", "report.ndjson", "a.pdf", "b.pdf"], dir);
+    assert_eq!(summary(&resumed.stdout)["skipped"], 1);
+}
+
+/// `-L` follows links; one that leads nowhere fails the run only when it is
+/// a file the walk would take (`*.pdf`, or a `--glob` match): a dangling
+/// `notes.txt` is passed over as any `notes.txt` is.
+#[cfg(unix)]
+#[test]
+fn follow_passes_over_a_dangling_link_that_is_no_candidate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let docs = dir.join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    let pdf = signprep_testgen::fixtures()
+        .into_iter()
+        .next()
+        .expect("a fixture");
+    std::fs::write(docs.join("a.pdf"), &pdf.pdf).unwrap();
+    std::os::unix::fs::symlink(dir.join("gone.txt"), docs.join("notes.txt")).unwrap();
+    let o = scan(&["-L", "docs"], dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(record_lines(&o.stdout).len(), 1);
+
+    // A dangling link named as a PDF is still an input that cannot be read.
+    std::os::unix::fs::symlink(dir.join("gone.pdf"), docs.join("b.pdf")).unwrap();
+    let o = scan(&["-L", "docs"], dir);
+    assert_eq!(o.status.code(), Some(2));
+    let records = record_lines(&o.stdout);
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert!(
+        records[1].starts_with("{\"path\":\"docs/b.pdf\",\"status\":\"error\""),
+        "{}",
+        records[1]
+    );
+
+    // With a --glob taking text files, the dangling notes.txt is an input again.
+    let o = scan(&["-L", "-g", "*.txt", "docs"], dir);
+    assert_eq!(o.status.code(), Some(2));
+    let records = record_lines(&o.stdout);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert!(
+        records[0].starts_with("{\"path\":\"docs/notes.txt\",\"status\":\"error\""),
+        "{}",
+        records[0]
+    );
+}

@@ -1173,3 +1173,51 @@ fn the_readme_pins_the_pre_commit_hook_to_an_immutable_rev() {
         "`rev: {rev}` is not a full commit hash"
     );
 }
+
+/// A `custom_id` with a zero-width space inside: the message writes it as
+/// `U+200B` (it showed as `CLIENTNAME`, the space invisible), in the JSON
+/// record as on the terminal; the excerpt of the body too. The data stays
+/// exact: the body is not changed, and the finding's pointer names the field.
+#[test]
+fn invisible_characters_in_a_message_are_written_as_code_points() {
+    let dir = common::scratch("check", "invisible");
+    let case = common::testdata("check/cases/custom_id_not_in_document.json");
+    let mut body: Value = serde_json::from_str(&std::fs::read_to_string(case).unwrap()).unwrap();
+    body["documents"][0]["data_fields"][0]["custom_id"] = json!("CLIENT\u{200B}NAME");
+    let path = dir.join("zw.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&body).unwrap()).unwrap();
+
+    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let messages: Vec<&str> = v["documents"][0]["findings"]
+        .as_array()
+        .or_else(|| v["files"][0]["findings"].as_array())
+        .or_else(|| v["findings"].as_array())
+        .unwrap_or_else(|| panic!("no findings in {v}"))
+        .iter()
+        .filter(|f| f["pointer"] == "/documents/0/data_fields/0/custom_id")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "`CLIENTU+200BNAME` is not a tag or form field of this child's document; the service ignores it, and its value or signer with it"
+        ]
+    );
+
+    let o = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["check", "--format", "human"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let human = String::from_utf8(o.stdout).unwrap();
+    assert!(!human.contains('\u{200B}'), "{human}");
+    assert!(
+        human.contains("error[custom_id_not_in_document]: `CLIENTU+200BNAME` is not a tag"),
+        "{human}"
+    );
+}

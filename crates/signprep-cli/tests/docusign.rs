@@ -218,3 +218,47 @@ fn preview_anchors_draws_fields_on_their_field_boxes() {
         .collect();
     insta::assert_snapshot!("preview_anchor_boxes", rows.join("\n"));
 }
+
+/// Two tabs on one anchor string (a signature and its date beside it): the
+/// anchor's text is stripped once, and both tabs count it as stripped; no
+/// `strip_tag_kept` for the second (its glyphs were not "lost": the first
+/// took them).
+#[test]
+fn one_anchor_named_by_two_tabs_is_stripped_once() {
+    let out = scratch("docusign", "strip-twice");
+    let o = run(&[
+        "migrate",
+        "--anchor",
+        "/sn1/=signHere:1",
+        "--anchor",
+        "/sn1/=text:1",
+        "--strip",
+        "vendor_docusign.pdf",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("strip_tag_kept"), "{err}");
+    let plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("vendor_docusign.json")).unwrap()).unwrap();
+    // Both tabs placed on each of the anchor's two pages.
+    let fields = plan["requests"][0]["body"]["data_fields"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(fields, 4, "{}", plan["requests"][0]["body"]);
+    // The stripped copy has no `/sn1/` left.
+    let copy = out.join("vendor_docusign.pdf");
+    let again = Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(["scan", "--anchor", "/sn1/=signHere:1", "--format", "json"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(
+        v["documents"][0]["vendor_tags"].as_array().map(Vec::len),
+        Some(0),
+        "{}",
+        v["documents"][0]["vendor_tags"]
+    );
+}

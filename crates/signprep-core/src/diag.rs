@@ -1,5 +1,6 @@
 //! Diagnostics: findings that do not stop a scan, each with a stable code.
 
+use crate::visible::into_visible;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt;
@@ -318,7 +319,8 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// Stable code.
     pub code: Code,
-    /// Human message naming the page and the tag or field.
+    /// Human message naming the page and the tag or field (invisible and
+    /// control characters written as `U+XXXX`: [`crate::visible`]).
     pub message: String,
     /// 0-based page index, when the finding is on a page.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -335,12 +337,15 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic with the code's severity.
+    /// A diagnostic with the code's severity. Invisible and control
+    /// characters in `message` (from a tag id or a field name it quotes) are
+    /// written as `U+XXXX`, so the reader sees them ([`crate::visible`]);
+    /// the `tag` and `field` data keep them.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: code.severity(),
             code,
-            message: message.into(),
+            message: into_visible(message.into()),
             page: None,
             tag: None,
             field: None,
@@ -369,10 +374,10 @@ impl Diagnostic {
         self
     }
 
-    /// With a hint.
+    /// With a hint (its invisible characters made visible, as the message's).
     #[must_use]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.hint = Some(into_visible(hint.into()));
         self
     }
 }

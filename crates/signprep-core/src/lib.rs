@@ -83,6 +83,7 @@ mod service;
 mod stream_cache;
 mod strip;
 mod tags;
+mod visible;
 
 // The `codes!` macro's JSON Schema impl names schemars through this path, so
 // a crate declaring codes with it needs no schemars of its own.
@@ -99,10 +100,11 @@ pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale, round2};
 pub use options::Cancel;
 pub use record::{ErrorInfo, Record, Status};
-pub use scan::{PageInfo, Scan, Scanner, Tag, VendorText, id_is_valid};
+pub use scan::{PageInfo, Scan, Scanner, Tag, VendorPiece, VendorText, id_is_valid};
 pub use service::ServiceTypes;
 pub use strip::{Stripped, strip_vendor_tags};
 pub use tags::vendor::{
     AnchorTab, AnchorUnits, Anchors, Dialect, DialectError, Dialects, FieldBox, VendorAttributes,
     VendorTag, default_size, is_tab_list, tab_list_name,
 };
+pub use visible::{into_visible, is_invisible, visible, visible_lines};

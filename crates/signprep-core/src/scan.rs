@@ -109,17 +109,57 @@ pub struct VendorText {
     pub at: Option<(f64, f64)>,
     /// The height of that line's text, pixels.
     pub height: f64,
+    /// For a text broken over lines (`vendor_tag_split_across_lines`), each
+    /// line's piece and where it is; empty for a text on one line.
+    pub pieces: Vec<VendorPiece>,
+}
+
+/// One line's piece of a vendor text broken over lines.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct VendorPiece {
+    /// The page it is on (0-based).
+    pub page: usize,
+    /// Its text.
+    pub text: String,
+    /// The top-left corner of its text, page-stacked pixels, when its
+    /// glyphs have a box.
+    pub at: Option<(f64, f64)>,
+    /// The height of its text, pixels.
+    pub height: f64,
 }
 
 impl VendorText {
-    fn output(l: Leftover, page: usize, f: f64, off: f64) -> VendorText {
-        let b = l.bbox.map(|b| b.stacked(f, off));
+    /// `scale` gives a page's pixels per unit and its offset in the stack.
+    fn output(l: Leftover, page: usize, scale: impl Fn(usize) -> (f64, f64)) -> VendorText {
+        let corner = |p: usize, b: Option<crate::geometry::Rect>| {
+            let (f, off) = scale(p);
+            let b = b.map(|b| b.stacked(f, off));
+            (
+                b.map(|(x, y, _, _)| (round2(x), round2(y))),
+                b.map_or(0.0, |(_, _, _, h)| round2(h)),
+            )
+        };
+        let (at, height) = corner(page, l.bbox);
         VendorText {
             code: l.code,
             raw: l.raw,
             page,
-            at: b.map(|(x, y, _, _)| (round2(x), round2(y))),
-            height: b.map_or(0.0, |(_, _, _, h)| round2(h)),
+            at,
+            height,
+            pieces: l
+                .pieces
+                .into_iter()
+                .map(|(p, text, b)| {
+                    let (at, height) = corner(p, b);
+                    VendorPiece {
+                        page: p,
+                        text,
+                        at,
+                        height,
+                    }
+                })
+                .collect(),
         }
     }
 }
@@ -349,8 +389,13 @@ impl Scanner {
             let mut diags = r.diags;
             if let Some((found, vendor_diags, left)) = vendor.next() {
                 vendor_tags.extend(found.into_iter().map(|t| t.output(i, f, off)));
+                let scale = |p: usize| {
+                    factors
+                        .get(p)
+                        .map_or((1.0, 0.0), |&(f, off, _, _)| (f, off))
+                };
                 scan.vendor_text
-                    .extend(left.into_iter().map(|l| VendorText::output(l, i, f, off)));
+                    .extend(left.into_iter().map(|l| VendorText::output(l, i, scale)));
                 let at = r.vendor_at.min(diags.len());
                 diags.splice(at..at, vendor_diags);
             }

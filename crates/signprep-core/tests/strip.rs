@@ -127,6 +127,31 @@ fn stripped_copy_has_no_placed_tag_and_every_other_glyph_in_place() {
     }
 }
 
+/// Two tags on one text at one place (DocuSign tabs sharing an anchor
+/// string): its glyphs go once, both count as removed, and nothing is
+/// reported kept (the second found no glyphs left, a false `strip_tag_kept`).
+#[test]
+fn two_tags_on_one_text_are_stripped_once_and_both_removed() {
+    let (_, doc, s, placed) = contract();
+    let mut twice = placed.clone();
+    let mut twin = placed[0].clone();
+    twin.field = Some(signprep_core::FieldBox {
+        x: twin.x + 200.0,
+        y: twin.y,
+        width: 80.0,
+        height: 20.0,
+    });
+    twice.push(twin);
+    let out = stripped(&doc, &s, &twice);
+    assert_eq!(out.diagnostics, vec![], "nothing kept, nothing refused");
+    assert_eq!(out.removed, vec![true; twice.len()]);
+    assert_eq!(
+        out.pdf,
+        stripped(&doc, &s, &placed).pdf,
+        "the same copy as with the tag once"
+    );
+}
+
 #[test]
 fn stripping_is_deterministic_and_leaves_unasked_tags() {
     let (_, doc, s, placed) = contract();
@@ -289,6 +314,7 @@ fn tags_broken_over_lines_and_pages_go_in_every_piece() {
     for rel in [
         "testdata/fixtures/vendor_wrapped.pdf",
         "testdata/migrate/strip_leftovers.pdf",
+        "testdata/migrate/docuseal_table.pdf",
     ] {
         let out = strips_clean(rel, true);
         assert_eq!(out.diagnostics, vec![], "{rel}");

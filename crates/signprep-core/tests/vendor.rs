@@ -231,3 +231,74 @@ fn a_tag_outside_the_clip_is_not_reported_visible() {
         .collect();
     assert_eq!(visible, ["[text|req|signer1]", "[text|noreq|signer2]"]);
 }
+
+/// DocuSeal tags wrapping in a table of two columns
+/// (`testdata/migrate/docuseal_table.pdf`): each is one
+/// `vendor_tag_split_across_lines` finding with its own pieces, paired by
+/// column, never by text order (row 1 is drawn line by line across the
+/// columns, page 2's continuations right column first), over three lines,
+/// and over the page break; none is dropped.
+#[test]
+fn wrapped_tags_in_table_columns_are_paired_by_column_and_page() {
+    let fx = signprep_testgen::migrate_contract("docuseal_table").unwrap();
+    let doc = Document::from_bytes(&fx.pdf, &LoadOptions::default()).unwrap();
+    let scan = Scanner::new().dialects(Dialects::all()).scan(&doc).unwrap();
+    let split: Vec<(usize, &str, &str)> = scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::VendorTagSplitAcrossLines)
+        .map(|d| {
+            (
+                d.page.unwrap_or(usize::MAX),
+                d.tag.as_deref().unwrap_or_default(),
+                d.message.as_str(),
+            )
+        })
+        .collect();
+    let tags: Vec<(usize, &str)> = split.iter().map(|(p, t, _)| (*p, *t)).collect();
+    assert_eq!(
+        tags,
+        [
+            (0, "{{ClientSignature;type=signature;role=Client}}"),
+            (0, "{{SigningDate;type=date;role=Client}}"),
+            (0, "{{WitnessSignature;type=signature;role=Witness}}"),
+            (0, "{{ClientInitials;type=initials;role=Client}}"),
+            (0, "{{CompanyName;type=text;role=Client}}"),
+        ],
+        "{split:#?}"
+    );
+    let message = |tag: &str| {
+        split
+            .iter()
+            .find(|(_, t, _)| *t == tag)
+            .map(|(_, _, m)| m.to_string())
+            .unwrap_or_default()
+    };
+    let three = message("{{WitnessSignature;type=signature;role=Witness}}");
+    assert!(
+        three.contains("is broken over 3 lines: `{{WitnessSig` (page 1 at ")
+            && three.contains("then `nature;type=signa` (page 1 at ")
+            && three.contains("then `ture;role=Witness}}` (page 1 at "),
+        "{three}"
+    );
+    let right = message("{{CompanyName;type=text;role=Client}}");
+    assert!(
+        right.contains("is broken across a page break: `{{Company` (page 1 at (")
+            && right.contains("then `Name;type=text;role=Client}}` (page 2 at (320.0, "),
+        "{right}"
+    );
+    let left = message("{{ClientInitials;type=initials;role=Client}}");
+    assert!(
+        left.contains("then `tials;type=initials;role=Client}}` (page 2 at (72.0, "),
+        "{left}"
+    );
+    // The one tag on a line of its own is a field.
+    let placed: Vec<&str> = scan
+        .vendor_tags
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| t.raw.as_str())
+        .collect();
+    assert_eq!(placed, ["{{Seller;type=signature;role=Seller}}"]);
+}

@@ -2,7 +2,7 @@
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
-use signprep_core::{Diagnostic, FileErrorCode, Severity};
+use signprep_core::{Diagnostic, FileErrorCode, Severity, into_visible};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -69,7 +69,7 @@ signprep_core::codes! {
         /// service silently ignores it. An error when the field carries `data` or a
         /// signer (the value, or who signs, is lost without a word); a warning when
         /// it has neither.
-        CustomIdNotInDocument => "custom_id_not_in_document", Warning;
+        CustomIdNotInDocument => "custom_id_not_in_document", Error;
         /// A pack-wide field (or a field pattern) matched no tag or form field of any
         /// document, so it is in no child.
         FieldUnused => "field_unused", Warning;
@@ -367,7 +367,8 @@ pub struct Finding {
     pub severity: Severity,
     /// Stable code.
     pub code: FindingCode,
-    /// What is wrong, naming the value.
+    /// What is wrong, naming the value (invisible and control characters
+    /// written as `U+XXXX`: [`signprep_core::visible`]).
     pub message: String,
     /// JSON pointer into the body (`/documents/1/data_fields/3/custom_id`), or
     /// into the manifest when `file` is the manifest.
@@ -396,12 +397,13 @@ impl Finding {
         Finding::bare(code.severity(), FindingCode::Pack(code), message.into())
     }
 
-    /// A finding with no place and no hint yet.
+    /// A finding with no place and no hint yet; invisible and control
+    /// characters in `message` (a value it quotes) written as `U+XXXX`.
     fn bare(severity: Severity, code: FindingCode, message: String) -> Self {
         Finding {
             severity,
             code,
-            message,
+            message: into_visible(message),
             pointer: None,
             file: None,
             page: None,
@@ -468,10 +470,10 @@ impl Finding {
         self
     }
 
-    /// With a hint.
+    /// With a hint (its invisible characters made visible, as the message's).
     #[must_use]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.hint = Some(into_visible(hint.into()));
         self
     }
 

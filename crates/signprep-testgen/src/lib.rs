@@ -220,6 +220,7 @@ pub fn try_migrate_contracts() -> Result<Vec<Fixture>, Error> {
     let mut all = fixtures::contracts::all()?;
     all.push(fixtures::strip::strip_contract()?);
     all.push(fixtures::strip::strip_leftovers()?);
+    all.push(fixtures::wrapped_table::docuseal_table()?);
     Ok(all)
 }
 

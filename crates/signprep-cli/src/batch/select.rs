@@ -23,38 +23,104 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The paths an earlier NDJSON report records with `"status": "ok"`.
+/// The paths an earlier report records with `"status": "ok"`.
 #[derive(Debug, Default)]
 pub struct DoneSet {
     paths: HashSet<String>,
 }
 
+/// Why `--skip-done` cannot use a file.
+#[derive(Debug)]
+pub enum DoneError {
+    /// The file cannot be read.
+    Io(io::Error),
+    /// The file is no report of `scan` (a PDF, a list of paths): what it is.
+    NotReport(&'static str),
+}
+
+impl std::fmt::Display for DoneError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DoneError::Io(e) => write!(f, "cannot read: {e}"),
+            DoneError::NotReport(what) => write!(
+                f,
+                "{what}, not a report: give the ndjson (or json) output of an earlier `signprep scan`; the PDFs to scan go in PATH"
+            ),
+        }
+    }
+}
+
+impl From<io::Error> for DoneError {
+    fn from(e: io::Error) -> Self {
+        DoneError::Io(e)
+    }
+}
+
+/// The head of a record line.
+#[derive(serde::Deserialize)]
+struct Head {
+    path: Option<String>,
+    status: Option<String>,
+    summary: Option<serde::de::IgnoredAny>,
+}
+
 impl DoneSet {
-    /// Reads a report. A missing file is an empty set (the first run of a
-    /// resumable job); lines that are not complete JSON records (the torn last
-    /// line of a killed run, the summary) are passed over.
-    pub fn read(path: &Path) -> io::Result<DoneSet> {
+    /// Reads a report: ndjson, or json (`{"documents": [...]}`, one record a
+    /// line, as `scan --format json` writes it). A missing or empty file is an
+    /// empty set (the first run of a resumable job); lines that are not
+    /// complete records (the torn last line of a killed run) are passed over.
+    /// A file that is not a report at all is refused: its first bytes are not
+    /// a JSON object (a PDF, a list of paths), or none of its whole lines is a
+    /// record or a summary. Given a PDF by mistake, `--skip-done` would
+    /// otherwise skip nothing without a word.
+    pub fn read(path: &Path) -> Result<DoneSet, DoneError> {
         let file = match std::fs::File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(DoneSet::default()),
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
+        let mut reader = io::BufReader::new(file);
+        let start = reader.fill_buf()?;
+        if start.starts_with(b"%PDF") {
+            return Err(DoneError::NotReport("it is a PDF"));
+        }
+        match start.iter().find(|b| !b.is_ascii_whitespace()) {
+            None => return Ok(DoneSet::default()),
+            Some(b'{') => {}
+            Some(_) => return Err(DoneError::NotReport("it does not start with a JSON record")),
+        }
         let mut paths = HashSet::new();
-        for line in io::BufReader::new(file).split(b'\n') {
-            let line = line?;
-            #[derive(serde::Deserialize)]
-            struct Head {
-                path: Option<String>,
-                status: Option<String>,
+        // Whole lines read (a torn last line is none), and whether one of
+        // them was a record, a summary or the head of a json report.
+        let (mut whole, mut records) = (false, false);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line)? == 0 {
+                break;
             }
-            if let Ok(Head {
-                path: Some(p),
-                status: Some(s),
-            }) = serde_json::from_slice::<Head>(&line)
+            whole |= line.ends_with(b"\n");
+            // A json report's records end with the comma that joins them.
+            let trimmed = line.trim_ascii();
+            if trimmed.starts_with(b"{\"documents\":") {
+                records = true;
+                continue;
+            }
+            let record = trimmed.strip_suffix(b",").unwrap_or(trimmed);
+            let Ok(head) = serde_json::from_slice::<Head>(record) else {
+                continue;
+            };
+            records |= (head.path.is_some() && head.status.is_some()) || head.summary.is_some();
+            if let (Some(p), Some(s)) = (head.path, head.status)
                 && s == "ok"
             {
                 paths.insert(p);
             }
+        }
+        if whole && !records {
+            return Err(DoneError::NotReport(
+                "none of its lines is a record of `signprep scan`",
+            ));
         }
         Ok(DoneSet { paths })
     }
@@ -120,5 +186,73 @@ mod tests {
         assert!(!done.contains("c.pdf"));
         assert_eq!(done.len(), 1);
         assert_eq!(DoneSet::read(&dir.path().join("missing")).unwrap().len(), 0);
+    }
+
+    fn read_text(text: &[u8]) -> Result<DoneSet, DoneError> {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("r");
+        std::fs::write(&report, text).unwrap();
+        DoneSet::read(&report)
+    }
+
+    fn refusal(text: &[u8]) -> String {
+        match read_text(text) {
+            Err(DoneError::NotReport(what)) => what.to_string(),
+            Err(DoneError::Io(e)) => panic!("an I/O error: {e}"),
+            Ok(d) => panic!("read as a report of {} paths", d.len()),
+        }
+    }
+
+    #[test]
+    fn a_pdf_is_refused() {
+        assert_eq!(refusal(b"%PDF-1.7\n%\xe2\xe3\n1 0 obj\n"), "it is a PDF");
+    }
+
+    #[test]
+    fn a_list_of_paths_is_refused() {
+        assert_eq!(
+            refusal(b"a.pdf\nb.pdf\n"),
+            "it does not start with a JSON record"
+        );
+        // `--files-from` NDJSON: paths, no status.
+        assert_eq!(
+            refusal(b"{\"path\": \"a.pdf\"}\n{\"path\": \"b.pdf\"}\n"),
+            "none of its lines is a record of `signprep scan`"
+        );
+    }
+
+    #[test]
+    fn the_reports_of_a_run_just_begun_are_empty_sets() {
+        assert_eq!(read_text(b"").unwrap().len(), 0);
+        assert_eq!(read_text(b"\n").unwrap().len(), 0);
+        // Killed in the middle of its first record.
+        assert_eq!(read_text(b"{\"path\":\"a.pd").unwrap().len(), 0);
+        // Nothing found: the summary alone.
+        assert_eq!(
+            read_text(b"{\"summary\":{\"files\":0}}\n").unwrap().len(),
+            0
+        );
+    }
+
+    #[test]
+    fn a_json_report_gives_every_ok_record() {
+        // As `scan --format json` writes it: one record a line, joined by commas.
+        let json = b"{\"documents\": [\n\
+            {\"path\":\"a.pdf\",\"status\":\"ok\"},\n\
+            {\"path\":\"b.pdf\",\"status\":\"error\"},\n\
+            {\"path\":\"c.pdf\",\"status\":\"ok\"}\n\
+            ], \"summary\": {\"files\": 3}}\n";
+        let done = read_text(json).unwrap();
+        assert!(done.contains("a.pdf"));
+        assert!(!done.contains("b.pdf"));
+        assert!(done.contains("c.pdf"));
+        assert_eq!(done.len(), 2);
+        // A json report of a run that found nothing.
+        assert_eq!(
+            read_text(b"{\"documents\": [\n\n], \"summary\": {\"files\": 0}}\n")
+                .unwrap()
+                .len(),
+            0
+        );
     }
 }

@@ -72,10 +72,9 @@ impl Source {
             );
         }
         let done = match &how.skip_done {
-            Some(p) => Some(
-                DoneSet::read(p)
-                    .map_err(|e| format!("--skip-done {}: cannot read: {e}", p.display()))?,
-            ),
+            Some(p) => {
+                Some(DoneSet::read(p).map_err(|e| format!("--skip-done {}: {e}", p.display()))?)
+            }
             None => None,
         };
         let threads = how.threads;

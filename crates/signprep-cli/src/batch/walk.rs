@@ -158,6 +158,8 @@ fn walk_dir(root: &Path, options: &WalkOptions, threads: usize) -> Vec<Input> {
         }
     };
     let ignore_files = options.respect_ignore_files;
+    let candidates = overrides.clone();
+    let hidden = options.hidden;
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(!options.hidden)
@@ -180,10 +182,14 @@ fn walk_dir(root: &Path, options: &WalkOptions, threads: usize) -> Vec<Input> {
     let found = Mutex::new(Vec::new());
     builder.build_parallel().run(|| {
         let found = &found;
+        let candidates = &candidates;
         Box::new(move |entry| {
             let input = match entry {
                 Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => Input::File(e.into_path()),
                 Ok(_) => return WalkState::Continue,
+                Err(e) if dangling_elsewhere(&e, candidates, hidden) => {
+                    return WalkState::Continue;
+                }
                 Err(e) => match to_input(root, e) {
                     Some(i) => i,
                     None => return WalkState::Continue,
@@ -200,6 +206,24 @@ fn walk_dir(root: &Path, options: &WalkOptions, threads: usize) -> Vec<Input> {
     // with each folder's entries sorted.
     inputs.sort_by(|a, b| a.path().cmp(b.path()));
     inputs
+}
+
+/// A link (`--follow`) that leads nowhere, whose name is no file the walk
+/// would take (`notes.txt` when only `*.pdf` are): passed over, as the file
+/// would be if it were there. A dangling link that the walk would take
+/// (`a.pdf`) stays an input that cannot be read; so does every other error.
+fn dangling_elsewhere(e: &ignore::Error, candidates: &Override, hidden: bool) -> bool {
+    let Some(path) = error_path(e) else {
+        return false;
+    };
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link || std::fs::metadata(path).is_ok() {
+        return false;
+    }
+    let dot = path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+    (dot && !hidden) || candidates.matched(path, false).is_ignore()
 }
 
 /// A walk error as an input that gets an error record; `None` for an error in an

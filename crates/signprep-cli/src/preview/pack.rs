@@ -199,7 +199,7 @@ pub fn run(args: &PreviewArgs, painter: &Painter, request: Request, base: &Style
     let errors = request::report_findings(&request.findings, &shown, &mut verdict);
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         return crate::exit::fail(
-            &format!("cannot create {}: {e}", args.out_dir.display()),
+            &crate::atomic::cannot_create(&args.out_dir, &e),
             ExitStatus::Error,
         );
     }

@@ -209,10 +209,9 @@ impl Painter {
                 match png {
                     Ok(bytes) => match crate::atomic::write(&path, &bytes) {
                         Ok(()) => println!("{}", path.display()),
-                        Err(e) => verdict.add(
-                            ExitStatus::Error,
-                            format!("cannot write {}: {e}", path.display()),
-                        ),
+                        Err(e) => {
+                            verdict.add(ExitStatus::Error, crate::atomic::cannot_write(&path, &e))
+                        }
                     },
                     Err(e) => verdict.add(
                         ExitStatus::Failure,
@@ -251,10 +250,7 @@ fn write_json(path: &Path, overlay: &Overlay, verdict: &mut crate::batch::Summar
         });
     match written {
         Ok(()) => println!("{}", path.display()),
-        Err(e) => verdict.add(
-            ExitStatus::Error,
-            format!("cannot write {}: {e}", path.display()),
-        ),
+        Err(e) => verdict.add(ExitStatus::Error, crate::atomic::cannot_write(path, &e)),
     }
 }
 

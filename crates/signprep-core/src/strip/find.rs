@@ -3,16 +3,22 @@
 //! ended at the top of the next, as `tags/vendor/resolve.rs` joins them.
 
 use crate::content::{PageText, Trace};
+use crate::scan::VendorPiece;
 use crate::tags::{Lines, build_lines, glyphs_of, span};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What to look for: a tag's text on its page and, for a tag a scan placed,
 /// the top-left corner of its first line's text (page-stacked pixels) with
 /// how far from it an occurrence may start.
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Target<'t> {
     pub(super) page: usize,
     pub(super) raw: &'t str,
     pub(super) at: Option<(f64, f64, f64)>,
+    /// A text broken over lines, each line's piece where the scan read it
+    /// (its lines need not follow each other in the page's text): looked
+    /// for piece by piece. Empty: `raw` is looked for as a whole.
+    pub(super) pieces: &'t [VendorPiece],
 }
 
 /// One page's lines, built when a target on it (or wrapped onto it) asks.
@@ -92,6 +98,9 @@ impl<'p> Finder<'p> {
         t: &Target<'_>,
         scale: impl Fn(usize) -> (f64, f64),
     ) -> Option<Vec<(usize, u32)>> {
+        if !t.pieces.is_empty() {
+            return self.find_pieces(t.pieces, &scale);
+        }
         let within = self.within(t.page, t.raw);
         let glyphs = match self.pick(within, t, &scale) {
             Some(g) => g,
@@ -102,6 +111,41 @@ impl<'p> Finder<'p> {
         };
         self.used.extend(glyphs.iter().copied());
         Some(glyphs)
+    }
+
+    /// Each piece at its place (the occurrence of its text on its page
+    /// nearest its corner, no glyph of it taken before); `None` unless all
+    /// are found.
+    fn find_pieces(
+        &mut self,
+        pieces: &[VendorPiece],
+        scale: &impl Fn(usize) -> (f64, f64),
+    ) -> Option<Vec<(usize, u32)>> {
+        let mut all: Vec<(usize, u32)> = Vec::new();
+        for piece in pieces {
+            let text = piece.text.as_str();
+            if text.is_empty() {
+                continue;
+            }
+            let occurrences: Vec<Occurrence> = match self.page(piece.page) {
+                Some(pl) => pl
+                    .flat
+                    .match_indices(text)
+                    .map(|(start, _)| occurrence(piece.page, pl, &[(start, start + text.len())]))
+                    .collect(),
+                None => return None,
+            };
+            let target = Target {
+                page: piece.page,
+                raw: text,
+                at: piece.at.map(|(x, y)| (x, y, (piece.height / 2.0).max(1.0))),
+                pieces: &[],
+            };
+            let glyphs = self.pick(occurrences, &target, scale)?;
+            self.used.extend(glyphs.iter().copied());
+            all.extend(glyphs);
+        }
+        (!all.is_empty()).then_some(all)
     }
 
     /// The occurrence nearest the target's corner, or the first.

@@ -112,14 +112,20 @@ pub fn strip_vendor_tags(
             page: t.page,
             raw: &t.raw,
             at: Some((t.x, t.y, (t.height / 2.0).max(1.0))),
+            pieces: &[],
         })
         .chain(left.iter().map(|t| Target {
             page: t.page,
             raw: &t.raw,
             at: t.at.map(|(x, y)| (x, y, (t.height / 2.0).max(1.0))),
+            pieces: &t.pieces,
         }))
         .collect();
-    let mut plans = plan_tags(doc, pages, &targets, &traced);
+    // Several tags can stand on one piece of text (DocuSign tabs sharing an
+    // anchor string): its glyphs are planned once, for the first of them,
+    // and the others share that plan.
+    let (unique, of) = distinct(&targets);
+    let mut plans = plan_tags(doc, pages, &unique, &traced);
     // Streams to rewrite; a stream that cannot be rewritten keeps its tags,
     // and that can keep others sharing their glyphs: until nothing changes.
     let replacements = loop {
@@ -155,13 +161,19 @@ pub fn strip_vendor_tags(
             return Ok(out);
         }
     }
-    for (n, (target, plan)) in targets.iter().zip(&plans).enumerate() {
+    let mut reported = BTreeSet::new();
+    for (n, (target, &u)) in targets.iter().zip(&of).enumerate() {
+        let Some(plan) = plans.get(u) else {
+            continue;
+        };
         match plan {
             Plan::Remove { .. } => {
                 if let Some(r) = out.removed.get_mut(n) {
                     *r = true;
                 }
             }
+            // Reported once, for the first tag on that text.
+            Plan::Keep(_) if !reported.insert(u) => {}
             Plan::Keep(why) => {
                 let what = match (
                     tags.get(n),
@@ -199,6 +211,38 @@ pub fn strip_vendor_tags(
         );
     }
     Ok(out)
+}
+
+/// The targets with one of each text at one place (page, text and corner
+/// alike, to the hundredth of a pixel), and for each target the index of its
+/// own among them. Targets without a place are each their own (two of them
+/// are two occurrences of the text).
+fn distinct<'t>(targets: &[Target<'t>]) -> (Vec<Target<'t>>, Vec<usize>) {
+    let mut unique: Vec<Target<'t>> = Vec::with_capacity(targets.len());
+    let mut of = Vec::with_capacity(targets.len());
+    let mut seen: BTreeMap<(usize, &str, i64, i64), usize> = BTreeMap::new();
+    for t in targets {
+        // Page-stacked pixels: far inside i64 once rounded.
+        let key = t.at.map(|(x, y, _)| {
+            (
+                t.page,
+                t.raw,
+                (x * 100.0).round() as i64,
+                (y * 100.0).round() as i64,
+            )
+        });
+        match key.and_then(|k| seen.get(&k)) {
+            Some(&k) => of.push(k),
+            None => {
+                if let Some(k) = key {
+                    seen.insert(k, unique.len());
+                }
+                of.push(unique.len());
+                unique.push(*t);
+            }
+        }
+    }
+    (unique, of)
 }
 
 fn refused(why: &str) -> Diagnostic {

@@ -210,8 +210,8 @@ impl PackBuilder {
                         )
                         .at(pointer(&fat, placed.len()))
                         .hint(format!("the document has: {}", list(names)));
-                        if carries {
-                            f.severity = signprep_core::Severity::Error;
+                        if !carries {
+                            f.severity = signprep_core::Severity::Warning;
                         }
                         out.push(f);
                     }

@@ -413,8 +413,8 @@ fn data_field_rules(
                 )
                 .at(pointer(&fat, "custom_id"))
                 .hint(hint);
-                if carries {
-                    finding.severity = Severity::Error;
+                if !carries {
+                    finding.severity = Severity::Warning;
                 }
                 ctx.push(finding);
             }

@@ -22,6 +22,7 @@ mod signnow;
 mod documenso;
 mod output;
 mod resolve;
+mod wrap;
 pub(crate) use annotation::annotation_findings;
 pub use output::{FieldBox, VendorTag};
 pub(crate) use resolve::{Leftover, PageVendor, collect_page, resolve_document};
@@ -393,8 +394,6 @@ struct Candidate {
     delim: Delim,
     start: usize,
     end: usize,
-    /// The close is on the next line.
-    split: bool,
 }
 
 impl Candidate {
@@ -417,7 +416,8 @@ fn single(delim: Delim) -> Option<char> {
 }
 
 /// The candidates between one kind of delimiters, left to right: an open,
-/// then the first close on its line or the next (a nearer open restarts).
+/// then the first close on its line (a nearer open restarts). A tag wrapped
+/// over lines is paired by column in [`wrap`].
 fn candidates(text: &str, delim: Delim) -> Vec<Candidate> {
     let (open, close) = (delim.open(), delim.close());
     let mut out = Vec::new();
@@ -431,13 +431,9 @@ fn candidates(text: &str, delim: Delim) -> Vec<Candidate> {
             i = body;
             continue;
         }
-        // Only this line and the next are searched: a close further away
-        // belongs to something else.
-        let mut window = text.len();
-        let mut nl = text[body..].match_indices('\n').map(|(k, _)| body + k);
-        if let (Some(_), Some(second)) = (nl.next(), nl.next()) {
-            window = second;
-        }
+        // Only this line is searched: a tag wrapped onto another is paired
+        // by its column ([`wrap`]).
+        let window = text[body..].find('\n').map_or(text.len(), |k| body + k);
         let rest = &text[body..window];
         let next_open = rest.find(open);
         let Some(c) = rest.find(close) else {
@@ -449,14 +445,8 @@ fn candidates(text: &str, delim: Delim) -> Vec<Candidate> {
             continue;
         }
         let end = body + c + close.len();
-        let split = rest[..c].contains('\n');
         if !single(delim).is_some_and(|_| text[end..].starts_with(close)) {
-            out.push(Candidate {
-                delim,
-                start,
-                end,
-                split,
-            });
+            out.push(Candidate { delim, start, end });
         }
         i = end;
     }

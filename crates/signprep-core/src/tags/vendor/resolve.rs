@@ -24,11 +24,12 @@
 //!   with no distinctive tag at all is read as before: each tag by the first
 //!   requested dialect, in a fixed order, that claims it. `--dialect NAME`
 //!   asks for one grammar only, so it is the only one that reads.
-//! - **Wrapped tags.** A tag broken over two lines, or from the foot of one
-//!   page to the top of the next, is read whole where its vendor reads it so
-//!   (signNow: broken before or after a `:` or `;`; the field starts where
-//!   the tag starts), and is otherwise a `vendor_tag_split_across_lines`
-//!   finding naming the tag and both places.
+//! - **Wrapped tags.** A tag broken over lines (two or more), or from the
+//!   foot of one page to the top of the next, its pieces paired by column
+//!   ([`wrap`]: a table's cells never borrow each other's continuations), is
+//!   read whole where its vendor reads it so (signNow: broken before or after
+//!   a `:` or `;`; the field starts where the tag starts), and is otherwise a
+//!   `vendor_tag_split_across_lines` finding naming the tag and every place.
 //! - **Dropbox Sign definitions.** `[def:$name|...]` places no field (it is
 //!   kept, with kind `definition`, so that its text is known); each
 //!   `[$name]` places the definition's field in its own box.
@@ -36,13 +37,14 @@
 use super::{
     BoxRule, Candidate, Delim, Dialect, Dialects, FoundVendorTag, Parsed, Problem,
     VendorAttributes, box_rule, candidates, claims, contenders, docuseal, dropbox, field_box,
-    measure, measure_span, parse, problem_diagnostic, signnow, split_outside,
+    measure, measure_span, parse, problem_diagnostic, signnow, split_outside, wrap,
 };
 use crate::content::PageText;
 use crate::diag::{Code, Diagnostic};
 use crate::geometry::Rect;
 use crate::tags::{Lines, PageLines, glyphs_of, span};
 use std::collections::BTreeMap;
+use wrap::{Loose, Pieces};
 
 /// One line's part of a tag: its text and where it was drawn.
 #[derive(Clone, Debug)]
@@ -75,12 +77,14 @@ struct Cand {
     readings: Vec<Reading>,
 }
 
-/// A tag left open at the foot of a page, or the close at the top of one.
+/// A tag left open at the foot of a page (its pieces so far), or the close
+/// at the top of one, and the column it is in (paired by it).
 #[derive(Clone, Debug)]
 struct Dangling {
     delim: Delim,
-    piece: Piece,
-    /// The open piece measured once per requested dialect (foot pieces only).
+    pieces: Vec<Piece>,
+    column: (f64, f64),
+    /// The first piece measured once per requested dialect (foot pieces only).
     measured: Vec<FoundVendorTag>,
 }
 
@@ -219,35 +223,43 @@ pub(crate) fn collect_page(
     }
     let lines = shared.get();
     let text = lines.text.as_str();
-    let mut all: Vec<Candidate> = kinds.iter().flat_map(|k| candidates(text, *k)).collect();
-    all.sort_by_key(|c| c.start);
-    let mut out = PageVendor::default();
-    for c in all {
-        let whole = text.get(c.start..c.end).unwrap_or_default();
-        let mut pieces = Vec::with_capacity(2);
-        let mut from = c.start;
-        // The first line's box is its span's, measured below once.
-        for (k, _) in whole.match_indices('\n') {
-            let boxed = !pieces.is_empty();
-            pieces.push(piece(page_index, page, lines, (from, c.start + k), boxed));
-            from = c.start + k + 1;
+    let mut all: Vec<(Delim, Pieces)> = Vec::new();
+    let mut loose: Vec<(Delim, Vec<Loose>, Vec<Loose>)> = Vec::new();
+    let mut segs: Option<Vec<wrap::Segment>> = None;
+    for &delim in &kinds {
+        let one_line: Vec<(usize, usize)> = candidates(text, delim)
+            .into_iter()
+            .map(|c| (c.start, c.end))
+            .collect();
+        // Wrapped tags are looked for only on a page with a delimiter left
+        // open or closed on its line: the segments cost a pass over the glyphs.
+        if wrap::may_wrap(text, delim) {
+            let segs = segs.get_or_insert_with(|| wrap::segments(page, lines));
+            let (whole, foot, top) = wrap::wrapped(text, segs, delim, &one_line);
+            all.extend(whole.into_iter().map(|p| (delim, p)));
+            loose.push((delim, foot, top));
         }
-        let boxed = !pieces.is_empty();
-        pieces.push(piece(page_index, page, lines, (from, c.end), boxed));
+        all.extend(one_line.into_iter().map(|r| (delim, vec![r])));
+    }
+    all.sort_by_key(|(_, p)| p.first().map(|r| r.0));
+    let mut out = PageVendor::default();
+    for (delim, ranges) in all {
+        let mut pieces: Vec<Piece> = ranges
+            .iter()
+            .enumerate()
+            // The first piece's box is its span's, measured below once.
+            .map(|(k, &r)| piece(page_index, page, lines, r, k > 0))
+            .collect();
         let raw: String = pieces.iter().map(|p| p.text.as_str()).collect();
         // A wrapped tag is measured on its first line, where its field starts.
-        let first = Candidate {
-            end: c.start + pieces.first().map_or(0, |p| p.text.len()),
-            split: false,
-            ..c
-        };
-        let first_span = span(page, &glyphs_of(lines, first.start, first.end));
+        let (a, b) = ranges.first().copied().unwrap_or_default();
+        let first_span = span(page, &glyphs_of(lines, a, b));
         if let Some(p) = pieces.first_mut() {
             p.bbox = first_span.as_ref().map(|s| s.bbox);
         }
         // Measured once per box rule, then sized per reading.
         let mut base: [Option<Option<FoundVendorTag>>; 2] = [None, None];
-        let rs = readings(c.delim, inner_of(&raw, c.delim), dialects, |d, attrs| {
+        let rs = readings(delim, inner_of(&raw, delim), dialects, |d, attrs| {
             let slot = base.get_mut(usize::from(box_rule(d) == BoxRule::Whole))?;
             let t = slot.get_or_insert_with(|| {
                 first_span
@@ -259,63 +271,58 @@ pub(crate) fn collect_page(
         if !rs.is_empty() {
             out.cands.push(Cand {
                 page: page_index,
-                delim: c.delim,
+                delim,
                 raw,
                 pieces,
                 readings: rs,
             });
         }
     }
-    for &delim in &kinds {
-        if let Some(d) = dangling_foot(page_index, page, lines, delim, dialects) {
-            out.foot.push(d);
-        }
-        if let Some(d) = dangling_top(page_index, page, lines, delim) {
-            out.top.push(d);
-        }
+    for (delim, foot, top) in loose {
+        out.foot.extend(
+            foot.into_iter()
+                .map(|l| dangling_foot(page_index, page, lines, delim, dialects, l)),
+        );
+        out.top.extend(
+            top.into_iter()
+                .map(|l| dangling(page_index, page, lines, delim, l)),
+        );
     }
     out
 }
 
-/// A delimiter at `at` that is half of a doubled one (`{` of `{{`).
-fn doubled(text: &str, at: usize, len: usize, delim: Delim) -> bool {
-    let ch = match delim {
-        Delim::Brace => '{',
-        Delim::Bracket => '[',
-        _ => return false,
-    };
-    let close = if ch == '{' { '}' } else { ']' };
-    let before = text.get(..at).and_then(|t| t.chars().next_back());
-    let after = text.get(at + len..).and_then(|t| t.chars().next());
-    [before, after]
-        .into_iter()
-        .flatten()
-        .any(|c| c == ch || c == close)
+/// A tag's pieces at the foot of a page or the top of one, each boxed.
+fn dangling(
+    page_index: usize,
+    page: &PageText,
+    lines: &Lines,
+    delim: Delim,
+    loose: Loose,
+) -> Dangling {
+    Dangling {
+        delim,
+        pieces: loose
+            .pieces
+            .iter()
+            .map(|&r| piece(page_index, page, lines, r, true))
+            .collect(),
+        column: loose.column,
+        measured: Vec::new(),
+    }
 }
 
-/// The last open on the page's last line with no close after it.
+/// A tag left open at the foot of a page, its first piece measured as each
+/// requested dialect measures a tag.
 fn dangling_foot(
     page_index: usize,
     page: &PageText,
     lines: &Lines,
     delim: Delim,
     dialects: Dialects,
-) -> Option<Dangling> {
-    let text = lines.text.as_str();
-    let at = text.rfind(delim.open())?;
-    let rest = text.get(at..)?;
-    if rest.contains('\n')
-        || rest.get(delim.open().len()..)?.contains(delim.close())
-        || doubled(text, at, delim.open().len(), delim)
-    {
-        return None;
-    }
-    let c = Candidate {
-        delim,
-        start: at,
-        end: text.len(),
-        split: false,
-    };
+    loose: Loose,
+) -> Dangling {
+    let (start, end) = loose.pieces.first().copied().unwrap_or_default();
+    let c = Candidate { delim, start, end };
     let measured = dialects
         .iter()
         .filter_map(|d| {
@@ -329,39 +336,20 @@ fn dangling_foot(
             )
         })
         .collect();
-    Some(Dangling {
-        delim,
-        piece: piece(page_index, page, lines, (at, text.len()), true),
+    Dangling {
         measured,
-    })
-}
-
-/// The first close on the page's first line with no open before it.
-fn dangling_top(
-    page_index: usize,
-    page: &PageText,
-    lines: &Lines,
-    delim: Delim,
-) -> Option<Dangling> {
-    let text = lines.text.as_str();
-    let at = text.find(delim.close())?;
-    let head = text.get(..at)?;
-    if head.contains('\n')
-        || head.contains(delim.open())
-        || doubled(text, at, delim.close().len(), delim)
-    {
-        return None;
+        ..dangling(page_index, page, lines, delim, loose)
     }
-    Some(Dangling {
-        delim,
-        piece: piece(page_index, page, lines, (0, at + delim.close().len()), true),
-        measured: Vec::new(),
-    })
 }
 
 /// A tag continued from the foot of page `i` to the top of page `i + 1`.
 fn joined(foot: &Dangling, top: &Dangling, dialects: Dialects) -> Option<Cand> {
-    let raw = format!("{}{}", foot.piece.text, top.piece.text);
+    let raw: String = foot
+        .pieces
+        .iter()
+        .chain(&top.pieces)
+        .map(|p| p.text.as_str())
+        .collect();
     let inner = inner_of(&raw, foot.delim);
     let rs = readings(foot.delim, inner, dialects, |d, attrs| {
         let mut t = foot.measured.iter().find(|t| t.dialect == d)?.clone();
@@ -370,13 +358,38 @@ fn joined(foot: &Dangling, top: &Dangling, dialects: Dialects) -> Option<Cand> {
         // field's, as `measure` places it.
         Some(sized(t, d, attrs))
     });
+    let page = foot.pieces.first()?.page;
     (!rs.is_empty()).then(|| Cand {
-        page: foot.piece.page,
+        page,
         delim: foot.delim,
         raw,
-        pieces: vec![foot.piece.clone(), top.piece.clone()],
+        pieces: foot.pieces.iter().chain(&top.pieces).cloned().collect(),
         readings: rs,
     })
+}
+
+/// The top piece of the next page that goes on from `feet[f]`: of its kind
+/// of delimiters, the one whose column overlaps the foot's most; when no
+/// column overlaps (pages laid out differently), the only top of its kind if
+/// the foot is the only one of its kind too.
+fn across(feet: &[Dangling], f: usize, tops: &[Dangling]) -> Option<usize> {
+    let foot = feet.get(f)?;
+    let overlap = |t: &Dangling| t.column.1.min(foot.column.1) - t.column.0.max(foot.column.0);
+    let mut best: Option<(f64, usize)> = None;
+    for (k, t) in tops.iter().enumerate() {
+        let o = overlap(t);
+        if t.delim == foot.delim && o > 0.0 && best.is_none_or(|(b, _)| o > b) {
+            best = Some((o, k));
+        }
+    }
+    if let Some((_, k)) = best {
+        return Some(k);
+    }
+    let alone = |ds: &[Dangling]| ds.iter().filter(|d| d.delim == foot.delim).count() == 1;
+    if alone(feet) && alone(tops) {
+        return tops.iter().position(|t| t.delim == foot.delim);
+    }
+    None
 }
 
 /// The document's dialects, most distinctive tags first (ties: the first
@@ -427,9 +440,11 @@ fn split_finding(c: &Cand, d: Dialect) -> Diagnostic {
         .map(|p| format!("`{}` ({})", p.text.trim(), place(p)))
         .collect();
     let across = if c.pieces.iter().any(|p| p.page != c.page) {
-        "across a page break"
+        "across a page break".to_string()
+    } else if c.pieces.len() > 2 {
+        format!("over {} lines", c.pieces.len())
     } else {
-        "across two lines"
+        "across two lines".to_string()
     };
     let v = d.vendor();
     let why = if d == Dialect::Signnow {
@@ -503,14 +518,27 @@ pub(crate) struct Leftover {
     pub(crate) bbox: Option<Rect>,
     /// The finding that reports it.
     pub(crate) code: Code,
+    /// A text broken over lines: each line's piece (page, text, box), where
+    /// `migrate --strip` looks for it (its lines need not follow each other
+    /// in the page's text: a table's columns).
+    pub(crate) pieces: Vec<(usize, String, Option<Rect>)>,
 }
 
 impl Leftover {
     fn of(c: &Cand, code: Code) -> Self {
+        let pieces = if c.pieces.len() > 1 {
+            c.pieces
+                .iter()
+                .map(|p| (p.page, p.text.clone(), p.bbox))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Leftover {
             raw: c.raw.clone(),
             bbox: c.pieces.first().and_then(|p| p.bbox),
             code,
+            pieces,
         }
     }
 }
@@ -530,8 +558,8 @@ pub(crate) fn resolve_document(pages: Vec<PageVendor>, dialects: Dialects) -> Ve
         let Some(next) = tops.get_mut(i + 1) else {
             continue;
         };
-        for foot in &p.foot {
-            if let Some(k) = next.iter().position(|t| t.delim == foot.delim)
+        for (f, foot) in p.foot.iter().enumerate() {
+            if let Some(k) = across(&p.foot, f, next)
                 && let Some(c) = next.get(k).and_then(|top| joined(foot, top, dialects))
             {
                 next.remove(k);
