@@ -204,6 +204,12 @@ codes! {
         /// One full field name is used with two different field types. A pack
         /// that references the name by `custom_id` cannot tell which is meant.
         FieldNameConflict => "field_name_conflict", Error;
+        /// Two or more separate fields (not widgets of one field) have one full
+        /// name, with one type (two types are `field_name_conflict`). PDF allows
+        /// one name only for the widgets of one field; the service finds a field
+        /// by its name, so a value pre-filled or a `custom_id` given for it
+        /// cannot tell them apart. The message gives each field's page and box.
+        FieldNameDuplicate => "field_name_duplicate", Warning;
         /// A field's full name is empty or holds non-printable characters
         /// (control or zero-width characters, undecodable bytes); a pack cannot
         /// reference it by `custom_id`.

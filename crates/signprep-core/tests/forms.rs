@@ -68,7 +68,9 @@ macro_rules! per_form_fixture {
 }
 
 per_form_fixture! {
+    form_buttons,
     form_choices,
+    form_duplicate_names,
     form_geometry,
     form_hierarchy,
     form_inheritance,
@@ -76,6 +78,7 @@ per_form_fixture! {
     form_names,
     form_no_rotate,
     form_signature,
+    form_stacked,
     form_two_widgets,
     form_widget_placement,
     form_xfa_hybrid,
@@ -180,8 +183,9 @@ fn field_snapshot(name: &str) {
 
 /// The shared corpus (`../shared/corpus` beside the repository, or
 /// `$SIGNPREP_CORPUS`): every oracle field is found, on its page, with its
-/// box (0.5 pt), type, flags, options, value, tooltip and max_len; nothing
-/// extra. Run with `cargo test -p signprep-core --test forms -- --ignored`
+/// box (0.5 pt), type, flags, options (of choice fields: the oracle gives
+/// no button's `/Opt`), value (`"Off"` for a button the oracle gives no
+/// `/V`), tooltip and max_len; nothing extra. Run with `cargo test -p signprep-core --test forms -- --ignored`
 /// (`.ci/run` does).
 #[test]
 #[ignore = "needs the shared corpus ($SIGNPREP_CORPUS or ../shared/corpus): run with --ignored"]
@@ -258,18 +262,32 @@ fn corpus_fields_match_the_oracle() {
                         w["name"]
                     );
                 }
+                let button = w["type"] == "checkbox" || w["type"] == "radio";
                 for key in [
                     "type",
                     "required",
                     "read_only",
                     "multiline",
                     "options",
-                    "value",
                     "tooltip",
                     "max_len",
                 ] {
+                    // The oracle lists the /Opt of choice fields only; a
+                    // button's export values are checked on the generated
+                    // fixtures (form_buttons).
+                    if key == "options" && button {
+                        continue;
+                    }
                     assert_eq!(g[key], w[key], "{name} {}: {key}", w["name"]);
                 }
+                // The oracle's value is /V as written (null without one); a
+                // check box or radio button without /V is off, which we report
+                // as "Off", as pdf.js and PyMuPDF do (README, "Form fields").
+                let want_value = match &w["value"] {
+                    Value::Null if button => Value::from("Off"),
+                    v => v.clone(),
+                };
+                assert_eq!(g["value"], want_value, "{name} {}: value", w["name"]);
                 pool[i] = None;
                 checked += 1;
             }
@@ -278,4 +296,63 @@ fn corpus_fields_match_the_oracle() {
         }
     }
     eprintln!("{checked} corpus fields checked");
+}
+
+/// Separate fields with one full name: one finding per name, naming every
+/// field's page and box as the `fields` entries give them (page-stacked
+/// pixels); the widgets of one field (`total`) and a type conflict (`sign`)
+/// are no duplicate.
+#[test]
+fn duplicate_names_give_every_place() {
+    let scan = scan("form_duplicate_names").unwrap();
+    let dup: Vec<(&str, &str, Option<usize>)> = scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "field_name_duplicate")
+        .map(|d| (d.field.as_deref().unwrap(), d.message.as_str(), d.page))
+        .collect();
+    assert_eq!(
+        dup,
+        [
+            (
+                "client.phone",
+                "field name `client.phone` is used by 2 separate fields: (page 1 at x 100, y 122, 200 x 20), \
+                 (page 1 at x 100, y 152, 200 x 20); the service finds a field by its name, so a value or a \
+                 `custom_id` for it cannot tell them apart",
+                Some(0)
+            ),
+            (
+                "email",
+                "field name `email` is used by 2 separate fields: (page 1 at x 100, y 72, 200 x 20), \
+                 (page 2 at x 120, y 1064, 200 x 20); the service finds a field by its name, so a value or a \
+                 `custom_id` for it cannot tell them apart",
+                Some(0)
+            ),
+        ]
+    );
+}
+
+/// Buttons as pdf-lib, ReportLab and Acrobat write them: an unset check box
+/// or radio group is "Off"; `/Opt` export values are the options, mapped to
+/// the widgets' state names.
+#[test]
+fn button_values_and_export_values() {
+    let scan = scan("form_buttons").unwrap();
+    let by_name = |name: &str| {
+        let f = scan.fields.iter().find(|f| f.name == name).unwrap();
+        serde_json::to_value(f).unwrap()
+    };
+    let payment = by_name("payment");
+    assert_eq!(
+        payment["options"],
+        serde_json::json!(["Card", "Transfer", "Cash"])
+    );
+    assert_eq!(payment["option_values"], serde_json::json!(["0", "1", "2"]));
+    assert_eq!(payment["value"], "1");
+    assert_eq!(by_name("terms")["value"], "Off");
+    assert_eq!(by_name("size")["value"], "Off");
+    assert_eq!(by_name("size")["options"], serde_json::json!([]));
+    let tier = by_name("tier");
+    assert_eq!(tier["options"], serde_json::json!(["gold", "silver"]));
+    assert!(tier.get("option_values").is_none());
 }

@@ -259,12 +259,17 @@ fn tag_data_field(t: &Tag, kind: &str) -> DataField {
 }
 
 fn field_data_field(f: &Field, kind: &str) -> DataField {
-    let options = f.option_values.as_ref().unwrap_or(&f.options);
+    let button = matches!(f.kind, Some(FieldType::Checkbox | FieldType::Radio));
+    // A choice field's value is an export value (`option_values`); a
+    // button's is a state name, whose export value is in `options`.
+    let options = match &f.option_values {
+        Some(values) if !button => values,
+        _ => &f.options,
+    };
     let data = match (&f.value, f.kind) {
         (_, Some(FieldType::Signature)) | (None, _) => None,
-        (Some(FieldValue::Text(s)), Some(FieldType::Checkbox | FieldType::Radio)) if s == "Off" => {
-            None
-        }
+        (Some(FieldValue::Text(s)), _) if button && s == "Off" => None,
+        (Some(FieldValue::Text(s)), _) if button => Some(export_value(f, s)),
         (Some(FieldValue::Text(s)), _) => Some(s.clone()),
         (Some(FieldValue::List(items)), _) => Some(csv(items)),
     };
@@ -281,6 +286,17 @@ fn field_data_field(f: &Field, kind: &str) -> DataField {
         width: f.width,
         height: f.height,
     }
+}
+
+/// The export value of a button's state: the entry of `options` (its
+/// `/Opt`) at the state's place in `option_values`; the state itself when
+/// the field has no `/Opt` or the state is not among them.
+fn export_value(f: &Field, state: &str) -> String {
+    f.option_values
+        .as_ref()
+        .and_then(|states| states.iter().position(|s| s == state))
+        .and_then(|i| f.options.get(i))
+        .map_or_else(|| state.to_string(), String::clone)
 }
 
 /// Items joined with `,`, quoted when they hold `,`, `"` or a line break.

@@ -75,3 +75,39 @@ fn bracketed_names() {
     let map = TypeMap::new().rule("form1[0].*=none").unwrap();
     assert_eq!(kinds(&scan, &map), pairs(&defaults));
 }
+
+/// A button's `/Opt` export values are its `options_as_csv`, and its state
+/// is sent as the export value it maps to; an unset button sends no data.
+#[test]
+fn buttons_send_their_export_values() {
+    let fields = data_fields(&scan("form_buttons"), &TypeMap::new());
+    let sent: Vec<(String, Option<String>, Option<String>)> = fields
+        .into_iter()
+        .map(|d| (d.custom_id.unwrap(), d.options_as_csv, d.data))
+        .collect();
+    let row = |name: &str, options: Option<&str>, data: Option<&str>| {
+        (
+            name.to_string(),
+            options.map(str::to_string),
+            data.map(str::to_string),
+        )
+    };
+    let payment = row("payment", Some("Card,Transfer,Cash"), Some("Transfer"));
+    let size = row("size", None, None);
+    let tier = row("tier", Some("gold,silver"), Some("gold"));
+    assert_eq!(
+        sent,
+        [
+            payment.clone(),
+            payment.clone(),
+            payment,
+            row("terms", None, None),
+            size.clone(),
+            size.clone(),
+            size,
+            row("newsletter", Some("\"Ja, bitte\""), Some("Ja, bitte")),
+            tier.clone(),
+            tier,
+        ]
+    );
+}

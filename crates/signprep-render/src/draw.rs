@@ -3,6 +3,7 @@
 //! labels in the built-in bitmap font, and the legend band.
 
 use crate::font;
+use crate::labels::{self, LabelTab, text_scale};
 use crate::overlay::{
     BoxKind, Colour, ERROR_COLOUR, FIELD_COLOUR, Overlay, OverlayBox, Style, TAG_COLOUR,
     WARNING_COLOUR,
@@ -13,13 +14,6 @@ use signprep_core::Severity;
 const WHITE: Colour = [0xFF, 0xFF, 0xFF];
 const INK: Colour = [0x20, 0x20, 0x20];
 const BAND: Colour = [0xF4, 0xF4, 0xF4];
-
-/// Pixels per font cell: 1 up to 120 dpi-like page sizes, more above, so
-/// labels stay readable on large renders.
-pub(crate) fn text_scale(page_width: f64) -> u32 {
-    // A letter page is 816 px wide at 96 dpi.
-    ((page_width / 1100.0).floor() as u32 + 1).clamp(1, 4)
-}
 
 /// Blends `colour` at opacity `alpha` (0..=1) into one pixel; outside the image is ignored.
 fn blend(img: &mut RgbaImage, x: i64, y: i64, colour: Colour, alpha: f64) {
@@ -141,17 +135,11 @@ pub(crate) fn draw_text(
     }
 }
 
-/// Text cut to at most `max_px` wide, with `..` when cut.
+/// Text cut to at most `max_px` wide, with `...` when cut.
 fn fit(text: &str, max_px: f64, scale: u32) -> String {
     let per = f64::from(font::ADVANCE * scale);
     let max_chars = (max_px / per).floor().max(0.0) as usize;
-    if text.chars().count() <= max_chars {
-        return text.to_string();
-    }
-    let keep = max_chars.saturating_sub(2);
-    let mut s: String = text.chars().take(keep).collect();
-    s.push_str("..");
-    s
+    labels::shorten(text, max_chars, 0).unwrap_or_default()
 }
 
 /// Draws the overlay's boxes onto a page image whose pixel grid is the scan's.
@@ -165,49 +153,32 @@ pub(crate) fn draw_boxes(img: &mut RgbaImage, overlay: &Overlay, style: &Style) 
         if b.hidden {
             hatch_rect(img, r, stroke, 4.0 * stroke, b.colour);
         }
-        stroke_rect(img, r, box_stroke(b, stroke), b.outline(), 1.0);
+        stroke_rect(img, r, b.stroke(scale), b.outline(), 1.0);
     }
     if style.labels {
         for b in &overlay.boxes {
-            draw_label(img, b, scale, box_stroke(b, stroke), overlay.width);
+            if let Some(tab) = &b.tab {
+                draw_label(img, b, tab, scale);
+            }
         }
     }
 }
 
-/// Outline width: doubled for a box with a finding.
-fn box_stroke(b: &OverlayBox, stroke: f64) -> f64 {
-    if b.severity.is_some() {
-        2.0 * stroke
-    } else {
-        stroke
-    }
-}
-
-/// A label tab in the outline's colour, on top of the box's outline (below
-/// the box when there is no room above).
-fn draw_label(img: &mut RgbaImage, b: &OverlayBox, scale: u32, stroke: f64, page_width: f64) {
-    let s = f64::from(scale);
-    let pad = s;
-    let tab_h = f64::from(font::HEIGHT) * s + pad;
-    let x = (b.x - stroke).max(0.0).floor();
-    let text = fit(&b.caption(), page_width - x - 2.0 * pad, scale);
-    if text.is_empty() {
-        return;
-    }
-    let tab_w = f64::from(font::text_width(&text)) * s + 2.0 * pad;
-    let above = (b.y - stroke - tab_h).floor();
-    let y = if above >= 0.0 {
-        above
-    } else {
-        (b.y + b.height + stroke).ceil()
-    };
+/// A label tab in the outline's colour, where the overlay placed it.
+fn draw_label(img: &mut RgbaImage, b: &OverlayBox, tab: &LabelTab, scale: u32) {
+    let pad = f64::from(scale);
     let bg = b.outline();
-    fill_rect(img, [x, y, x + tab_w, y + tab_h], bg, 0.92);
+    fill_rect(
+        img,
+        [tab.x, tab.y, tab.x + tab.width, tab.y + tab.height],
+        bg,
+        0.92,
+    );
     draw_text(
         img,
-        (x + pad) as i64,
-        (y + pad) as i64,
-        &text,
+        (tab.x + pad) as i64,
+        (tab.y + pad) as i64,
+        &tab.text,
         scale,
         ink_on(bg),
     );
@@ -253,8 +224,9 @@ fn legend_entries(overlay: &Overlay) -> Vec<(Swatch, String)> {
     out
 }
 
-/// Summary lines of the legend band: counts, then the page's own findings.
-fn legend_lines(overlay: &Overlay) -> Vec<(String, Colour)> {
+/// Summary lines of the legend band: counts, labels left out for lack of
+/// room (when labels are drawn), then the page's own findings.
+fn legend_lines(overlay: &Overlay, labels: bool) -> Vec<(String, Colour)> {
     let tags = overlay
         .boxes
         .iter()
@@ -285,6 +257,17 @@ fn legend_lines(overlay: &Overlay) -> Vec<(String, Colour)> {
         ),
         INK,
     )];
+    let left_out = if labels { overlay.labels_left_out() } else { 0 };
+    if left_out > 0 {
+        let text = if left_out == 1 {
+            "1 box without a label: no room for one (the overlay data has its name)".to_string()
+        } else {
+            format!(
+                "{left_out} boxes without a label: no room for them (the overlay data has their names)"
+            )
+        };
+        lines.push((text, INK));
+    }
     for f in &overlay.page_findings {
         let colour = match f.severity {
             Severity::Error => ERROR_COLOUR,
@@ -310,7 +293,13 @@ fn legend_lines(overlay: &Overlay) -> Vec<(String, Colour)> {
 }
 
 /// Lays out the legend; returns its height, drawing it only when `img` is given.
-pub(crate) fn legend(img: Option<&mut RgbaImage>, overlay: &Overlay, top: f64, width: f64) -> f64 {
+pub(crate) fn legend(
+    img: Option<&mut RgbaImage>,
+    overlay: &Overlay,
+    labels: bool,
+    top: f64,
+    width: f64,
+) -> f64 {
     let scale = text_scale(width);
     let s = f64::from(scale);
     let line = f64::from(font::LINE) * s;
@@ -319,7 +308,7 @@ pub(crate) fn legend(img: Option<&mut RgbaImage>, overlay: &Overlay, top: f64, w
     let swatch = glyph_h + 2.0 * s;
     let mut img = img;
     let mut y = top + margin;
-    let lines = legend_lines(overlay);
+    let lines = legend_lines(overlay, labels);
     for (text, colour) in &lines {
         if let Some(img) = img.as_deref_mut() {
             let text = fit(text, width - 2.0 * margin, scale);
@@ -393,7 +382,7 @@ mod tests {
 
     #[test]
     fn fit_cuts_long_text() {
-        assert_eq!(fit("ABCDEFGH", 36.0, 1), "ABCD..");
+        assert_eq!(fit("ABCDEFGH", 36.0, 1), "ABC...");
         assert_eq!(fit("AB", 36.0, 1), "AB");
     }
 }

@@ -48,6 +48,11 @@
 //!   and serialisable as such); drawing blends each pixel by the fraction of
 //!   it a box covers, so edges sit on fractional coordinates. Labels use a
 //!   built-in 5×7 bitmap font (printable ASCII; anything else draws as `?`).
+//!   Each label's place is part of the overlay's data
+//!   ([`OverlayBox::tab`]): above its box, else below, right or left of it,
+//!   never over another label or box, never off the page, shortened with
+//!   `...` when there is no room for all of it (the data keeps the whole
+//!   text).
 //! * **Errors.** [`RenderError`] says what went wrong in signprep's words,
 //!   with the page when it is about one ([`RenderError::page`]) and the code
 //!   `page_not_drawn` ([`RenderError::code`]); hayro's and the image
@@ -81,11 +86,13 @@
 mod draw;
 mod error;
 mod font;
+mod labels;
 mod overlay;
 mod page;
 mod pixels;
 
 pub use error::{RenderError, Unreadable};
+pub use labels::{LabelTab, MIN_SHOWN};
 pub use overlay::{BoxKind, Colour, Note, Overlay, OverlayBox, PageFinding, SignerColour, Style};
 pub use page::{MAX_PIXELS, PageRenderer, draw_overlay, render_page, render_page_with_overlay};
 pub use pixels::Image;

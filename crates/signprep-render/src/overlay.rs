@@ -2,6 +2,7 @@
 //! and with which label. Computed from a [`Scan`] alone, so it can be tested
 //! (and snapshotted) without rendering anything.
 
+use crate::labels::{self, LabelTab};
 use serde::Serialize;
 use signprep_core::{Code, Scan, ServiceTypes, Severity, round2};
 use std::collections::BTreeMap;
@@ -225,6 +226,12 @@ pub struct OverlayBox {
     /// Fill colour: the signer's, else the tag or field colour.
     #[serde(serialize_with = "hex")]
     pub colour: Colour,
+    /// Where its label is drawn and the text it shows: the
+    /// [caption](OverlayBox::caption), shortened with `...` where the page
+    /// has no room for all of it. `None` when labels are off, or when there
+    /// is no room for a label that covers no other label or box and stays on
+    /// the page ([`Overlay::place_labels`]).
+    pub tab: Option<LabelTab>,
 }
 
 impl OverlayBox {
@@ -234,6 +241,17 @@ impl OverlayBox {
             Some(Severity::Error) => ERROR_COLOUR,
             Some(Severity::Warning) => WARNING_COLOUR,
             _ => self.colour,
+        }
+    }
+
+    /// The outline's width with the label font at `scale`: doubled for a
+    /// box with a finding.
+    pub(crate) fn stroke(&self, scale: u32) -> f64 {
+        let stroke = f64::from(scale);
+        if self.severity.is_some() {
+            2.0 * stroke
+        } else {
+            stroke
         }
     }
 
@@ -449,7 +467,7 @@ impl Overlay {
             })
             .collect();
         let signers = Overlay::signers_of(&boxes);
-        Some(Overlay {
+        let mut overlay = Overlay {
             page,
             width: info.width,
             height: info.height,
@@ -457,7 +475,39 @@ impl Overlay {
             page_findings,
             signers,
             notes: style.notes.clone(),
-        })
+        };
+        if style.labels {
+            overlay.place_labels();
+        }
+        Some(overlay)
+    }
+
+    /// Places every box's label ([`OverlayBox::tab`]): above its box where
+    /// there is room, else below, right or left of it, never over another
+    /// label or another box and never off the page, shortened with `...`
+    /// when its whole caption does not fit; no label where there is no room
+    /// for its first few characters. [`Overlay::for_page`] places them when
+    /// the style draws labels; a caller that adds boxes places them again.
+    pub fn place_labels(&mut self) {
+        let scale = labels::text_scale(self.width);
+        let items: Vec<labels::Labelled> = self
+            .boxes
+            .iter()
+            .map(|b| labels::Labelled {
+                rect: [b.x, b.y, b.width, b.height],
+                stroke: b.stroke(scale),
+                caption: b.caption(),
+            })
+            .collect();
+        let tabs = labels::layout(&items, scale, self.width, self.height);
+        for (b, tab) in self.boxes.iter_mut().zip(tabs) {
+            b.tab = tab;
+        }
+    }
+
+    /// Boxes whose label had no room (none is drawn for them).
+    pub fn labels_left_out(&self) -> usize {
+        self.boxes.iter().filter(|b| b.tab.is_none()).count()
     }
 }
 
@@ -528,6 +578,7 @@ fn make_box(
         note_codes,
         note_severities,
         colour,
+        tab: None,
     }
 }
 

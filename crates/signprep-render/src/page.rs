@@ -129,7 +129,7 @@ pub fn draw_overlay(img: &mut Image, overlay: &Overlay, style: &Style) {
     if style.legend {
         let top = f64::from(img.height());
         let width = f64::from(img.width());
-        let band_h = draw::legend(None, overlay, top, width);
+        let band_h = draw::legend(None, overlay, style.labels, top, width);
         let mut out = RgbaImage::from_pixel(
             img.width(),
             img.height() + band_h as u32,
@@ -141,7 +141,7 @@ pub fn draw_overlay(img: &mut Image, overlay: &Overlay, style: &Style) {
             dst.copy_from_slice(page);
         }
         draw::band(&mut out, top);
-        draw::legend(Some(&mut out), overlay, top, width);
+        draw::legend(Some(&mut out), overlay, style.labels, top, width);
         *img = out;
     }
 }

@@ -45,7 +45,8 @@
 //! `garbled_text`, `near_miss_tags`, `image_only`; form fixtures `form_hierarchy`, `form_inheritance`,
 //! `form_choices`, `form_two_widgets`, `form_geometry`,
 //! `form_widget_placement`, `form_no_rotate`, `form_xfa_hybrid`, `form_xfa_only`,
-//! `form_signature`, `form_names`; and `form_kids_cycle`, which a scanner
+//! `form_signature`, `form_names`, `form_buttons`, `form_duplicate_names`,
+//! `form_stacked`; and `form_kids_cycle`, which a scanner
 //! must refuse ([`refused_fixtures`]). Each fixture's `description` says
 //! what it covers.
 //!

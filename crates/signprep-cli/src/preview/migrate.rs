@@ -64,6 +64,7 @@ fn overlay(loaded: &Loaded, migrated: &Migrated, page: usize, style: &Style) -> 
             note_codes: Vec::new(),
             note_severities: Vec::new(),
             colour: style.signer_colour(""),
+            tab: None,
         };
         if !t.hidden {
             b.codes.push(Code::VendorTagVisible);
@@ -100,6 +101,9 @@ fn overlay(loaded: &Loaded, migrated: &Migrated, page: usize, style: &Style) -> 
         overlay.boxes.push(b);
     }
     overlay.signers = signprep_render::Overlay::signers_of(&overlay.boxes);
+    if style.labels {
+        overlay.place_labels();
+    }
     Some(overlay)
 }
 

@@ -290,9 +290,13 @@ impl Drawn {
                 note_codes: p.findings.iter().map(|(c, _)| c.clone()).collect(),
                 note_severities: p.findings.iter().map(|(_, s)| *s).collect(),
                 colour: self.style.signer_colour(p.signer.as_deref().unwrap_or("")),
+                tab: None,
             });
         }
         overlay.signers = Overlay::signers_of(&overlay.boxes);
+        if self.style.labels {
+            overlay.place_labels();
+        }
         Some(overlay)
     }
 }

@@ -205,6 +205,11 @@ impl<'a> Dict<'a> {
     pub(crate) fn has(self, key: &[u8]) -> bool {
         super::lookup(self.0, key).is_some()
     }
+
+    /// The keys, in the order written (without the `/`).
+    pub(crate) fn keys(self) -> impl Iterator<Item = &'a [u8]> {
+        self.0.iter().map(|(k, _)| k.as_slice())
+    }
 }
 
 impl<'a> Array<'a> {

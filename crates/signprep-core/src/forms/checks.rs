@@ -1,7 +1,7 @@
 //! Findings about fields: orphans, missing widgets, sizes, names, placement.
 
-use super::Field;
 use super::walk::PTarget;
+use super::{Field, TermKey};
 use crate::diag::{Code, Diagnostic};
 use crate::document::Document;
 use crate::geometry::Rect;
@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 /// Where an entry was found, beside its output record.
 pub(super) struct Placed {
+    /// The terminal field the entry is a widget of.
+    pub(super) term: TermKey,
     pub(super) page: Option<usize>,
     /// The widget rectangle in displayed user-space units of its page.
     pub(super) rect: Option<Rect>,
@@ -88,7 +90,7 @@ pub(super) fn check(doc: &Document, fields: &[Field], placed: &[Placed]) -> Vec<
             }
         }
     }
-    out.extend(name_findings(fields));
+    out.extend(name_findings(fields, placed));
     out
 }
 
@@ -131,19 +133,39 @@ fn not_on_page(name: &str, target: PTarget) -> Diagnostic {
     .hint("list the widget in the /Annots of the page it belongs on (re-save the form in a form editor), or remove the field")
 }
 
-/// Conflicting types per name, and names a pack cannot reference.
-fn name_findings(fields: &[Field]) -> Vec<Diagnostic> {
+/// The entries of one full name.
+struct Named<'a> {
+    /// The first entry's page.
+    page: Option<usize>,
+    /// Field types, in order of appearance.
+    types: Vec<&'static str>,
+    /// The separate terminal fields, in order of appearance, each with its
+    /// entries (widgets).
+    fields: Vec<(TermKey, Vec<&'a Field>)>,
+}
+
+/// Conflicting types per name, separate fields with one name, and names a
+/// pack cannot reference.
+fn name_findings(fields: &[Field], placed: &[Placed]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    // name -> (first page, types in order of appearance)
-    let mut by_name: BTreeMap<&str, (Option<usize>, Vec<&'static str>)> = BTreeMap::new();
-    for f in fields {
-        let e = by_name.entry(&f.name).or_insert((f.page, Vec::new()));
+    let mut by_name: BTreeMap<&str, Named<'_>> = BTreeMap::new();
+    for (f, p) in fields.iter().zip(placed) {
+        let e = by_name.entry(&f.name).or_insert_with(|| Named {
+            page: f.page,
+            types: Vec::new(),
+            fields: Vec::new(),
+        });
         let t = f.kind.map_or("unknown", super::FieldType::as_str);
-        if !e.1.contains(&t) {
-            e.1.push(t);
+        if !e.types.contains(&t) {
+            e.types.push(t);
+        }
+        match e.fields.iter_mut().find(|(k, _)| *k == p.term) {
+            Some((_, widgets)) => widgets.push(f),
+            None => e.fields.push((p.term, vec![f])),
         }
     }
-    for (name, (page, types)) in &by_name {
+    for (name, named) in &by_name {
+        let (page, types) = (&named.page, &named.types);
         let on = |d: Diagnostic| match page {
             Some(p) => d.page(*p),
             None => d,
@@ -160,6 +182,8 @@ fn name_findings(fields: &[Field]) -> Vec<Diagnostic> {
             )
             .field(*name)
             .hint("rename one of the fields")));
+        } else if !name.trim().is_empty() && named.fields.len() > 1 {
+            out.push(on(duplicate(name, &named.fields)));
         }
         if let Some(why) = unaddressable(name) {
             let what = if name.is_empty() {
@@ -176,6 +200,49 @@ fn name_findings(fields: &[Field]) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// Separate fields shown at most in a duplicate-name message (the rest are counted).
+const DUPLICATES_SHOWN: usize = 5;
+
+/// Separate fields (not widgets of one field) with one full name, each
+/// placed by its first widget: the page and the box as the `fields` entries
+/// give them.
+fn duplicate(name: &str, fields: &[(TermKey, Vec<&Field>)]) -> Diagnostic {
+    let place = |widgets: &[&Field]| {
+        let Some(f) = widgets.first() else {
+            return String::new();
+        };
+        let at = match f.page {
+            Some(p) => format!("page {} at x {}, y {}", p + 1, f.x, f.y),
+            None => "no page".to_string(),
+        };
+        let more = match widgets.len() {
+            0 | 1 => String::new(),
+            2 => " and 1 more widget".to_string(),
+            n => format!(" and {} more widgets", n - 1),
+        };
+        format!("{at}, {} x {}{more}", f.width, f.height)
+    };
+    let mut places: Vec<String> = fields
+        .iter()
+        .take(DUPLICATES_SHOWN)
+        .map(|(_, w)| format!("({})", place(w)))
+        .collect();
+    if fields.len() > DUPLICATES_SHOWN {
+        places.push(format!("and {} more", fields.len() - DUPLICATES_SHOWN));
+    }
+    Diagnostic::new(
+        Code::FieldNameDuplicate,
+        format!(
+            "field name `{}` is used by {} separate fields: {}; the service finds a field by its name, so a value or a `custom_id` for it cannot tell them apart",
+            shown(name),
+            fields.len(),
+            places.join(", ")
+        ),
+    )
+    .field(name)
+    .hint("rename all but one of the fields, or make them widgets of one field (one value shown in several places)")
 }
 
 /// Why a name cannot be referenced, if it cannot.

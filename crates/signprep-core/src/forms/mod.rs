@@ -18,7 +18,15 @@
 //!   widget's `/Parent` chain with `.`. `/FT`, `/Ff` and `/Opt` are inherited
 //!   along the whole chain (widget first); `/V`, `/DV` and `/MaxLen` from the
 //!   terminal field (the first node of the chain with a `/T`) upwards;
-//!   `/TU` is the terminal field's own.
+//!   `/TU` is the terminal field's own. A check box or radio button without
+//!   `/V` is off: its value is `Off` (ISO 32000-1, 12.7.4.2.3: the off state
+//!   is named `Off`), as pdf.js and PyMuPDF report it.
+//! * **Button export values.** A check box or radio button field's `/Opt`
+//!   (PDF 1.4) holds one export value per widget of the field, in `/Kids`
+//!   order; the widgets' on-states are then often named by index (`/0`,
+//!   `/1`: pdf-lib writes them so). The export values become the entry's
+//!   `options`, the on-state names they map to (what `/V` holds) its
+//!   `option_values`, as for a choice field's `[export display]` pairs.
 //! * **Geometry.** The widget's `/Rect`, normalised, in displayed
 //!   coordinates of its page (CropBox origin, `/Rotate`; a widget with the
 //!   NoRotate flag stays upright at its upper-left corner, as viewers draw
@@ -148,13 +156,18 @@ pub struct Field {
     pub comb: bool,
     /// Ff bit 22, combo and list boxes only.
     pub multi_select: bool,
-    /// Display strings of `/Opt` (combo and list boxes; empty otherwise).
+    /// Display strings of `/Opt` (combo and list boxes); for a check box or
+    /// radio button field with `/Opt`, its export values, one per widget in
+    /// `/Kids` order; empty otherwise.
     pub options: Vec<String>,
-    /// Export values of `/Opt`, when some differ from the display strings.
+    /// What `value` holds for each of `options`, when some differ from them:
+    /// the export values of a choice field's `/Opt`; the on-state names of a
+    /// button's widgets (`"0"`, `"1"` where pdf-lib names states by index).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub option_values: Option<Vec<String>>,
     /// `/V`: text, chosen option(s), the state name of a button (`"Off"` when
-    /// off), `"signed"` for a signed signature field.
+    /// off, also when a check box or radio button has no `/V`), `"signed"`
+    /// for a signed signature field.
     pub value: Option<FieldValue>,
     /// `/DV`, read like `value`.
     pub default_value: Option<FieldValue>,
@@ -179,11 +192,11 @@ pub(crate) fn extract(
     let walked = walk::walk(doc)?;
     let mut fields = Vec::with_capacity(walked.entries.len());
     let mut placed = Vec::with_capacity(walked.entries.len());
-    let mut terms = Vec::with_capacity(walked.entries.len());
     let mut names = Names::default();
-    for entry in &walked.entries {
+    for (i, entry) in walked.entries.iter().enumerate() {
         let (field, term) = read_field(doc, entry, to_px, &mut names);
         placed.push(checks::Placed {
+            term: term.map_or(TermKey::Entry(i), TermKey::Id),
             page: field.page,
             rect: displayed_rect(doc, entry),
             orphan: entry.orphan,
@@ -194,9 +207,8 @@ pub(crate) fn extract(
             },
         });
         fields.push(field);
-        terms.push(term);
     }
-    number_widgets(&mut fields, &terms);
+    number_widgets(&mut fields, &placed);
 
     let mut diags = checks::check(doc, &fields, &placed);
     for n in &walked.empty_fields {
@@ -225,7 +237,8 @@ pub(crate) fn extract(
     Ok((fields, diags))
 }
 
-/// Identity of a terminal field, to number the widgets it has.
+/// Identity of a terminal field: to number the widgets it has, and to tell
+/// separate fields with one full name from the widgets of one field.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum TermKey {
     Id(ObjectId),
@@ -234,20 +247,15 @@ enum TermKey {
 }
 
 /// Sets `widget_index` on the entries of fields with more than one widget.
-fn number_widgets(fields: &mut [Field], terms: &[Option<ObjectId>]) {
-    let keys: Vec<TermKey> = terms
-        .iter()
-        .enumerate()
-        .map(|(i, t)| t.map_or(TermKey::Entry(i), TermKey::Id))
-        .collect();
+fn number_widgets(fields: &mut [Field], placed: &[checks::Placed]) {
     let mut count: HashMap<TermKey, usize> = HashMap::new();
-    for k in &keys {
-        *count.entry(*k).or_default() += 1;
+    for p in placed {
+        *count.entry(p.term).or_default() += 1;
     }
     let mut next: HashMap<TermKey, usize> = HashMap::new();
-    for (f, k) in fields.iter_mut().zip(&keys) {
-        if count.get(k).copied().unwrap_or(0) > 1 {
-            let n = next.entry(*k).or_default();
+    for (f, k) in fields.iter_mut().zip(placed.iter().map(|p| p.term)) {
+        if count.get(&k).copied().unwrap_or(0) > 1 {
+            let n = next.entry(k).or_default();
             f.widget_index = Some(*n);
             *n += 1;
         }
@@ -384,8 +392,14 @@ fn read_field<'a>(
 
     let (options, option_values) = match kind {
         Some(k) if k.is_choice() => read_options(doc, inherited(chain, b"Opt")),
+        Some(FieldType::Checkbox | FieldType::Radio) => {
+            button_options(doc, term, inherited(chain, b"Opt"))
+        }
         _ => (Vec::new(), None),
     };
+    let is_button = is(FieldType::Checkbox) || is(FieldType::Radio);
+    // A button without /V is off (ISO 32000-1, 12.7.4.2.3), as viewers show it.
+    let value = value_of(b"V").or_else(|| is_button.then(|| FieldValue::Text("Off".into())));
     let max_len = if is(FieldType::Text) {
         inherited(term_chain, b"MaxLen")
             .and_then(Obj::as_number)
@@ -424,7 +438,7 @@ fn read_field<'a>(
         multi_select: kind.is_some_and(FieldType::is_choice) && ff & FF_MULTI_SELECT != 0,
         options,
         option_values,
-        value: value_of(b"V"),
+        value,
         default_value: value_of(b"DV"),
         tooltip: term
             .dict
@@ -462,6 +476,61 @@ fn scalar_text(o: Obj<'_>) -> Option<String> {
     } else {
         text::object_text(o)
     }
+}
+
+/// `/Opt` of a check box or radio button field (PDF 1.4; ISO 32000-1,
+/// 12.7.4.2.3): one export value per widget of `field`, in `/Kids` order (the
+/// field itself when it is its own widget), and the on-state names of those
+/// widgets when some differ from the export values. A widget without an
+/// on-state in its appearance (nor in `/AS`) is named by its index, as
+/// producers that write `/Opt` name the states.
+fn button_options(
+    doc: &Document,
+    field: Node<'_>,
+    opt: Option<Obj<'_>>,
+) -> (Vec<String>, Option<Vec<String>>) {
+    let Some(items) = opt.and_then(Obj::as_array) else {
+        return (Vec::new(), None);
+    };
+    let kids = doc.get_array(field.dict, b"Kids");
+    let mut export = Vec::with_capacity(items.len());
+    let mut states = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        // A text string; an `[export display]` pair (a choice field's form,
+        // written by some producers) gives its export value.
+        let value = doc.resolve(item).and_then(|o| match o.as_array() {
+            Some(pair) => pair
+                .first()
+                .and_then(|o| doc.resolve(o))
+                .and_then(scalar_text),
+            None => scalar_text(o),
+        });
+        let Some(value) = value else { continue };
+        let widget = match kids {
+            Some(kids) => kids.get(i).and_then(|k| walk::node(doc, k)).map(|n| n.dict),
+            None => (i == 0).then_some(field.dict),
+        };
+        let state = widget
+            .and_then(|w| on_state(doc, w))
+            .unwrap_or_else(|| i.to_string());
+        export.push(value);
+        states.push(state);
+    }
+    let differ = export != states;
+    (export, differ.then_some(states))
+}
+
+/// A button widget's on-state: the first name of its normal appearance
+/// (`/AP /N`) other than `Off`, else its `/AS` when that is not `Off`.
+fn on_state(doc: &Document, widget: Dict<'_>) -> Option<String> {
+    let normal = doc
+        .get_dict(widget, b"AP")
+        .and_then(|ap| doc.get(ap, b"N"))
+        .and_then(Obj::as_dict);
+    normal
+        .and_then(|n| n.keys().find(|k| *k != b"Off"))
+        .or_else(|| doc.get_name(widget, b"AS").filter(|s| *s != b"Off"))
+        .map(text::name_text)
 }
 
 /// `/Opt` of a choice field: display strings, and export values when some
