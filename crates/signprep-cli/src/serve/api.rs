@@ -253,9 +253,9 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// One line on stderr per request, with its id (`x-request-id`, set by
 /// tower-http, also returned to the client), and the request counted in the
 /// metrics; headers every response carries. A request whose client went
-/// away before its answer (hyper drops its future) is logged and counted
-/// too, as status 499 (nginx's "client closed request"): its work was
-/// skipped if not started.
+/// away before its answer is logged and counted too, as status 499 (nginx's
+/// "client closed request"): mid-work (hyper drops its future; its work was
+/// skipped if not started) or mid-body (its answer is marked [`ClientGone`]).
 pub async fn log(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     let id = req
         .headers()
@@ -291,7 +291,8 @@ pub async fn log(State(app): State<Arc<App>>, req: Request, next: Next) -> Respo
 }
 
 /// A request's log line and count, written when it ends: with its status,
-/// or as 499 when its future was dropped (the client went away).
+/// or as 499 when its future was dropped or its answer is [`ClientGone`]
+/// (the client went away).
 struct LogLine {
     app: Arc<App>,
     id: String,
