@@ -111,6 +111,12 @@ signprep_core::codes! {
         PopulateIgnored => "populate_ignored", Info;
         /// A manifest document's path or glob matched no file.
         ManifestNoMatch => "manifest_no_match", Error;
+        /// A PDF given with a manifest (a `pdf` part of the form `signprep serve`'s
+        /// `/v1/check` and `/v1/pack` take) that no document's `path` names: it is
+        /// in no pack. Most often a file name that differs from the manifest's path
+        /// by a letter or a folder; the document meant to use it then has a
+        /// `manifest_no_match` of its own.
+        FormPartUnused => "form_part_unused", Warning;
         /// A glob (a manifest document path, a field pattern) is malformed.
         PatternInvalid => "pattern_invalid", Error;
         /// A manifest document gives none or more than one of `path`, `template`, `url`.

@@ -26,6 +26,17 @@ pub struct ServeArgs {
     /// are at most this many times --max-body.
     #[arg(long, value_name = "N", default_value_t = 32, value_parser = count)]
     pub max_pending: usize,
+    /// Wait this long at most for the next bytes of a request's body
+    /// (seconds, or 500ms, 30s, 2m; between two reads, as nginx's
+    /// client_body_timeout, not for the whole body): a client that stops
+    /// sending is answered 408 and its place among --max-pending given back.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = timeout)]
+    pub body_timeout: Duration,
+    /// Wait this long at most for a request's headers, from its first byte
+    /// (or, on a kept-alive connection, from the end of the last answer):
+    /// the connection is closed.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = timeout)]
+    pub header_timeout: Duration,
     /// Give up on a file after this long (seconds, or 500ms, 30s, 2m): its
     /// time budget, and the watchdog behind it, as `scan --timeout-per-file`.
     #[arg(long, value_name = "DURATION", value_parser = duration)]
@@ -42,4 +53,14 @@ pub struct ServeArgs {
     /// No log line per request on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// A timeout of the server's reads: a duration above zero.
+fn timeout(s: &str) -> Result<Duration, String> {
+    match duration(s)? {
+        d if d.is_zero() => Err(format!(
+            "`{s}`: a timeout above zero (without one, a client that stops sending holds its place for ever)"
+        )),
+        d => Ok(d),
+    }
 }

@@ -1,14 +1,14 @@
 //! The HTTP side of a request that is not its work: the error body every
-//! failure answers with, the content types a route takes, reading a body
-//! within `--max-body`, the bearer token, the log line with the request id.
+//! failure answers with, the content types a route takes, the bearer token,
+//! the log line with the request id. Reading a body is [`super::body`]'s.
 
 use super::App;
+use super::body::refuse;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,13 +23,16 @@ use std::time::Instant;
 pub enum ApiCode {
     /// 400: a query parameter that is unknown or has a bad value.
     BadRequest,
-    /// 401: `--token-file` is set and the request has no `Authorization: Bearer` with it.
+    /// 401: the server has a token (`--token-file`) and the request has no
+    /// `Authorization: Bearer` with it (the scheme in any case).
     Unauthorized,
     /// 404: no such route (or no such code for `/v1/explain/{code}`).
     NotFound,
     /// 405: the route exists, not with this method.
     MethodNotAllowed,
-    /// 413: the body is larger than `--max-body`; it was not read further.
+    /// 413: the body is larger than `--max-body`; it was not kept (the rest
+    /// is read and dropped for a few seconds after the answer, then the
+    /// connection is closed).
     BodyTooLarge,
     /// 415: the body's `Content-Type` is not one the route takes.
     UnsupportedMediaType,
@@ -43,13 +46,18 @@ pub enum ApiCode {
     NotReady,
     /// 500: a bug (the work panicked; the server stays up) or the engine failed.
     InternalError,
-    /// 400: the client stopped sending the body, or it could not be read.
+    /// 400: the body's framing is broken (Content-Length or chunked
+    /// encoding). A client that closed the connection mid-body is logged
+    /// and counted as 499 (no one reads the answer).
     BodyUnreadable,
     /// 400: `/v1/preview`'s `page` is past the document's last page.
     PageOutOfRange,
     /// 422: `/v1/preview`: the document was scanned, but the renderer
     /// could not draw the page.
     PageNotDrawn,
+    /// 408: no byte of the body came for `--body-timeout`; the request's
+    /// place among `--max-pending` is given back and the connection closed.
+    BodyTimeout,
 }
 
 impl ApiCode {
@@ -59,6 +67,7 @@ impl ApiCode {
                 StatusCode::BAD_REQUEST
             }
             ApiCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiCode::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiCode::NotFound => StatusCode::NOT_FOUND,
             ApiCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiCode::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -81,7 +90,16 @@ pub struct ApiError {
     /// The body was left unread: `Connection: close`, so that no client
     /// sends another request on a connection the server closes.
     pub close: bool,
+    /// The client went away (it closed the connection mid-body): the answer
+    /// is logged and counted as 499, as a request whose client hung up
+    /// during its work.
+    pub gone: bool,
 }
+
+/// A response's mark that its client went away before it ([`ApiError::gone`]):
+/// the log line and the metrics say 499.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientGone;
 
 impl ApiError {
     pub fn new(code: ApiCode, message: impl Into<String>) -> ApiError {
@@ -89,8 +107,16 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
-            close: code == ApiCode::BodyTooLarge,
+            close: matches!(code, ApiCode::BodyTooLarge | ApiCode::BodyTimeout),
+            gone: false,
         }
+    }
+
+    /// The client went away: logged and counted as 499.
+    #[must_use]
+    pub fn gone(mut self) -> ApiError {
+        self.gone = true;
+        self
     }
 }
 
@@ -125,6 +151,9 @@ impl IntoResponse for ApiError {
         if self.close {
             r.headers_mut()
                 .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        if self.gone {
+            r.extensions_mut().insert(ClientGone);
         }
         if self.code == ApiCode::Unauthorized {
             r.headers_mut()
@@ -173,67 +202,6 @@ pub fn require_media_type(headers: &HeaderMap, accepted: &[&str]) -> Result<Stri
     }
 }
 
-/// 413 when the body's `Content-Length` is over `max`: refused before the
-/// request is admitted, and before a byte of it is read.
-pub fn declared_size(headers: &HeaderMap, max: u64) -> Result<(), ApiError> {
-    match declared_length(headers) {
-        Some(n) if n > max => Err(too_large(max)),
-        _ => Ok(()),
-    }
-}
-
-fn declared_length(headers: &HeaderMap) -> Option<u64> {
-    headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok())
-}
-
-fn too_large(max: u64) -> ApiError {
-    ApiError::new(
-        ApiCode::BodyTooLarge,
-        format!(
-            "the body is larger than this server takes (--max-body {max} bytes); it was not read"
-        ),
-    )
-}
-
-/// The whole body, refused with 413 as soon as it is known to be over `max`:
-/// by its `Content-Length` before any byte is read, or once the bytes read
-/// pass the limit (the rest is not read).
-pub async fn read_body(headers: &HeaderMap, body: Body, max: u64) -> Result<Vec<u8>, ApiError> {
-    declared_size(headers, max)?;
-    let limit = usize::try_from(max).unwrap_or(usize::MAX);
-    match Limited::new(body, limit).collect().await {
-        Ok(collected) => Ok(collected.to_bytes().to_vec()),
-        Err(e) if e.is::<LengthLimitError>() => Err(too_large(max)),
-        Err(_) => Err(ApiError::new(
-            ApiCode::BodyUnreadable,
-            "the body could not be read to its end (the client stopped sending it?)",
-        )),
-    }
-}
-
-/// A refusal answered before its body was read: the body is read and
-/// dropped first (up to `max` bytes, nothing kept), so the connection stays
-/// usable. Closing a connection with unread bytes in it resets it, and a
-/// client still sending then loses the answer. A body declared larger than
-/// `max` is not read (the connection closes after the answer).
-pub async fn refuse(mut e: ApiError, headers: &HeaderMap, body: Body, max: u64) -> ApiError {
-    if declared_length(headers).is_none_or(|n| n <= max) {
-        let mut body = Limited::new(body, usize::try_from(max).unwrap_or(usize::MAX));
-        while let Some(frame) = body.frame().await {
-            if frame.is_err() {
-                e.close = true;
-                break;
-            }
-        }
-    } else {
-        e.close = true;
-    }
-    e
-}
-
 /// `--token-file`: every route but `/healthz`, `/readyz` and the page's
 /// files needs `Authorization: Bearer TOKEN`.
 pub async fn authorize(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
@@ -248,8 +216,7 @@ pub async fn authorize(State(app): State<Arc<App>>, req: Request, next: Next) ->
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        .and_then(bearer);
     let e = match given {
         Some(g) if same(g.as_bytes(), token.as_bytes()) => return next.run(req).await,
         Some(_) => ApiError::new(
@@ -258,13 +225,24 @@ pub async fn authorize(State(app): State<Arc<App>>, req: Request, next: Next) ->
         ),
         None => ApiError::new(
             ApiCode::Unauthorized,
-            "this server needs `Authorization: Bearer TOKEN` (the token in its --token-file)",
+            "this server needs an `Authorization: Bearer TOKEN` header with its token",
         ),
     };
     let (parts, body) = req.into_parts();
-    refuse(e, &parts.headers, body, app.max_body)
+    refuse(e, &parts.headers, body, app.body)
         .await
         .into_response()
+}
+
+/// The token of an `Authorization` value with the `Bearer` scheme, the
+/// scheme in any case (RFC 9110, 11.1), one or more spaces after it.
+fn bearer(v: &str) -> Option<&str> {
+    let v = v.trim();
+    let (scheme, token) = v.split_once([' ', '\t'])?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
 }
 
 /// Equality that takes as long whatever the first differing byte.
@@ -275,9 +253,9 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// One line on stderr per request, with its id (`x-request-id`, set by
 /// tower-http, also returned to the client), and the request counted in the
 /// metrics; headers every response carries. A request whose client went
-/// away before its answer (hyper drops its future) is logged and counted
-/// too, as status 499 (nginx's "client closed request"): its work was
-/// skipped if not started.
+/// away before its answer is logged and counted too, as status 499 (nginx's
+/// "client closed request"): mid-work (hyper drops its future; its work was
+/// skipped if not started) or mid-body (its answer is marked [`ClientGone`]).
 pub async fn log(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     let id = req
         .headers()
@@ -298,9 +276,11 @@ pub async fn log(State(app): State<Arc<App>>, req: Request, next: Next) -> Respo
         route,
         start: Instant::now(),
         status: None,
+        gone: false,
     };
     let mut response = next.run(req).await;
     line.status = Some(response.status().as_u16());
+    line.gone = response.extensions().get::<ClientGone>().is_some();
     let h = response.headers_mut();
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -311,7 +291,8 @@ pub async fn log(State(app): State<Arc<App>>, req: Request, next: Next) -> Respo
 }
 
 /// A request's log line and count, written when it ends: with its status,
-/// or as 499 when its future was dropped (the client went away).
+/// or as 499 when its future was dropped or its answer is [`ClientGone`]
+/// (the client went away).
 struct LogLine {
     app: Arc<App>,
     id: String,
@@ -320,17 +301,22 @@ struct LogLine {
     route: String,
     start: Instant,
     status: Option<u16>,
+    /// Answered, but the client had gone ([`ClientGone`]): 499.
+    gone: bool,
 }
 
 impl Drop for LogLine {
     fn drop(&mut self) {
         let elapsed = self.start.elapsed();
-        let status = self.status.unwrap_or(499);
+        let status = match self.status {
+            Some(s) if !self.gone => s,
+            _ => 499,
+        };
         self.app.metrics.request(&self.route, status, elapsed);
         if self.app.quiet {
             return;
         }
-        let gone = if self.status.is_none() {
+        let gone = if status == 499 {
             " (the client went away before the answer)"
         } else {
             ""
@@ -359,7 +345,7 @@ pub async fn not_found(State(app): State<Arc<App>>, req: Request) -> ApiError {
         ),
     );
     let (parts, body) = req.into_parts();
-    refuse(e, &parts.headers, body, app.max_body).await
+    refuse(e, &parts.headers, body, app.body).await
 }
 
 /// A route asked with another method: 405 in our words.
@@ -373,7 +359,7 @@ pub async fn method_not_allowed(State(app): State<Arc<App>>, req: Request) -> Ap
         ),
     );
     let (parts, body) = req.into_parts();
-    refuse(e, &parts.headers, body, app.max_body).await
+    refuse(e, &parts.headers, body, app.body).await
 }
 
 #[cfg(test)]

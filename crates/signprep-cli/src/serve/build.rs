@@ -144,14 +144,15 @@ async fn admit(
 ) -> Result<(Vec<(String, String)>, Permit, Vec<u8>), ApiError> {
     let checked = super::api::require_media_type(headers, accepted).and(query);
     app.engine
-        .admit_body(app.max_body, headers, body, checked)
+        .admit_body(app.body, headers, body, checked)
         .await
 }
 
 /// `POST /v1/pack` (`multipart/form-data`: a `manifest` part and a `pdf`
 /// part for each PDF it names): 200 and the v1 pack body `signprep pack`
-/// writes (indented; `compact=true`: one line); 422 and `check --format
-/// json`'s output of the manifest when a finding is an error (nothing built).
+/// writes (indented; `compact=true`: one line), the codes of its findings
+/// (warnings, infos) in `x-findings`; 422 and `check --format json`'s output
+/// of the manifest when a finding is an error (nothing built).
 pub async fn pack(
     State(app): State<Arc<App>>,
     query: Pairs,
@@ -198,7 +199,29 @@ pub async fn pack(
         )
     })?;
     out.push(b'\n');
-    Ok(json_response(StatusCode::OK, out))
+    let mut response = json_response(StatusCode::OK, out);
+    if let Some(codes) = finding_codes(&record) {
+        response.headers_mut().insert("x-findings", codes);
+    }
+    Ok(response)
+}
+
+/// The codes of a built pack's findings (none is an error: warnings, such
+/// as `form_part_unused`, and infos), each once, in order, for
+/// `x-findings`: the pack body has no place for them (`signprep pack`
+/// prints them on stderr). The same form on `/v1/check` gives each in full.
+fn finding_codes(record: &CheckRecord) -> Option<axum::http::HeaderValue> {
+    let mut codes: Vec<&str> = Vec::new();
+    for f in &record.findings {
+        let code = f.finding.code.as_str();
+        if !codes.contains(&code) {
+            codes.push(code);
+        }
+    }
+    if codes.is_empty() {
+        return None;
+    }
+    axum::http::HeaderValue::from_str(&codes.join(", ")).ok()
 }
 
 /// `/v1/migrate`'s options, as `migrate`'s flags.

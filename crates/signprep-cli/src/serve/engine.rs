@@ -10,7 +10,8 @@
 //! all. The run's thread is a tokio blocking thread; there are at most
 //! `--max-pending` of them.
 
-use super::api::{ApiCode, ApiError, declared_size, read_body, refuse};
+use super::api::{ApiCode, ApiError};
+use super::body::{BodyLimits, declared_size, read_body, refuse};
 use axum::body::Body;
 use axum::http::HeaderMap;
 use signprep_core::Cancel;
@@ -125,22 +126,27 @@ impl Engine {
     /// goes: what the route checked first (`checked`: its media type and query),
     /// the declared size, then a place ([`Engine::admit`]); a refusal reads the
     /// body away first ([`refuse`]). Returns what was checked, the place and the
-    /// body, read within `max_body`.
+    /// body, read within `limits`.
+    ///
+    /// The place is taken before the body is read and held while it arrives:
+    /// bodies held in memory are then at most `--max-pending` × `--max-body`,
+    /// however many clients send at once. A client that stops sending gives
+    /// it back after `--body-timeout` (408).
     pub async fn admit_body<Q>(
         self: &Arc<Self>,
-        max_body: u64,
+        limits: BodyLimits,
         headers: &HeaderMap,
         body: Body,
         checked: Result<Q, ApiError>,
     ) -> Result<(Q, Permit, Vec<u8>), ApiError> {
         let admitted = checked
-            .and_then(|q| declared_size(headers, max_body).map(|()| q))
+            .and_then(|q| declared_size(headers, limits.max).map(|()| q))
             .and_then(|q| Ok((q, self.admit()?)));
         let (q, permit) = match admitted {
             Ok(a) => a,
-            Err(e) => return Err(refuse(e, headers, body, max_body).await),
+            Err(e) => return Err(refuse(e, headers, body, limits).await),
         };
-        let bytes = read_body(headers, body, max_body).await?;
+        let bytes = read_body(headers, body, limits).await?;
         Ok((q, permit, bytes))
     }
 
@@ -155,7 +161,7 @@ impl Engine {
             let mut e = ApiError::new(
                 ApiCode::Busy,
                 format!(
-                    "the server is working on as many requests as it takes (--max-pending {}); try again shortly",
+                    "the server is working on as many requests as it takes ({} at once); try again shortly",
                     self.max_pending
                 ),
             );

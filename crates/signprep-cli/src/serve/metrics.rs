@@ -1,6 +1,7 @@
 //! The counters behind `GET /metrics`, written as Prometheus text (version
 //! 0.0.4): requests by route and status, a latency histogram, files by
-//! status, pages scanned, requests in flight.
+//! status, pages scanned, requests in flight, connections closed for
+//! headers that did not come in time.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -23,6 +24,8 @@ pub struct Metrics {
     /// `ok` / `error` → files.
     files: Mutex<BTreeMap<&'static str, u64>>,
     pages: AtomicU64,
+    /// Connections closed by `--header-timeout`.
+    header_timeouts: AtomicU64,
 }
 
 impl Metrics {
@@ -51,6 +54,12 @@ impl Metrics {
             *f.entry(if ok { "ok" } else { "error" }).or_default() += 1;
         }
         self.pages.fetch_add(pages as u64, Ordering::Relaxed);
+    }
+
+    /// A connection closed because a request's headers did not come within
+    /// `--header-timeout` (no request, so no status, was made of it).
+    pub fn header_timeout(&self) {
+        self.header_timeouts.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The text of `GET /metrics`; `in_flight`: requests admitted now;
@@ -103,6 +112,13 @@ impl Metrics {
             s,
             "signprep_pages_scanned_total {}",
             self.pages.load(Ordering::Relaxed)
+        );
+        s.push_str("# HELP signprep_http_header_timeouts_total Connections closed because a request's headers did not come within --header-timeout.\n");
+        s.push_str("# TYPE signprep_http_header_timeouts_total counter\n");
+        let _ = writeln!(
+            s,
+            "signprep_http_header_timeouts_total {}",
+            self.header_timeouts.load(Ordering::Relaxed)
         );
         s.push_str("# HELP signprep_requests_in_flight Requests admitted (reading, waiting or worked on).\n");
         s.push_str("# TYPE signprep_requests_in_flight gauge\n");

@@ -2,8 +2,12 @@
 //! the command line (ARCHITECTURE.md): it parses requests, runs the same work
 //! on the same engine and writes the same records.
 //!
-//! - [`api`]: the error body and its codes, content types, reading a body
-//!   within `--max-body`, the bearer token, the log line.
+//! - [`listen`]: the accept loop: hyper's HTTP/1 per connection, the
+//!   header-read timeout, graceful shutdown.
+//! - [`api`]: the error body and its codes, content types, the bearer
+//!   token, the log line.
+//! - [`body`]: reading a body within `--max-body` and `--body-timeout`, and
+//!   reading on after a refusal (a lingering close).
 //! - [`engine`]: the batch engine's pool shared by every request, the
 //!   watchdog, the panic boundary, the `--max-pending` gate.
 //! - [`routes`]: `POST /v1/scan` and `POST /v1/check`.
@@ -18,8 +22,8 @@
 //! - [`metrics`]: the counters behind `/metrics` (Prometheus text).
 //!
 //! ```text
-//! TCP ─ hyper (HTTP/1) ─ request id ─ log ─ token ─ route: media type, query,
-//!   admit (--max-pending, else 503) ─ body (--max-body, else 413)
+//! TCP ─ hyper (HTTP/1, --header-timeout) ─ request id ─ log ─ token ─ route: media type, query,
+//!   admit (--max-pending, else 503) ─ body (--max-body, else 413; --body-timeout, else 408)
 //!   ─ Engine::run: a one-item run of core::batch::Stream on the shared pool
 //!   ─ the CLI's writer (scan's ndjson record, check's json or sarif) ─ response
 //! ```
@@ -28,9 +32,11 @@
 
 use crate::exit::ExitStatus;
 mod api;
+mod body;
 mod build;
 mod engine;
 mod form;
+mod listen;
 mod meta;
 mod metrics;
 mod openapi;
@@ -57,7 +63,8 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 pub struct App {
     engine: Arc<Engine>,
     token: Option<String>,
-    max_body: u64,
+    /// `--max-body`, `--body-timeout`.
+    body: body::BodyLimits,
     options: LoadOptions,
     checker: Arc<Checker>,
     metrics: metrics::Metrics,
@@ -111,7 +118,10 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
     let app = Arc::new(App {
         engine,
         token,
-        max_body: args.max_body,
+        body: body::BodyLimits {
+            max: args.max_body,
+            timeout: args.body_timeout,
+        },
         options,
         checker: Arc::new(checker),
         metrics: metrics::Metrics::default(),
@@ -133,7 +143,12 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
             );
         }
     };
-    let status = runtime.block_on(serve(app, args.addr, args.shutdown_timeout));
+    let status = runtime.block_on(serve(
+        app,
+        args.addr,
+        args.header_timeout,
+        args.shutdown_timeout,
+    ));
     // Work still running after the bound is not waited for.
     runtime.shutdown_background();
     status
@@ -171,7 +186,12 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> ExitStatus {
+async fn serve(
+    app: Arc<App>,
+    addr: SocketAddr,
+    header_timeout: Duration,
+    grace: Duration,
+) -> ExitStatus {
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -179,17 +199,11 @@ async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> ExitStatus {
         }
     };
     let bound = listener.local_addr().unwrap_or(addr);
-    let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
     let signalled = Arc::clone(&app);
-    let shutdown = async move {
+    let stop = async move {
         stop_signal().await;
         signalled.stopping.store(true, Ordering::SeqCst);
-        let _ = stop_tx.send(true);
     };
-    let server = axum::serve(listener, router(Arc::clone(&app)))
-        .with_graceful_shutdown(shutdown)
-        .into_future();
-    let mut server = tokio::spawn(server);
     #[allow(clippy::print_stderr)]
     {
         eprintln!(
@@ -197,39 +211,44 @@ async fn serve(app: Arc<App>, addr: SocketAddr, grace: Duration) -> ExitStatus {
             app.engine.threads()
         );
     }
-    let ended = tokio::select! {
-        r = &mut server => Some(r),
-        _ = stop_rx.wait_for(|s| *s) => None,
-    };
-    let ended = match ended {
-        Some(r) => r,
-        None => {
-            say(&format!(
-                "stopping: no new connections; waiting up to {:.0} s for {} request(s) in flight",
-                grace.as_secs_f64(),
-                app.engine.pending()
-            ));
-            match tokio::time::timeout(grace, &mut server).await {
-                Ok(r) => r,
-                Err(_) => {
-                    say(&format!(
-                        "stopped with {} request(s) unfinished after {:.0} s",
-                        app.engine.pending(),
-                        grace.as_secs_f64()
-                    ));
-                    return ExitStatus::Success;
-                }
-            }
-        }
-    };
-    match ended {
-        Ok(Ok(())) => {
-            say("stopped");
-            ExitStatus::Success
-        }
-        Ok(Err(e)) => crate::exit::fail(&format!("the server failed: {e}"), ExitStatus::Error),
-        Err(e) => crate::exit::fail(&format!("the server failed: {e}"), ExitStatus::Error),
+    if let Some(warning) = exposed(bound, app.token.is_some()) {
+        say(&warning);
     }
+    let open = listen::accept(
+        listener,
+        router(Arc::clone(&app)),
+        Arc::clone(&app),
+        header_timeout,
+        stop,
+    )
+    .await;
+    say(&format!(
+        "stopping: no new connections; waiting up to {:.0} s for {} request(s) in flight",
+        grace.as_secs_f64(),
+        app.engine.pending()
+    ));
+    if tokio::time::timeout(grace, open.shutdown()).await.is_err() {
+        say(&format!(
+            "stopped with {} request(s) unfinished after {:.0} s",
+            app.engine.pending(),
+            grace.as_secs_f64()
+        ));
+    } else {
+        say("stopped");
+    }
+    ExitStatus::Success
+}
+
+/// The start-up warning of a server reachable beyond this machine (any
+/// address but a loopback one: `0.0.0.0`, `::`, a LAN address) with no
+/// token: anyone who reaches it can use it.
+fn exposed(bound: SocketAddr, token: bool) -> Option<String> {
+    (!bound.ip().is_loopback() && !token).then(|| {
+        format!(
+            "warning: {} is reachable beyond this machine and this server has no token: anyone who reaches it can use it; give --token-file FILE (and put a proxy that terminates TLS in front)",
+            bound.ip()
+        )
+    })
 }
 
 #[allow(clippy::print_stderr)]
@@ -257,5 +276,33 @@ async fn stop_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exposed;
+
+    #[test]
+    fn a_server_reachable_beyond_loopback_without_a_token_is_warned_about() {
+        let at = |a: &str| a.parse().unwrap_or_else(|e| panic!("{a}: {e}"));
+        for open in [
+            "0.0.0.0:8080",
+            "[::]:8080",
+            "192.168.1.20:8080",
+            "10.0.0.5:80",
+        ] {
+            let warning = exposed(at(open), false);
+            assert!(
+                warning
+                    .as_deref()
+                    .is_some_and(|w| w.contains("--token-file")),
+                "{open}: {warning:?}"
+            );
+            assert_eq!(exposed(at(open), true), None, "{open} with a token");
+        }
+        for local in ["127.0.0.1:8080", "127.0.0.2:1", "[::1]:8080"] {
+            assert_eq!(exposed(at(local), false), None, "{local}");
+        }
     }
 }

@@ -63,15 +63,19 @@ pub fn document() -> Value {
         for (status, what) in [
             (
                 "400",
-                "a bad query parameter (`bad_request`), or a body cut short (`body_unreadable`)",
+                "a bad query parameter, or one given twice (`bad_request`), or a body whose framing is broken (`body_unreadable`)",
             ),
             (
                 "401",
                 "`--token-file` is set and the bearer token is missing or wrong (`unauthorized`)",
             ),
             (
+                "408",
+                "no byte of the body came for `--body-timeout` (`body_timeout`); the connection is closed",
+            ),
+            (
                 "413",
-                "the body is over `--max-body` (`body_too_large`); it was not read",
+                "the body is over `--max-body` (`body_too_large`); it was not kept (read on for at most 5 s and 64 MiB after the answer, then the connection is closed)",
             ),
             (
                 "415",
@@ -132,7 +136,8 @@ pub fn document() -> Value {
         "pdf": {"type": "array", "items": {"type": "string", "format": "binary"}, "description": "each PDF the manifest names, its file name the manifest's path"}
     }});
     let mut pack_responses = Map::new();
-    pack_responses.insert("200".into(), json!({"description": "the v1 pack body, as `signprep pack` writes it", "content": {"application/json": {"schema": pack}}}));
+    pack_responses.insert("200".into(), json!({"description": "the v1 pack body, as `signprep pack` writes it", "content": {"application/json": {"schema": pack}},
+        "headers": {"x-findings": {"description": "the codes of the manifest's findings when there are some (warnings, infos; `form_part_unused`: a `pdf` part no path names), comma-separated; the same form on POST /v1/check gives each in full", "schema": {"type": "string"}}}}));
     pack_responses.insert(
         "422".into(),
         check_answer(

@@ -92,7 +92,7 @@ pub async fn preview(
         .and_then(|p| preview_query(&p));
     let (q, permit, bytes) = app
         .engine
-        .admit_body(app.max_body, &headers, body, checked)
+        .admit_body(app.body, &headers, body, checked)
         .await?;
     let options = app.options.clone();
     let name = q.name.clone();

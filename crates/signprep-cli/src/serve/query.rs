@@ -33,8 +33,39 @@ pub(super) fn pairs(query: Pairs, known: &[&str]) -> Result<Vec<(String, String)
             ),
         ));
     }
+    // As the command line refuses a repeated `--dpi`: which of two values
+    // counts is not the client's guess to make.
+    for (k, _) in &pairs {
+        if REPEATABLE.contains(&k.as_str()) {
+            continue;
+        }
+        let values: Vec<&str> = pairs
+            .iter()
+            .filter(|(other, _)| other == k)
+            .map(|(_, v)| v.as_str())
+            .collect();
+        if values.len() > 1 {
+            return Err(bad(
+                k,
+                format!(
+                    "the query parameter is given {} times ({}); give it once",
+                    values.len(),
+                    values
+                        .iter()
+                        .map(|v| format!("`{}`", crate::text::clean(v)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
     Ok(pairs)
 }
+
+/// The query parameters a route takes more than once, as their flags
+/// (`--type-map`, `--signer`, `--map-type`); any other is refused when
+/// repeated.
+const REPEATABLE: &[&str] = &["type_map", "signer", "map_type"];
 
 pub(super) fn bad(key: &str, why: impl std::fmt::Display) -> ApiError {
     ApiError::new(ApiCode::BadRequest, format!("`{key}`: {why}"))
@@ -84,7 +115,7 @@ pub(super) fn check_status(record: &CheckRecord) -> StatusCode {
 pub(super) fn engine_failed(f: Failed) -> ApiError {
     match f {
         Failed::Engine(why) => ApiError::new(ApiCode::NotReady, why),
-        Failed::Cancelled => ApiError::new(ApiCode::BodyUnreadable, "the client went away"),
+        Failed::Cancelled => ApiError::new(ApiCode::BodyUnreadable, "the client went away").gone(),
         Failed::Panicked(_) | Failed::Abandoned(_) => {
             ApiError::new(ApiCode::InternalError, "the work gave no result")
         }

@@ -103,7 +103,7 @@ pub async fn scan(
         .and_then(|pairs| scan_query(&pairs));
     let (q, permit, bytes) = app
         .engine
-        .admit_body(app.max_body, &headers, body, checked)
+        .admit_body(app.body, &headers, body, checked)
         .await?;
     let options = app.options.clone();
     let name = q.name.clone();
@@ -214,7 +214,7 @@ pub async fn check(
 ) -> Result<Response, ApiError> {
     let ((format, name, kind), permit, bytes) = app
         .engine
-        .admit_body(app.max_body, &headers, body, check_query(&headers, query))
+        .admit_body(app.body, &headers, body, check_query(&headers, query))
         .await?;
     if super::api::media_type(&headers).as_deref() == Some(super::form::FORM) {
         let named = (name != "-").then_some(name);

@@ -12,6 +12,35 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+/// `form_part_unused`: each PDF given with the manifest (a `pdf` part of
+/// `signprep serve`'s form) that no document's `path` names. It is in no
+/// pack; most often its name differs from the manifest's path by a letter.
+fn unused_given(
+    ctx: &mut Ctx<'_>,
+    base: &Path,
+    given: &crate::manifest::Given,
+    children: &[(usize, Option<PathBuf>)],
+) {
+    for name in given.keys() {
+        let path = base.join(name);
+        if children
+            .iter()
+            .any(|(_, p)| p.as_deref() == Some(path.as_path()))
+        {
+            continue;
+        }
+        ctx.push(
+            Finding::new(
+                PackCode::FormPartUnused,
+                format!(
+                    "the PDF `{name}` given with the manifest is named by no document's `path`: it is not used"
+                ),
+            )
+            .hint("name each PDF part as a `path` of the manifest names it, or leave it out"),
+        );
+    }
+}
+
 /// Checks a manifest; returns it as JSON (for looking pointers up) and, when
 /// no finding is an error, the v1 pack it builds (signer UUIDs from `ids`).
 ///
@@ -60,6 +89,9 @@ pub(super) fn check(
         }
     };
     let children = manifest.children_of(files);
+    if let Files::Given(base, given) = files {
+        unused_given(ctx, base, given, &children);
+    }
     let builder = manifest
         .builder_in(files, ctx.label)
         .ids_boxed(ids)

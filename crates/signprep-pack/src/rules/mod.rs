@@ -554,7 +554,8 @@ impl Group {
             | C::ManifestFieldId
             | C::ManifestTagTypeInvalid
             | C::ManifestKeyUnknown
-            | C::ManifestInvalid => Group::Manifest,
+            | C::ManifestInvalid
+            | C::FormPartUnused => Group::Manifest,
             C::V0NeedsPdf | C::SettingDropped | C::PopulateSignerIgnored | C::PopulateIgnored => {
                 Group::PackOutput
             }
