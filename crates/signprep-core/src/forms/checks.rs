@@ -236,7 +236,7 @@ fn duplicate(name: &str, fields: &[(TermKey, Vec<&Field>)]) -> Diagnostic {
         Code::FieldNameDuplicate,
         format!(
             "field name `{}` is used by {} separate fields: {}; the service finds a field by its name, so a value or a `custom_id` for it cannot tell them apart",
-            shown(name),
+            name,
             fields.len(),
             places.join(", ")
         ),
