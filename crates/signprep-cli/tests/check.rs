@@ -579,7 +579,7 @@ fn explain_prints_a_codes_documentation() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(
-        text.starts_with("custom_id_not_in_document (warning; Data fields)\n\n"),
+        text.starts_with("custom_id_not_in_document (error; Data fields)\n\n"),
         "{text}"
     );
     assert!(text.contains("silently ignores it"), "{text}");
