@@ -1,0 +1,86 @@
+//! What every JSON input gets before its own rules: its encoding said, its
+//! repeated keys found, and a type error located by line, column and pointer.
+
+use super::Ctx;
+use crate::codes::{Finding, PackCode};
+use crate::json_walk::{self, Probe};
+use crate::text::Encoding;
+
+/// `text_encoding` for an input decoded from `encoding` (`what` names it).
+pub(super) fn encoding(ctx: &mut Ctx<'_>, encoding: Option<Encoding>, what: &str) {
+    if let Some(e) = encoding {
+        ctx.push(
+            Finding::new(
+                PackCode::TextEncoding,
+                format!("{what} is {}; it was decoded and checked as such", e.name()),
+            )
+            .hint("save it as UTF-8 without a byte order mark: the service (and any TOML reader) expects that"),
+        );
+    }
+}
+
+/// `json_duplicate_key` for every key `text` repeats in one object.
+pub(super) fn duplicate_keys(ctx: &mut Ctx<'_>, text: &str) {
+    ctx.out.extend(duplicate_key_findings(text));
+}
+
+/// A `json_duplicate_key` finding for every key `text` repeats in one
+/// object, at the repeat's pointer, with the line of both.
+pub(crate) fn duplicate_key_findings(text: &str) -> Vec<Finding> {
+    let Some(walked) = json_walk::walk(text, Probe::default()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(walked.duplicates.len());
+    for d in walked.duplicates {
+        let (line, column) = json_walk::line_column(text, d.again);
+        let (first_line, first_column) = json_walk::line_column(text, d.first);
+        out.push(
+            Finding::new(
+                PackCode::JsonDuplicateKey,
+                format!(
+                    "line {line}, column {column}: the key `{}` is given again in this object \
+                     (first at line {first_line}, column {first_column}); JSON readers differ on \
+                     which one they keep, so the value checked here may not be the one the service reads",
+                    d.key
+                ),
+            )
+            .at(d.pointer)
+            .hint("give each key once"),
+        );
+    }
+    out
+}
+
+/// A type error in the value `whole[span]`, read as `T` from its text: the
+/// error in our words with the line and column (in characters, in `whole`)
+/// and the pointer (in `whole`) of the value it is about. `None` when the
+/// text reads as `T` after all.
+pub(super) fn type_error<T: serde::de::DeserializeOwned>(
+    whole: &str,
+    span: (usize, usize),
+) -> Option<(String, Option<String>)> {
+    let part = whole.get(span.0..span.1).filter(|p| !p.is_empty())?;
+    let e = serde_json::from_str::<T>(part).err()?;
+    let what = crate::parse_error::json_what(&e);
+    if e.line() == 0 {
+        return Some((what, None));
+    }
+    let at = span.0 + json_walk::offset_of(part, e.line(), e.column())?;
+    let (line, column) = json_walk::line_column(whole, at);
+    // serde_json points just past the value it is about.
+    let probe = Probe {
+        at: Some(at.saturating_sub(1)),
+        span_of: None,
+    };
+    let pointer = json_walk::walk(whole, probe).and_then(|w| w.innermost);
+    Some((format!("line {line}, column {column}: {what}"), pointer))
+}
+
+/// The byte range of the value at `pointer` in `text`.
+pub(super) fn span_of(text: &str, pointer: &str) -> Option<(usize, usize)> {
+    let probe = Probe {
+        at: None,
+        span_of: Some(pointer),
+    };
+    json_walk::walk(text, probe)?.span
+}
