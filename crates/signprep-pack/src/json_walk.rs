@@ -8,6 +8,7 @@
 //! The walk is iterative (no recursion, whatever the nesting) and returns
 //! `None` on text that is not JSON rather than guessing.
 
+use crate::codes::{Finding, PackCode};
 use std::collections::HashMap;
 
 /// A key given a second (or later) time in one object.
@@ -240,6 +241,33 @@ impl Walker<'_, '_> {
             self.out.span = Some((start, self.i));
         }
     }
+}
+
+/// A `json_duplicate_key` finding for every key `text` repeats in one
+/// object, at the repeat's pointer, with the line of both.
+pub(crate) fn duplicate_key_findings(text: &str) -> Vec<Finding> {
+    let Some(walked) = walk(text, Probe::default()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(walked.duplicates.len());
+    for d in walked.duplicates {
+        let (line, column) = line_column(text, d.again);
+        let (first_line, first_column) = line_column(text, d.first);
+        out.push(
+            Finding::new(
+                PackCode::JsonDuplicateKey,
+                format!(
+                    "line {line}, column {column}: the key `{}` is given again in this object \
+                     (first at line {first_line}, column {first_column}); JSON readers differ on \
+                     which one they keep, so the value checked here may not be the one the service reads",
+                    d.key
+                ),
+            )
+            .at(d.pointer)
+            .hint("give each key once"),
+        );
+    }
+    out
 }
 
 /// The byte offset of serde_json's `line` and `column` (the column counts

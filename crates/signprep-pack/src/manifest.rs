@@ -247,10 +247,12 @@ impl Manifest {
     /// Parses a manifest read from `path` (which tells JSON from TOML, with
     /// the text: JSON when the name ends in `.json` or the text starts with `{`).
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Manifest, Error> {
-        let text = std::str::from_utf8(bytes).map_err(|e| Error::ManifestToml {
+        // UTF-16 and UTF-32 with a byte order mark are read as `check` reads them.
+        let (text, _) = crate::text::decode(bytes).map_err(|message| Error::ManifestToml {
             path: path.to_path_buf(),
-            message: crate::parse_error::utf8(&e),
+            message,
         })?;
+        let text = text.as_ref();
         let json = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"))

@@ -6,7 +6,7 @@ use crate::model::UnknownKeys;
 use crate::model::pack::LenientPack;
 use crate::model::populate::PopulateBody;
 use crate::model::v0::V0Document;
-use crate::rules::json::duplicate_key_findings;
+use crate::json_walk::duplicate_key_findings;
 
 /// A value read leniently, with what is wrong with it.
 #[derive(Clone, Debug, PartialEq)]

@@ -21,34 +21,7 @@ pub(super) fn encoding(ctx: &mut Ctx<'_>, encoding: Option<Encoding>, what: &str
 
 /// `json_duplicate_key` for every key `text` repeats in one object.
 pub(super) fn duplicate_keys(ctx: &mut Ctx<'_>, text: &str) {
-    ctx.out.extend(duplicate_key_findings(text));
-}
-
-/// A `json_duplicate_key` finding for every key `text` repeats in one
-/// object, at the repeat's pointer, with the line of both.
-pub(crate) fn duplicate_key_findings(text: &str) -> Vec<Finding> {
-    let Some(walked) = json_walk::walk(text, Probe::default()) else {
-        return Vec::new();
-    };
-    let mut out = Vec::with_capacity(walked.duplicates.len());
-    for d in walked.duplicates {
-        let (line, column) = json_walk::line_column(text, d.again);
-        let (first_line, first_column) = json_walk::line_column(text, d.first);
-        out.push(
-            Finding::new(
-                PackCode::JsonDuplicateKey,
-                format!(
-                    "line {line}, column {column}: the key `{}` is given again in this object \
-                     (first at line {first_line}, column {first_column}); JSON readers differ on \
-                     which one they keep, so the value checked here may not be the one the service reads",
-                    d.key
-                ),
-            )
-            .at(d.pointer)
-            .hint("give each key once"),
-        );
-    }
-    out
+    ctx.out.extend(json_walk::duplicate_key_findings(text));
 }
 
 /// A type error in the value `whole[span]`, read as `T` from its text: the

@@ -25,7 +25,7 @@
 
 mod detect;
 mod hooks;
-pub(crate) mod json;
+mod json;
 mod manifest;
 mod pack;
 mod pdf;
