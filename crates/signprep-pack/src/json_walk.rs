@@ -283,6 +283,10 @@ pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> Option<usize>
 
 /// 1-based line and column (in characters) of byte `at` of `text`.
 pub(crate) fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
     let before = text.get(..at).unwrap_or(text);
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;

@@ -38,11 +38,13 @@ pub(super) fn type_error<T: serde::de::DeserializeOwned>(
     if e.line() == 0 {
         return Some((what, None));
     }
+    // serde_json points just past the value it is about; its line and
+    // column are of the value's last character.
     let at = span.0 + json_walk::offset_of(part, e.line(), e.column())?;
-    let (line, column) = json_walk::line_column(whole, at);
-    // serde_json points just past the value it is about.
+    let last = at.saturating_sub(1);
+    let (line, column) = json_walk::line_column(whole, last);
     let probe = Probe {
-        at: Some(at.saturating_sub(1)),
+        at: Some(last),
         span_of: None,
     };
     let pointer = json_walk::walk(whole, probe).and_then(|w| w.innermost);

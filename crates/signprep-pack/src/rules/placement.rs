@@ -36,11 +36,12 @@ pub(super) fn check(ctx: &mut Ctx<'_>, body: &Value, at: &str, pages: Option<&[P
             };
             let size = matches!(key, "width" | "height");
             if n < 0.0 || (size && n == 0.0) {
-                let what = if size && n == 0.0 { "zero" } else { "negative" };
-                ctx.push(bad(format!(
-                    "is {n}, {what}: {}",
-                    if size { "the field has no size" } else { "the field would be off the page" }
-                )));
+                let why = match (size, n == 0.0) {
+                    (true, true) => "is 0: the field has no size".to_string(),
+                    (true, false) => format!("is {n}, negative: the field has no size"),
+                    _ => format!("is {n}, negative: the field would be off the page"),
+                };
+                ctx.push(bad(why));
                 ok = false;
                 return None;
             }
@@ -78,13 +79,13 @@ fn on_page(
         .find(|p| y >= p.y_offset && y < p.y_offset + p.height)
     else {
         let end = pages.last().map_or(0.0, |p| p.y_offset + p.height);
+        let pdf = match pages {
+            [one] => format!("the PDF's one page is {} x {} px", one.width, one.height),
+            _ => format!("the PDF's {} pages stacked are {end} px high", pages.len()),
+        };
         ctx.push(off(
             "y",
-            format!(
-                "`y` is {y}, past the foot of the last page: the {} pages stacked are {} px high",
-                pages.len(),
-                end
-            ),
+            format!("`y` is {y}, past the foot of the last page: {pdf}"),
         ));
         return;
     };
