@@ -312,7 +312,91 @@ impl Default for Scale {
     }
 }
 
+/// The resolutions a scan may be given ([`Scale::dpi`]): 1 to 10,000 dpi.
+///
+/// The top keeps every coordinate finite and exact to the 1/100 px every
+/// number is rounded to: the largest page the format allows (14,400 units a
+/// side, times a `/UserUnit` of at most 75,000, ISO 32000-2 Annex C) is
+/// 1.08e9 pt, 1.5e11 px at 10,000 dpi, where an `f64` still resolves 1/100 px
+/// (its step there is 3e-5), and 100,000 such pages stacked (the default
+/// page limit) are 1.5e16 px, finite by a margin of 1e292. 10,000 dpi is
+/// also twice what a flatbed scanner gives. The bottom: under 1 dpi a
+/// Letter page is under 9 px wide and a 10 pt tag under 0.14 px high, so
+/// the rounded coordinates say next to nothing. `1e308` dpi, taken before,
+/// made every coordinate infinite (`null` in JSON).
+pub const DPI_RANGE: std::ops::RangeInclusive<f64> = 1.0..=10_000.0;
+
+/// The page widths a scan may be given ([`Scale::page_width`]): 1 to
+/// 100,000 px, the width of a Letter page at about [`DPI_RANGE`]'s top
+/// (8.5 in at 10,000 dpi is 85,000 px), for the same reasons.
+pub const PAGE_WIDTH_RANGE: std::ops::RangeInclusive<f64> = 1.0..=100_000.0;
+
+/// A scale out of its range ([`DPI_RANGE`], [`PAGE_WIDTH_RANGE`]).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScaleError {
+    /// A resolution that is not a number from 1 to 10,000.
+    #[error("{} dpi is out of range: the resolution is from 1 to 10000 dpi", shown(*.0))]
+    Dpi(f64),
+    /// A page width that is not a number from 1 to 100,000.
+    #[error("a page width of {} px is out of range: the width is from 1 to 100000 px", shown(*.0))]
+    PageWidth(f64),
+}
+
+/// A number as a user wrote it, short: `1e308`, not its 309 digits.
+fn shown(v: f64) -> String {
+    if v.is_finite() && v != 0.0 && !(1e-3..1e7).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 impl Scale {
+    /// [`Scale::Dpi`], when `dpi` is in [`DPI_RANGE`].
+    ///
+    /// ```
+    /// use signprep_core::Scale;
+    /// assert_eq!(Scale::dpi(96.0), Ok(Scale::Dpi(96.0)));
+    /// assert_eq!(
+    ///     Scale::dpi(1e308).unwrap_err().to_string(),
+    ///     "1e308 dpi is out of range: the resolution is from 1 to 10000 dpi"
+    /// );
+    /// assert!(Scale::dpi(f64::NAN).is_err());
+    /// ```
+    pub fn dpi(dpi: f64) -> Result<Scale, ScaleError> {
+        if DPI_RANGE.contains(&dpi) {
+            Ok(Scale::Dpi(dpi))
+        } else {
+            Err(ScaleError::Dpi(dpi))
+        }
+    }
+
+    /// [`Scale::PageWidth`], when `px` is in [`PAGE_WIDTH_RANGE`].
+    pub fn page_width(px: f64) -> Result<Scale, ScaleError> {
+        if PAGE_WIDTH_RANGE.contains(&px) {
+            Ok(Scale::PageWidth(px))
+        } else {
+            Err(ScaleError::PageWidth(px))
+        }
+    }
+
+    /// This scale with its value brought into its range (the nearest end;
+    /// 72 dpi, or 612 px, for NaN).
+    pub fn clamped(self) -> Scale {
+        let clamp = |v: f64, r: &std::ops::RangeInclusive<f64>, nan: f64| {
+            if v.is_nan() {
+                nan
+            } else {
+                v.clamp(*r.start(), *r.end())
+            }
+        };
+        match self {
+            Scale::Dpi(d) => Scale::Dpi(clamp(d, &DPI_RANGE, 72.0)),
+            Scale::PageWidth(p) => Scale::PageWidth(clamp(p, &PAGE_WIDTH_RANGE, 612.0)),
+        }
+    }
+
     /// The factor from displayed units to pixels for a page of this displayed width.
     pub fn factor(&self, displayed_width: f64, user_unit: f64, apply_user_unit: bool) -> f64 {
         let unit = if apply_user_unit { user_unit } else { 1.0 };

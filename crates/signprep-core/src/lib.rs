@@ -97,7 +97,9 @@ pub use error::{
     Cause, Encryption, Error, ErrorKind, FileErrorCode, GivenUp, Limit, PageTreeDamage, Unreadable,
 };
 pub use forms::{Field, FieldType, FieldValue};
-pub use geometry::{Matrix, PageGeometry, Rect, Rotation, Scale, round2};
+pub use geometry::{
+    DPI_RANGE, Matrix, PAGE_WIDTH_RANGE, PageGeometry, Rect, Rotation, Scale, ScaleError, round2,
+};
 pub use options::Cancel;
 pub use record::{ErrorInfo, Record, Status};
 pub use scan::{PageInfo, Scan, Scanner, Tag, VendorPiece, VendorText, id_is_valid};

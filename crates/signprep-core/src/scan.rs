@@ -4,7 +4,7 @@ use crate::content::{interpret_appearances, interpret_page};
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error};
 use crate::forms::{self, Field};
-use crate::geometry::{Rect, Scale, round2};
+use crate::geometry::{Rect, Scale, ScaleError, round2};
 use crate::resources::Resources;
 use crate::tags::vendor::{
     Anchors, Dialects, FoundVendorTag, Leftover, PageVendor, VendorTag, annotation_findings,
@@ -211,18 +211,42 @@ impl Scanner {
         }
     }
 
-    /// Output pixels at this resolution.
+    /// Output pixels at this resolution, brought into [`DPI_RANGE`](crate::DPI_RANGE)
+    /// (1 to 10,000 dpi; 72 for NaN) so that every coordinate is finite;
+    /// [`try_dpi`](Self::try_dpi) refuses a value out of range instead.
     #[must_use]
     pub fn dpi(mut self, dpi: f64) -> Self {
-        self.scale = Scale::Dpi(dpi);
+        self.scale = Scale::Dpi(dpi).clamped();
         self
     }
 
-    /// Scale every page to this displayed width in pixels, as web viewers do.
+    /// Output pixels at this resolution, or [`ScaleError`] when it is out
+    /// of [`DPI_RANGE`](crate::DPI_RANGE).
+    ///
+    /// ```
+    /// use signprep_core::Scanner;
+    /// assert!(Scanner::new().try_dpi(300.0).is_ok());
+    /// assert!(Scanner::new().try_dpi(1e308).is_err());
+    /// ```
+    pub fn try_dpi(mut self, dpi: f64) -> Result<Self, ScaleError> {
+        self.scale = Scale::dpi(dpi)?;
+        Ok(self)
+    }
+
+    /// Scale every page to this displayed width in pixels, as web viewers
+    /// do, brought into [`PAGE_WIDTH_RANGE`](crate::PAGE_WIDTH_RANGE) (1 to 100,000 px; 612 for NaN);
+    /// [`try_page_width`](Self::try_page_width) refuses instead.
     #[must_use]
     pub fn page_width(mut self, px: f64) -> Self {
-        self.scale = Scale::PageWidth(px);
+        self.scale = Scale::PageWidth(px).clamped();
         self
+    }
+
+    /// [`page_width`](Self::page_width), or [`ScaleError`] when `px` is out
+    /// of [`PAGE_WIDTH_RANGE`](crate::PAGE_WIDTH_RANGE).
+    pub fn try_page_width(mut self, px: f64) -> Result<Self, ScaleError> {
+        self.scale = Scale::page_width(px)?;
+        Ok(self)
     }
 
     /// Multiply lengths by each page's `/UserUnit` (the default), as

@@ -117,6 +117,13 @@ signprep_core::codes! {
         /// by a letter or a folder; the document meant to use it then has a
         /// `manifest_no_match` of its own.
         FormPartUnused => "form_part_unused", Warning;
+        /// A manifest document's path matched its file only once both were put in
+        /// the same Unicode normal form: the manifest writes `é` as one code point
+        /// (NFC, as most editors do) and the file name has `e` and a combining
+        /// accent (NFD, as macOS file systems and archives made there store it), or
+        /// the other way round. The file is used; byte-exact tools (a shell's
+        /// glob, a server on Linux) may not find it.
+        ManifestPathNormalised => "manifest_path_normalised", Info;
         /// A glob (a manifest document path, a field pattern) is malformed.
         PatternInvalid => "pattern_invalid", Error;
         /// A manifest document gives none or more than one of `path`, `template`, `url`.
@@ -205,6 +212,21 @@ signprep_core::codes! {
         /// the tag-extraction flow the tag is the field's only position, so the
         /// field is not placed.
         V0TagNotInPdf => "v0_tag_not_in_pdf", Error;
+        /// A v0 data field's `x`, `y`, `width` or `height` is not a number (`null`,
+        /// a string), is negative, or (`width`, `height`) is zero: the service
+        /// cannot place the field, or places it where nobody sees it. Such values
+        /// passed silently before; a plan written by `signprep migrate` never has
+        /// them.
+        DataFieldPositionInvalid => "data_field_position_invalid", Error;
+        /// A v0 data field's box leaves the page it names. `y` counts page-stacked
+        /// pixels from the top of the first page (each page's band starts where
+        /// the one above ends, as a scan's `y_offset`), so the page is the one
+        /// whose band holds `y`: a `y` past the last page's foot, an `x` past the
+        /// page's width, or a box running over the right edge or the foot is
+        /// reported with that page's size. Checked when the PDF is at hand (a
+        /// request plan's `upload`), in the pixels of a 72 dpi scan (what
+        /// `signprep migrate` writes unless given another `--dpi`).
+        DataFieldOffPage => "data_field_off_page", Error;
         /// Signature requests are sent (a v0 body with `status` `awaiting_signatures`,
         /// a `request_signatures` call, or `auto_request_signatures_when_ready`) but a
         /// signer has no email address. The move out of `setup` needs every
@@ -247,6 +269,20 @@ signprep_core::codes! {
         /// the specification has a list, a number in a populate body); nothing else
         /// in it can be checked.
         BodyInvalid => "body_invalid", Error;
+        /// An object of a JSON body (or of a JSON manifest) gives the same key twice
+        /// (`"email"` and, further on, `"email"` again). JSON readers disagree on
+        /// which one counts: signprep's parser keeps the last, many others the first,
+        /// so a value checked here may not be the value the service reads. Every
+        /// repeat is reported, at its pointer, with the line of both.
+        JsonDuplicateKey => "json_duplicate_key", Error;
+        /// A body or a manifest is not plain UTF-8: UTF-16 or UTF-32 (its byte order
+        /// mark says which; PowerShell 5's `>` writes UTF-16), or UTF-8 after a byte
+        /// order mark. signprep decodes it and checks the rest, but JSON sent to a
+        /// service must be UTF-8 without a mark (RFC 8259, section 8.1), and TOML is
+        /// UTF-8 only: sent or read as it is, it may be refused. Save it as UTF-8.
+        /// (Text with the NUL bytes of UTF-16 but no mark is not guessed at: it is
+        /// `body_invalid` or `manifest_invalid`, saying what it looks like.)
+        TextEncoding => "text_encoding", Warning;
         /// `signprep check`: an input is none of what it checks (a PDF, a request
         /// body or plan, a manifest): a `Cargo.toml`, a `pyproject.toml`, a
         /// `package.json`, a `tsconfig.json`. A TOML file is a manifest only when

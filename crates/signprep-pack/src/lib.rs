@@ -105,6 +105,7 @@ mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 mod ids;
+mod json_walk;
 mod manifest;
 pub mod migrate;
 mod model;
@@ -114,6 +115,7 @@ mod read;
 mod rules;
 mod schema;
 mod suggest;
+mod text;
 mod upload;
 
 pub use builder::{BuildError, ChildSpec, FieldSpec, PackBuilder, PdfKind, SignerSpec, Warned};

@@ -247,10 +247,12 @@ impl Manifest {
     /// Parses a manifest read from `path` (which tells JSON from TOML, with
     /// the text: JSON when the name ends in `.json` or the text starts with `{`).
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Manifest, Error> {
-        let text = std::str::from_utf8(bytes).map_err(|e| Error::ManifestToml {
+        // UTF-16 and UTF-32 with a byte order mark are read as `check` reads them.
+        let (text, _) = crate::text::decode(bytes).map_err(|message| Error::ManifestToml {
             path: path.to_path_buf(),
-            message: crate::parse_error::utf8(&e),
+            message,
         })?;
+        let text = text.as_ref();
         let json = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"))
@@ -517,6 +519,39 @@ fn expand(
         Files::Disk(base) => base,
         Files::Given(base, given) => return expand_given(base, given, pattern, at, out),
     };
+    let mut files = match glob_files(base, pattern, at, out) {
+        Some(f) => f,
+        None => return Vec::new(),
+    };
+    if files.is_empty()
+        && let Some((form, found)) = other_forms(pattern).find_map(|(form, p)| {
+            let found = glob_files(base, &p, at, &mut Vec::new())?;
+            (!found.is_empty()).then_some((form, found))
+        })
+    {
+        out.push(normalised(pattern, form, &found, at));
+        files = found;
+    }
+    if files.is_empty() {
+        out.push(
+            Finding::new(
+                PackCode::ManifestNoMatch,
+                format!("`{pattern}` matches no file"),
+            )
+            .at(at),
+        );
+    }
+    files
+}
+
+/// The regular files `pattern` (relative to `base`) matches, sorted; `None`
+/// (with its finding) when it is no valid glob.
+fn glob_files(
+    base: &Path,
+    pattern: &str,
+    at: &str,
+    out: &mut Vec<Finding>,
+) -> Option<Vec<std::path::PathBuf>> {
     let full = if Path::new(pattern).is_absolute() {
         pattern.to_string()
     } else {
@@ -531,7 +566,7 @@ fn expand(
         Ok(p) => p,
         Err(e) => {
             out.push(Finding::new(PackCode::PatternInvalid, format!("`{pattern}`: {e}")).at(at));
-            return Vec::new();
+            return None;
         }
     };
     let mut files = Vec::new();
@@ -549,16 +584,35 @@ fn expand(
         }
     }
     files.sort();
-    if files.is_empty() {
-        out.push(
-            Finding::new(
-                PackCode::ManifestNoMatch,
-                format!("`{pattern}` matches no file"),
-            )
-            .at(at),
-        );
-    }
-    files
+    Some(files)
+}
+
+/// `pattern` in the Unicode normal forms it is not already in (NFC: `é` as
+/// one code point; NFD: `e` and a combining accent), each with its name.
+fn other_forms(pattern: &str) -> impl Iterator<Item = (&'static str, String)> + '_ {
+    use unicode_normalization::UnicodeNormalization;
+    [
+        ("NFC", pattern.nfc().collect::<String>()),
+        ("NFD", pattern.nfd().collect::<String>()),
+    ]
+    .into_iter()
+    .filter(move |(_, p)| p != pattern)
+}
+
+/// `manifest_path_normalised`: `pattern` matched `found` only in Unicode
+/// normal form `form`.
+fn normalised(pattern: &str, form: &str, found: &[std::path::PathBuf], at: &str) -> Finding {
+    let names: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
+    Finding::new(
+        PackCode::ManifestPathNormalised,
+        format!(
+            "`{pattern}` matches {} only with its accented letters written another way \
+             (Unicode {form}): the manifest and the file name write them differently; used",
+            names.join(", ")
+        ),
+    )
+    .at(at)
+    .hint("write the path as the file name is written, or rename the file, so that byte-exact tools find it too")
 }
 
 /// [`expand`] among PDFs given by name: `./` at the start of either is
@@ -584,11 +638,29 @@ fn expand_given(
         require_literal_separator: true,
         require_literal_leading_dot: false,
     };
-    let files: Vec<std::path::PathBuf> = given
+    let mut files: Vec<std::path::PathBuf> = given
         .keys()
         .filter(|name| compiled.matches_with(name.trim_start_matches("./"), options))
         .map(|name| base.join(name))
         .collect();
+    if files.is_empty() {
+        // Both in NFC: a name given in the other form matches.
+        use unicode_normalization::UnicodeNormalization;
+        let nfc = |s: &str| s.nfc().collect::<String>();
+        let found: Vec<std::path::PathBuf> = glob::Pattern::new(&nfc(trimmed))
+            .map(|p| {
+                given
+                    .keys()
+                    .filter(|name| p.matches_with(&nfc(name.trim_start_matches("./")), options))
+                    .map(|name| base.join(name))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !found.is_empty() {
+            out.push(normalised(pattern, "NFC", &found, at));
+            files = found;
+        }
+    }
     if files.is_empty() {
         let names: Vec<&str> = given.keys().map(String::as_str).collect();
         out.push(

@@ -8,15 +8,20 @@ use std::str::Utf8Error;
 
 /// A JSON text that does not parse, or does not fit the type asked for.
 pub fn json(e: &serde_json::Error) -> String {
-    let full = e.to_string();
-    let place = format!(" at line {} column {}", e.line(), e.column());
-    let what = full.strip_suffix(&place).unwrap_or(&full);
-    // JSON has objects, not TOML's tables.
-    let what = words(what).replace(" (a table)", "");
+    let what = json_what(e);
     if e.line() == 0 {
         return what;
     }
     format!("line {}, column {}: {what}", e.line(), e.column().max(1))
+}
+
+/// What a JSON error is about, without its place.
+pub(crate) fn json_what(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    let what = full.strip_suffix(&place).unwrap_or(&full);
+    // JSON has objects, not TOML's tables.
+    words(what).replace(" (a table)", "")
 }
 
 /// A TOML text that does not parse, or does not fit the type asked for;
@@ -25,7 +30,7 @@ pub fn toml(e: &toml::de::Error, text: &str) -> String {
     let what = words(e.message().trim());
     match e.span() {
         Some(span) => {
-            let (line, column) = line_column(text, span.start);
+            let (line, column) = crate::json_walk::line_column(text, span.start);
             format!("line {line}, column {column}: {what}")
         }
         None => what,
@@ -38,14 +43,6 @@ pub fn utf8(e: &Utf8Error) -> String {
         "not UTF-8 text (the bytes after the first {} are not UTF-8)",
         e.valid_up_to()
     )
-}
-
-/// 1-based line and column (in characters) of byte `at` of `text`.
-fn line_column(text: &str, at: usize) -> (usize, usize) {
-    let before = text.get(..at).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    (line, column)
 }
 
 /// serde's and the parsers' phrases, in ours.

@@ -6,6 +6,7 @@ use crate::model::UnknownKeys;
 use crate::model::pack::LenientPack;
 use crate::model::populate::PopulateBody;
 use crate::model::v0::V0Document;
+use crate::json_walk::duplicate_key_findings;
 
 /// A value read leniently, with what is wrong with it.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,23 +31,26 @@ pub struct Read<T> {
 /// ```
 pub fn read_pack(json: &str) -> Result<Read<LenientPack>, Error> {
     let value: LenientPack = serde_json::from_str(json)?;
-    let findings = value.findings();
+    let mut findings = duplicate_key_findings(json);
+    findings.extend(value.findings());
     Ok(Read { value, findings })
 }
 
-/// Reads a v0 document body, reporting unknown keys.
+/// Reads a v0 document body, reporting repeated and unknown keys.
 pub fn read_v0_document(json: &str) -> Result<Read<V0Document>, Error> {
     let value: V0Document = serde_json::from_str(json)?;
-    let findings = value.unknown_keys();
+    let mut findings = duplicate_key_findings(json);
+    findings.extend(value.unknown_keys());
     Ok(Read { value, findings })
 }
 
-/// Reads a populate-syntax body (every value must be a string).
+/// Reads a populate-syntax body (every value must be a string), reporting
+/// repeated keys.
 pub fn read_populate(json: &str) -> Result<Read<PopulateBody>, Error> {
     let value: PopulateBody = serde_json::from_str(json)?;
     Ok(Read {
         value,
-        findings: Vec::new(),
+        findings: duplicate_key_findings(json),
     })
 }
 

@@ -49,14 +49,11 @@ impl MigrateOptions {
                 .map_err(|e| PyValueError::new_err(format!("signers: {e}")))?;
         }
         let dialects = crate::scan::dialect_list(dialects)?;
-        let mut scanner = Scanner::new()
+        let base = Scanner::new()
             .fields(false)
-            .dpi(crate::scan::positive("dpi", dpi)?)
             .apply_user_unit(apply_user_unit)
             .dialects(dialects);
-        if let Some(w) = page_width {
-            scanner = scanner.page_width(crate::scan::positive("page_width", w)?);
-        }
+        let scanner = crate::scan::scaled(base, dpi, page_width)?;
         let mut migrator = Migrator::new(map)
             .scanner(scanner)
             .load_options(LoadOptions::default())

@@ -44,14 +44,11 @@ impl Options {
         anchor: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let dialects = dialect_list(dialects)?;
-        let mut scanner = Scanner::new()
-            .dpi(positive("dpi", dpi)?)
+        let base = Scanner::new()
             .apply_user_unit(apply_user_unit)
             .fields(fields)
             .dialects(dialects);
-        if let Some(w) = page_width {
-            scanner = scanner.page_width(positive("page_width", w)?);
-        }
+        let mut scanner = scaled(base, dpi, page_width)?;
         if let Some(a) = anchor_file(anchor_files, anchor)? {
             scanner = scanner.anchors(a.anchors);
         }
@@ -99,14 +96,18 @@ pub fn anchor_file(
     Ok(Some(out))
 }
 
-/// `value`, or a `ValueError` naming `what` when it is not a positive number.
-pub fn positive(what: &str, value: f64) -> PyResult<f64> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "{what} must be a positive number, not {value}"
-        )))
+/// A scanner at `dpi`, or at `page_width` when given: a `ValueError` naming
+/// the argument and its range (the core's: 1 to 10000 dpi, 1 to 100000 px,
+/// which keep every coordinate finite) when the value is out of it.
+pub fn scaled(scanner: Scanner, dpi: f64, page_width: Option<f64>) -> PyResult<Scanner> {
+    let scanner = scanner
+        .try_dpi(dpi)
+        .map_err(|e| PyValueError::new_err(format!("dpi: {e}")))?;
+    match page_width {
+        Some(w) => scanner
+            .try_page_width(w)
+            .map_err(|e| PyValueError::new_err(format!("page_width: {e}"))),
+        None => Ok(scanner),
     }
 }
 

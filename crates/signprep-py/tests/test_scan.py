@@ -106,6 +106,11 @@ def test_bad_options_are_value_errors() -> None:
         signprep.scan(pdf, dpi=0)
     with pytest.raises(ValueError, match="page_width"):
         signprep.scan(pdf, page_width=-1)
+    # Values that would make coordinates infinite are refused with their range.
+    with pytest.raises(ValueError, match="dpi: 1e308 dpi is out of range: the resolution is from 1 to 10000 dpi"):
+        signprep.scan(pdf, dpi=1e308)
+    with pytest.raises(ValueError, match="page_width: .* from 1 to 100000 px"):
+        signprep.scan(pdf, page_width=float("inf"))
     with pytest.raises(ValueError, match="unknown dialect"):
         signprep.scan(pdf, dialects=["nonsense"])
     # DocuSign has no text tags: the way out in this package's words.

@@ -1,6 +1,6 @@
 //! `signprep migrate`.
 
-use super::values::{count, dialect_list, duration, positive_f64};
+use super::values::{count, dialect_list, dpi, duration, page_width};
 use clap::Args;
 use signprep_core::Dialects;
 use std::path::PathBuf;
@@ -48,11 +48,12 @@ pub struct MigrateArgs {
     /// Without it, one PDF's request goes to standard output.
     #[arg(long, short = 'o', value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Output resolution: pixels per inch (72 makes 1 px = 1 pt), as `scan --dpi`.
-    #[arg(long, default_value_t = 72.0, value_parser = positive_f64, allow_negative_numbers = true)]
+    /// Output resolution: pixels per inch, 1 to 10000 (72 makes 1 px = 1 pt), as `scan --dpi`.
+    #[arg(long, default_value_t = 72.0, value_parser = dpi, allow_negative_numbers = true)]
     pub dpi: f64,
-    /// Scale every page to this displayed width in pixels, instead of --dpi (as `scan`).
-    #[arg(long, value_parser = positive_f64, conflicts_with = "dpi", allow_negative_numbers = true)]
+    /// Scale every page to this displayed width in pixels, 1 to 100000, instead of --dpi (as
+    /// `scan`).
+    #[arg(long, value_parser = page_width, conflicts_with = "dpi", allow_negative_numbers = true)]
     pub page_width: Option<f64>,
     /// Ignore each page's /UserUnit (as `scan --ignore-user-unit`).
     #[arg(long)]

@@ -1,6 +1,6 @@
 //! `signprep scan`.
 
-use super::values::{count, dialect_list, positive_f64, type_rule};
+use super::values::{count, dialect_list, dpi, page_width, type_rule};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -15,11 +15,12 @@ pub struct ScanArgs {
     /// Output format [default: table on a terminal, ndjson otherwise].
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Output resolution: pixels per inch (72 makes 1 px = 1 pt).
-    #[arg(long, default_value_t = 72.0, value_parser = positive_f64, allow_negative_numbers = true)]
+    /// Output resolution: pixels per inch, 1 to 10000 (72 makes 1 px = 1 pt).
+    #[arg(long, default_value_t = 72.0, value_parser = dpi, allow_negative_numbers = true)]
     pub dpi: f64,
-    /// Scale every page to this displayed width in pixels (as web viewers do), instead of --dpi.
-    #[arg(long, value_parser = positive_f64, conflicts_with = "dpi", allow_negative_numbers = true)]
+    /// Scale every page to this displayed width in pixels, 1 to 100000 (as web viewers do),
+    /// instead of --dpi.
+    #[arg(long, value_parser = page_width, conflicts_with = "dpi", allow_negative_numbers = true)]
     pub page_width: Option<f64>,
     /// Ignore each page's /UserUnit: lengths in the page's own user-space units instead of the
     /// displayed size (by default /UserUnit is applied, as Acrobat, pdf.js and MuPDF show the page).

@@ -19,14 +19,30 @@ pub fn count(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("`{s}` is not a count (a whole number, 0 or more)"))
 }
 
-/// A finite number above 0 (`--dpi`, `--page-width`).
-pub fn positive_f64(s: &str) -> Result<f64, String> {
-    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("`{s}` must be a positive number"))
-    }
+/// A number, in the range the core's [`Scale`](signprep_core::Scale) takes.
+fn number(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .map_err(|_| format!("`{s}` is not a number"))
+}
+
+/// A resolution (`--dpi`, `?dpi=`): from 1 to 10000 dpi
+/// ([`signprep_core::DPI_RANGE`], which says why), so that every coordinate
+/// of a scan is finite.
+pub fn dpi(s: &str) -> Result<f64, String> {
+    let v = number(s)?;
+    signprep_core::Scale::dpi(v)
+        .map(|_| v)
+        .map_err(|_| format!("`{s}` is out of range: the resolution is from 1 to 10000 dpi"))
+}
+
+/// A page width in pixels (`--page-width`, `?page_width=`): from 1 to
+/// 100000 ([`signprep_core::PAGE_WIDTH_RANGE`]).
+pub fn page_width(s: &str) -> Result<f64, String> {
+    let v = number(s)?;
+    signprep_core::Scale::page_width(v)
+        .map(|_| v)
+        .map_err(|_| format!("`{s}` is out of range: the page width is from 1 to 100000 px"))
 }
 
 /// `--pages 1,3-5,4-`.
@@ -56,10 +72,10 @@ pub fn page_list(s: &str) -> Result<super::PageList, String> {
         .collect()
 }
 
-/// `--dpi` of the drawing commands: positive, at most 1200.
+/// `--dpi` of the drawing commands: as [`dpi`], at most 1200.
 #[cfg(feature = "render")]
 pub fn preview_dpi(s: &str) -> Result<f64, String> {
-    let v = positive_f64(s)?;
+    let v = dpi(s)?;
     if v <= 1200.0 {
         Ok(v)
     } else {

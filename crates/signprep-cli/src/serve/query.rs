@@ -95,8 +95,16 @@ pub(super) fn dialects(key: &str, v: &str) -> Result<Dialects, ApiError> {
     })
 }
 
+/// A number query value, range-checked as its flag is: `page_width` from 1
+/// to 100000 px, `dpi` from 1 to 10000 (the core's ranges, which keep every
+/// coordinate finite).
 pub(super) fn positive(key: &str, v: &str) -> Result<f64, ApiError> {
-    crate::args::values::positive_f64(v).map_err(|e| bad(key, e))
+    let v = crate::text::clean(v);
+    match key {
+        "page_width" => crate::args::values::page_width(&v),
+        _ => crate::args::values::dpi(&v),
+    }
+    .map_err(|e| bad(key, e))
 }
 
 /// A check record's HTTP status: 200 checked (its findings say whether it

@@ -582,13 +582,20 @@ fn data_field(t: &VendorTag, service: String) -> V0DataField {
         kind: Some(service),
         required: Some(a.required),
         description: description.map_or(Nullable::Absent, Nullable::Value),
-        x: Some(place.x),
-        y: Some(place.y),
-        width: Some(place.width),
-        height: Some(place.height),
+        // A plan never holds a number JSON cannot (serde_json writes `null`
+        // for one); the scale is range-checked, so this guards a damaged file.
+        x: finite(place.x),
+        y: finite(place.y),
+        width: finite(place.width),
+        height: finite(place.height),
         options_as_csv: (choice && !a.options.is_empty()).then(|| a.options.join(",")),
         ..V0DataField::default()
     }
+}
+
+/// `v`, when it is finite.
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
 }
 
 /// A finding about one tag: its file, page and raw text.

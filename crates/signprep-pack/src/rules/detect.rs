@@ -1,6 +1,8 @@
 //! What an input is, and handing it to its rules.
 
-use super::{Ctx, InputKind, hooks, manifest, pack, pdf, populate, secrets, typed, v0};
+use super::{
+    Ctx, InputKind, hooks, json, manifest, pack, pdf, placement, populate, secrets, typed, v0,
+};
 use crate::codes::{Finding, PackCode};
 use crate::model::pack::LenientPack;
 use crate::model::v0::V0Document;
@@ -24,19 +26,18 @@ pub fn detect(bytes: &[u8], path: &Path) -> Option<InputKind> {
     if let Some(k) = sniff(bytes, path) {
         return Some(k);
     }
-    match serde_json::from_slice::<Value>(bytes) {
+    // UTF-16 and UTF-32 text with a byte order mark is told by its keys too.
+    let (text, _) = crate::text::decode(bytes).ok()?;
+    match serde_json::from_str::<Value>(&text) {
         Ok(v) => classify(&v),
-        Err(_) => toml_manifest(bytes).then_some(InputKind::Manifest),
+        Err(_) => toml_manifest(&text).then_some(InputKind::Manifest),
     }
 }
 
 /// True for TOML text that reads as a manifest (`name` and a manifest's
 /// tables): how a manifest is told without a `.toml` name (standard input).
-fn toml_manifest(bytes: &[u8]) -> bool {
-    std::str::from_utf8(bytes)
-        .ok()
-        .and_then(|t| toml::from_str::<Value>(t).ok())
-        .is_some_and(|v| classify(&v) == Some(InputKind::Manifest))
+fn toml_manifest(text: &str) -> bool {
+    toml::from_str::<Value>(text).is_ok_and(|v| classify(&v) == Some(InputKind::Manifest))
 }
 
 fn has_ext(path: &Path, ext: &str) -> bool {
@@ -182,7 +183,8 @@ pub(super) fn unknown_why(bytes: &[u8], path: &Path) -> String {
         }
         s
     };
-    let text = std::str::from_utf8(bytes).ok();
+    let decoded = crate::text::decode(bytes).ok();
+    let text = decoded.as_ref().map(|(t, _)| t.as_ref());
     if has_ext(path, "toml")
         && let Some(t) = text.and_then(|t| toml::from_str::<Value>(t).ok())
     {
@@ -304,19 +306,17 @@ pub(super) fn dispatch(
         }
         _ => {}
     }
-    let text = match std::str::from_utf8(bytes) {
+    let (text, encoding) = match crate::text::decode(bytes) {
         Ok(t) => t,
-        Err(e) => {
-            ctx.push(Finding::new(
-                PackCode::BodyInvalid,
-                crate::parse_error::utf8(&e),
-            ));
+        Err(why) => {
+            ctx.push(Finding::new(PackCode::BodyInvalid, why));
             return (kind, None);
         }
     };
+    let text = text.as_ref();
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
-        Err(_) if kind.is_none() && !has_ext(path, "json") && toml_manifest(bytes) => {
+        Err(_) if kind.is_none() && !has_ext(path, "json") && toml_manifest(text) => {
             let (source, _) = manifest::check(
                 ctx,
                 bytes,
@@ -345,6 +345,11 @@ pub(super) fn dispatch(
     let Some(kind) = kind.or_else(|| classify(&value)) else {
         return (None, None);
     };
+    // A manifest's own check says these, in the manifest's words.
+    if kind != InputKind::Manifest {
+        json::encoding(ctx, encoding, "the body");
+        json::duplicate_keys(ctx, text);
+    }
     match kind {
         InputKind::Pack => {
             ctx.payload(bytes.len() as u64, "the pack body", None);
@@ -360,6 +365,7 @@ pub(super) fn dispatch(
             if let Some(doc) = typed::<V0Document>(ctx, text, &value, "a v0 document") {
                 let flow = v0::Flow::standalone(&doc);
                 v0::check(ctx, &doc, "", &flow, None);
+                placement::check(ctx, &value, "", None);
             }
             secrets::drop_shadowed(&mut ctx.out);
         }

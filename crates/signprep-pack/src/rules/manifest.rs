@@ -53,20 +53,23 @@ pub(super) fn check(
     ids: Box<dyn IdGenerator>,
     files: Files<'_>,
 ) -> (Option<Value>, Option<DocumentPack>) {
-    let text = match std::str::from_utf8(bytes) {
+    let (text, encoding) = match crate::text::decode(bytes) {
         Ok(t) => t,
-        Err(e) => {
-            ctx.push(Finding::new(
-                PackCode::ManifestInvalid,
-                crate::parse_error::utf8(&e),
-            ));
+        Err(why) => {
+            ctx.push(Finding::new(PackCode::ManifestInvalid, why));
             return (None, None);
         }
     };
+    let text = text.as_ref();
+    super::json::encoding(ctx, encoding, "the manifest");
     let json = is_json(text, path);
     let (source, parsed) = if json {
+        let source = serde_json::from_str::<Value>(text).ok();
+        if source.is_some() {
+            super::json::duplicate_keys(ctx, text);
+        }
         (
-            serde_json::from_str::<Value>(text).ok(),
+            source,
             Manifest::from_json(text).map_err(|e| crate::parse_error::json(&e)),
         )
     } else {

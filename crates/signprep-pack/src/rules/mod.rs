@@ -25,10 +25,12 @@
 
 mod detect;
 mod hooks;
+mod json;
 mod manifest;
 mod pack;
 mod pdf;
 mod people;
+mod placement;
 mod populate;
 mod secrets;
 mod v0;
@@ -394,24 +396,37 @@ impl<'a> Ctx<'a> {
 }
 
 /// The typed (lenient) body, or a `body_invalid` finding. Reading from the text
-/// again on failure gives the line and column of the bad value.
-fn typed<T: for<'de> serde::Deserialize<'de>>(
+/// again on failure gives the line, column and pointer of the bad value.
+fn typed<T: serde::de::DeserializeOwned>(
     ctx: &mut Ctx<'_>,
     text: &str,
     value: &serde_json::Value,
     what: &str,
 ) -> Option<T> {
+    typed_in(ctx, text, (0, text.len()), value, "", what)
+}
+
+/// [`typed`] of the value at `at` (`span` in `text`): the finding is at the
+/// bad value's pointer, with its line and column in `text`.
+fn typed_in<T: serde::de::DeserializeOwned>(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    span: (usize, usize),
+    value: &serde_json::Value,
+    at: &str,
+    what: &str,
+) -> Option<T> {
     match T::deserialize(value) {
         Ok(v) => Some(v),
         Err(e) => {
-            let msg = serde_json::from_str::<T>(text).err().map_or_else(
-                || crate::parse_error::json(&e),
-                |e| crate::parse_error::json(&e),
-            );
-            ctx.push(
-                Finding::new(PackCode::BodyInvalid, format!("not {what}: {msg}"))
-                    .hint("the specification types this value differently; see `signprep schema`"),
-            );
+            let (msg, pointer) = json::type_error::<T>(text, span)
+                .unwrap_or_else(|| (crate::parse_error::json(&e), None));
+            let mut f = Finding::new(PackCode::BodyInvalid, format!("not {what}: {msg}"))
+                .hint("the specification types this value differently; see `signprep schema`");
+            f.pointer = pointer.filter(|p| !p.is_empty()).or_else(|| {
+                (!at.is_empty()).then(|| at.to_string())
+            });
+            ctx.push(f);
             None
         }
     }
@@ -493,7 +508,12 @@ impl Group {
     pub fn of(code: PackCode) -> Group {
         use PackCode as C;
         match code {
-            C::UnknownKey | C::BodyInvalid | C::KindUnknown | C::PayloadLarge => Group::Body,
+            C::UnknownKey
+            | C::BodyInvalid
+            | C::JsonDuplicateKey
+            | C::TextEncoding
+            | C::KindUnknown
+            | C::PayloadLarge => Group::Body,
             C::SignersMissing
             | C::SignerUuidInvalid
             | C::SignerUuidDuplicate
@@ -516,7 +536,9 @@ impl Group {
             | C::DataForSignatureField
             | C::BackgroundColourInvalid
             | C::TagWithoutDataField
-            | C::DataFieldTagIdInvalid => Group::DataFields,
+            | C::DataFieldTagIdInvalid
+            | C::DataFieldPositionInvalid
+            | C::DataFieldOffPage => Group::DataFields,
             C::TemplateWithApplyExtractedFields
             | C::SyntaxDocMissingExtractFlag
             | C::FormDocMissingFlags
@@ -549,6 +571,7 @@ impl Group {
             | C::CallbackMissing => Group::Hooks,
             C::SecretInBody => Group::Credentials,
             C::ManifestNoMatch
+            | C::ManifestPathNormalised
             | C::PatternInvalid
             | C::ManifestDocumentSource
             | C::ManifestFieldId

@@ -4,7 +4,7 @@ use super::pack::settings_rules_at;
 use super::pdf::{self, PdfFacts};
 use super::people::{self, Person, Policy};
 use super::values::colour_ok;
-use super::{Ctx, populate, secrets, typed};
+use super::{Ctx, json, placement, populate, secrets, typed, typed_in};
 use crate::codes::{Finding, PackCode, pointer};
 use crate::model::UnknownKeys;
 use crate::model::plan::Requests;
@@ -329,7 +329,10 @@ pub(super) fn check_plan(ctx: &mut Ctx<'_>, text: &str, value: &Value) {
                     continue;
                 }
                 secrets::check(ctx, &r.body, &body_at, "a document body");
-                let Some(doc) = typed_at::<V0Document>(ctx, &r.body, &body_at) else {
+                let span = json::span_of(text, &body_at).unwrap_or((0, 0));
+                let Some(doc) =
+                    typed_in::<V0Document>(ctx, text, span, &r.body, &body_at, "a v0 document")
+                else {
                     continue;
                 };
                 let flow = Flow {
@@ -345,6 +348,8 @@ pub(super) fn check_plan(ctx: &mut Ctx<'_>, text: &str, value: &Value) {
                     .upload
                     .as_deref()
                     .map(|u| pdf::resolve(ctx, u).display().to_string());
+                let pages = facts.as_ref().map(|f| f.scan.pages.as_slice());
+                placement::check(ctx, &r.body, &body_at, pages);
                 let upload = match (&facts, &shown) {
                     (Some(f), Some(s)) if q("extract_fields_from_pdf_by_tag") => {
                         Some((f, s.as_str()))
@@ -366,25 +371,4 @@ pub(super) fn check_plan(ctx: &mut Ctx<'_>, text: &str, value: &Value) {
         }
     }
     secrets::drop_shadowed(&mut ctx.out);
-}
-
-/// A typed value from part of a body, or `body_invalid` at its pointer.
-fn typed_at<T: for<'de> serde::Deserialize<'de>>(
-    ctx: &mut Ctx<'_>,
-    v: &Value,
-    at: &str,
-) -> Option<T> {
-    match T::deserialize(v) {
-        Ok(t) => Some(t),
-        Err(e) => {
-            ctx.push(
-                Finding::new(
-                    PackCode::BodyInvalid,
-                    format!("not a v0 document: {}", crate::parse_error::json(&e)),
-                )
-                .at(at),
-            );
-            None
-        }
-    }
 }

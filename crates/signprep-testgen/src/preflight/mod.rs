@@ -16,6 +16,7 @@
 //! serde_json's map type.
 
 mod cases;
+mod edges;
 mod pdfs;
 
 use serde_json::{Value, json};
@@ -77,7 +78,7 @@ pub fn files() -> Result<Vec<PreflightFile>, Error> {
     file("clean/webhook.json", json_bytes(&webhook()));
     file("clean/subscription.json", json_bytes(&subscription()));
     file("clean/manifest.toml", MANIFEST.as_bytes().to_vec());
-    for (name, bytes) in cases::all(&p)? {
+    for (name, bytes) in cases::all(&p)?.into_iter().chain(edges::all()?) {
         file(&format!("cases/{name}"), bytes);
     }
     Ok(out)
