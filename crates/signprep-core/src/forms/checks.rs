@@ -47,7 +47,7 @@ pub(super) fn check(doc: &Document, fields: &[Field], placed: &[Placed]) -> Vec<
             continue;
         }
         if let Some(target) = p.off_pages {
-            out.push(on(not_on_page(&name(), target)).field(&f.name));
+            out.push(on(not_on_page(name(), target)).field(&f.name));
         }
         if f.width == 0.0 || f.height == 0.0 {
             out.push(on(Diagnostic::new(
