@@ -129,7 +129,10 @@ fn a_key_given_twice_is_an_error_at_its_pointer_with_both_lines() {
 }
 
 fn utf16(text: &str, bom: bool, le: bool) -> Vec<u8> {
-    let units = bom.then_some(0xFEFF_u16).into_iter().chain(text.encode_utf16());
+    let units = bom
+        .then_some(0xFEFF_u16)
+        .into_iter()
+        .chain(text.encode_utf16());
     units
         .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
         .collect()
@@ -228,9 +231,24 @@ fn placed_coordinates_that_make_no_sense_are_errors() {
         )
     };
     let cases = [
-        ("x_null", r#", "x": null"#, "data_field_position_invalid", "/x"),
-        ("x_negative", r#", "x": -50"#, "data_field_position_invalid", "/x"),
-        ("width_zero", r#", "width": 0"#, "data_field_position_invalid", "/width"),
+        (
+            "x_null",
+            r#", "x": null"#,
+            "data_field_position_invalid",
+            "/x",
+        ),
+        (
+            "x_negative",
+            r#", "x": -50"#,
+            "data_field_position_invalid",
+            "/x",
+        ),
+        (
+            "width_zero",
+            r#", "width": 0"#,
+            "data_field_position_invalid",
+            "/width",
+        ),
         ("y_far", r#", "y": 99999999"#, "data_field_off_page", "/y"),
         (
             "foot",
@@ -252,7 +270,10 @@ fn placed_coordinates_that_make_no_sense_are_errors() {
             format!("/requests/0/body/data_fields/0{key}"),
             "{name}"
         );
-        said.push_str(&format!("{name}: {}\n", hits[0]["message"].as_str().unwrap()));
+        said.push_str(&format!(
+            "{name}: {}\n",
+            hits[0]["message"].as_str().unwrap()
+        ));
     }
     // Each message names the value and, off the page, the page's size.
     insta::assert_snapshot!(said);
@@ -299,7 +320,12 @@ fn a_resolution_that_would_overflow_is_refused_with_its_range() {
         &["migrate", "--dpi", "1e308", pdf],
     ] {
         let out = run(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stdout));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stdout)
+        );
         assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
         said.push_str(&format!("{}: {}", args.join(" "), text(&out.stderr)));
     }

@@ -320,7 +320,11 @@ mod tests {
             dups(r#"{"a/b": {}, "a/b": [1, {"x": "y"}]}"#),
             [("/a~1b".to_string(), "a/b".to_string())]
         );
-        let w = walk("{\n  \"k\": 1,\n  \"k\": 2,\n  \"k\": 3\n}", Probe::default()).unwrap();
+        let w = walk(
+            "{\n  \"k\": 1,\n  \"k\": 2,\n  \"k\": 3\n}",
+            Probe::default(),
+        )
+        .unwrap();
         let again: Vec<_> = w.duplicates.iter().map(|d| (d.first, d.again)).collect();
         assert_eq!(again, [(4, 14), (4, 24)]);
     }
@@ -328,7 +332,10 @@ mod tests {
     #[test]
     fn deep_nesting_is_no_recursion() {
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert_eq!(walk(&deep, Probe::default()).map(|w| w.duplicates.len()), Some(0));
+        assert_eq!(
+            walk(&deep, Probe::default()).map(|w| w.duplicates.len()),
+            Some(0)
+        );
     }
 
     #[test]
@@ -342,8 +349,18 @@ mod tests {
     fn places_and_spans() {
         let text = "{\"requests\": [{\"body\": {\"data_fields\": [{\"y\": \"abc\"}]}}]}";
         let at = text.find("abc").unwrap();
-        let w = walk(text, Probe { at: Some(at), span_of: Some("/requests/0/body") }).unwrap();
-        assert_eq!(w.innermost.as_deref(), Some("/requests/0/body/data_fields/0/y"));
+        let w = walk(
+            text,
+            Probe {
+                at: Some(at),
+                span_of: Some("/requests/0/body"),
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            w.innermost.as_deref(),
+            Some("/requests/0/body/data_fields/0/y")
+        );
         let (s, e) = w.span.unwrap();
         assert_eq!(&text[s..e], "{\"data_fields\": [{\"y\": \"abc\"}]}");
         assert_eq!(offset_of("ab\ncd\nef", 3, 1), Some(7));

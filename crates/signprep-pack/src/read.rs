@@ -2,11 +2,11 @@
 
 use crate::codes::Finding;
 use crate::error::Error;
+use crate::json_walk::duplicate_key_findings;
 use crate::model::UnknownKeys;
 use crate::model::pack::LenientPack;
 use crate::model::populate::PopulateBody;
 use crate::model::v0::V0Document;
-use crate::json_walk::duplicate_key_findings;
 
 /// A value read leniently, with what is wrong with it.
 #[derive(Clone, Debug, PartialEq)]

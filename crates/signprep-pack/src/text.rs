@@ -165,24 +165,43 @@ mod tests {
             (utf16(body, false, true), Encoding::Utf16Be),
             (utf32(body, true), Encoding::Utf32Le),
             (utf32(body, false), Encoding::Utf32Be),
-            ([b"\xEF\xBB\xBF", body.as_bytes()].concat(), Encoding::Utf8Bom),
+            (
+                [b"\xEF\xBB\xBF", body.as_bytes()].concat(),
+                Encoding::Utf8Bom,
+            ),
         ] {
             let (text, found) = decode(&bytes).unwrap();
-            assert_eq!((text.as_ref(), found), (body, Some(encoding)), "{encoding:?}");
+            assert_eq!(
+                (text.as_ref(), found),
+                (body, Some(encoding)),
+                "{encoding:?}"
+            );
         }
-        assert_eq!(decode(body.as_bytes()).unwrap(), (Cow::Borrowed(body), None));
+        assert_eq!(
+            decode(body.as_bytes()).unwrap(),
+            (Cow::Borrowed(body), None)
+        );
     }
 
     #[test]
     fn no_mark_but_nuls_is_named() {
         let e = decode(&utf16("{\"a\": 1}", true, false)).unwrap_err();
-        assert!(e.starts_with("looks like UTF-16 (little-endian) without a byte order mark"), "{e}");
+        assert!(
+            e.starts_with("looks like UTF-16 (little-endian) without a byte order mark"),
+            "{e}"
+        );
         let e = decode(&utf16("{}", false, false)).unwrap_err();
-        assert!(e.starts_with("looks like UTF-16 (big-endian) without"), "{e}");
+        assert!(
+            e.starts_with("looks like UTF-16 (big-endian) without"),
+            "{e}"
+        );
         let mut le32 = utf32("{}", true);
         le32.drain(..4);
         let e = decode(&le32).unwrap_err();
-        assert!(e.starts_with("looks like UTF-32 (little-endian) without"), "{e}");
+        assert!(
+            e.starts_with("looks like UTF-32 (little-endian) without"),
+            "{e}"
+        );
     }
 
     #[test]

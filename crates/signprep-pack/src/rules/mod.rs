@@ -423,9 +423,9 @@ fn typed_in<T: serde::de::DeserializeOwned>(
                 .unwrap_or_else(|| (crate::parse_error::json(&e), None));
             let mut f = Finding::new(PackCode::BodyInvalid, format!("not {what}: {msg}"))
                 .hint("the specification types this value differently; see `signprep schema`");
-            f.pointer = pointer.filter(|p| !p.is_empty()).or_else(|| {
-                (!at.is_empty()).then(|| at.to_string())
-            });
+            f.pointer = pointer
+                .filter(|p| !p.is_empty())
+                .or_else(|| (!at.is_empty()).then(|| at.to_string()));
             ctx.push(f);
             None
         }

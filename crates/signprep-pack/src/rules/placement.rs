@@ -30,7 +30,10 @@ pub(super) fn check(ctx: &mut Ctx<'_>, body: &Value, at: &str, pages: Option<&[P
                     .hint("give `x`, `y`, `width` and `height` as numbers of pixels, 0 or more (the size above 0), or leave them out")
             };
             let Some(n) = v.as_f64().filter(|n| n.is_finite()) else {
-                ctx.push(bad(format!("is {}, not a number: the field cannot be placed", shown(v))));
+                ctx.push(bad(format!(
+                    "is {}, not a number: the field cannot be placed",
+                    shown(v)
+                )));
                 ok = false;
                 return None;
             };
