@@ -204,6 +204,6 @@ fn a_folder_given_writes_each_copy_at_out_stem_pdf() {
                 .map(|p| format!("{}: {p}", pdf.display())),
         );
     }
-    assert_eq!(n, 4);
+    assert_eq!(n, 5);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -325,8 +325,8 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// Stable code.
     pub code: Code,
-    /// Human message naming the page and the tag or field (invisible and
-    /// control characters written as `U+XXXX`: [`crate::visible`]).
+    /// Human message naming the page and the tag or field; invisible and
+    /// control characters in it are written as `U+XXXX`.
     pub message: String,
     /// 0-based page index, when the finding is on a page.
     #[serde(skip_serializing_if = "Option::is_none")]

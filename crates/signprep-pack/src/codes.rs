@@ -409,8 +409,8 @@ pub struct Finding {
     pub severity: Severity,
     /// Stable code.
     pub code: FindingCode,
-    /// What is wrong, naming the value (invisible and control characters
-    /// written as `U+XXXX`: [`signprep_core::visible`]).
+    /// What is wrong, naming the value; invisible and control characters in
+    /// it are written as `U+XXXX`.
     pub message: String,
     /// JSON pointer into the body (`/documents/1/data_fields/3/custom_id`), or
     /// into the manifest when `file` is the manifest.
