@@ -22,14 +22,14 @@ fn uniquely_named_fixtures() {
     let all = fixtures();
     let names: BTreeSet<_> = all.iter().map(|f| f.name).collect();
     assert_eq!(names.len(), all.len());
-    // At least the 17 tag fixtures and 11 form fixtures; one more form
+    // At least the 17 tag fixtures and 14 form fixtures; one more form
     // fixture is refused.
     assert!(names.len() >= 27, "{names:?}");
     let forms = all
         .iter()
         .filter(|f| f.expect_typed().unwrap().fields.is_some())
         .count();
-    assert_eq!(forms, 11);
+    assert_eq!(forms, 14);
     assert!(
         all.iter()
             .all(|f| f.expect_typed().unwrap().error.is_none())

@@ -15,6 +15,7 @@ use axum::response::Response;
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value, json};
+use signprep_core::{DPI_RANGE, PAGE_WIDTH_RANGE};
 use signprep_pack::SchemaName;
 
 /// `check --format json`'s output: `check::write::Writer` writes this
@@ -164,8 +165,8 @@ pub fn document() -> Value {
             "/v1/scan": {"post": {
                 "summary": "Scan a PDF: its tags, form fields and findings",
                 "parameters": [
-                    q("dpi", json!({"type": "number", "exclusiveMinimum": 0}), "output pixels per inch (72)"),
-                    q("page_width", json!({"type": "number", "exclusiveMinimum": 0}), "scale each page to this width in pixels instead of dpi"),
+                    q("dpi", json!({"type": "number", "minimum": *DPI_RANGE.start(), "maximum": *DPI_RANGE.end()}), "output pixels per inch (72)"),
+                    q("page_width", json!({"type": "number", "minimum": *PAGE_WIDTH_RANGE.start(), "maximum": *PAGE_WIDTH_RANGE.end()}), "scale each page to this width in pixels instead of dpi"),
                     q("fields", json!({"type": "boolean"}), "false: tags only"),
                     q("ignore_user_unit", json!({"type": "boolean"}), "lengths in user-space units"),
                     q("dialect", json!({"type": "string"}), "other vendors' tags too: a comma-separated list, or `all`"),
@@ -206,8 +207,8 @@ pub fn document() -> Value {
                     q("signer", json!({"type": "string"}), "KEY=EMAIL, repeatable, as `migrate --signer`"),
                     q("map_type", json!({"type": "string"}), "KIND=TYPE, repeatable"),
                     q("template", json!({"type": "boolean"}), "document_type template"),
-                    q("dpi", json!({"type": "number", "exclusiveMinimum": 0}), "as scan's"),
-                    q("page_width", json!({"type": "number", "exclusiveMinimum": 0}), "as scan's"),
+                    q("dpi", json!({"type": "number", "minimum": *DPI_RANGE.start(), "maximum": *DPI_RANGE.end()}), "as scan's"),
+                    q("page_width", json!({"type": "number", "minimum": *PAGE_WIDTH_RANGE.start(), "maximum": *PAGE_WIDTH_RANGE.end()}), "as scan's"),
                     name_param
                 ],
                 "requestBody": {"required": true, "content": {
