@@ -219,7 +219,7 @@ impl Document {
         };
         match pages {
             Some(found) if doc.store.opened() => {
-                doc.repaired = doc.store.rebuilt() || doc.store.resolved();
+                doc.repaired = doc.store.rebuilt();
                 doc.pages = found.pages;
                 doc.page_findings = found.findings;
                 Ok(doc)
@@ -298,9 +298,11 @@ impl Document {
         self.pages.get(index).map(|p| &p.geometry)
     }
 
-    /// True when lopdf had to rebuild the cross-reference data.
+    /// True when the cross-reference data had to be rebuilt, or an object
+    /// the document used was found by scanning the file (its entry led to no
+    /// header of its own).
     pub fn was_repaired(&self) -> bool {
-        self.repaired
+        self.repaired || self.store.resolved_used()
     }
 
     /// The options the document was loaded with.

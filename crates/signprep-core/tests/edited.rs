@@ -177,9 +177,13 @@ fn a_newer_section_wins_over_a_damaged_older_one() {
     };
     let pdf = edit(base("<# OLD_TAG #>", table), "<# NEW_TAG #>", None);
     assert_eq!(tags(&pdf), both("NEW_TAG"));
-    // Read on demand: the newer section's entries stand, the rest found by
+    // A /Prev that leads to no section at all (into an object's body): read
+    // on demand, the newer section's entries stand, the rest found by
     // scanning, and the file said to be repaired.
-    let doc = Document::from_bytes(&pdf, &LoadOptions::default()).unwrap();
+    let base_pdf = base("<# OLD_TAG #>", Table::default());
+    let into_object = edit(base_pdf, "<# NEW_TAG #>", Some(20));
+    assert_eq!(tags(&into_object), both("NEW_TAG"));
+    let doc = Document::from_bytes(&into_object, &LoadOptions::default()).unwrap();
     assert!(doc.is_lazy() && doc.was_repaired());
 }
 
@@ -199,18 +203,19 @@ fn prev_chains_that_loop_or_lead_nowhere_keep_the_newest_section() {
 
 #[test]
 fn an_entry_at_offset_0_for_an_object_written_nowhere_is_null() {
-    // Object 7 is listed (in use, offset 0) but never written: null, and the
-    // document reads as a repaired one, not as object 1.
+    // Object 7 is listed (in use, offset 0) but never written: null, never
+    // object 1; nothing uses it, so the file is not said to be repaired (the
+    // pdf.js f1040 form has such entries, and reads as viewers read it).
     let mut pdf = base("<# ONLY_TAG #>", Table::default());
     let xref_at = pdf.windows(9).rposition(|w| w == b"xref\n0 7\n").unwrap();
     pdf.splice(xref_at..xref_at + 9, b"xref\n0 8\n".iter().copied());
     let trailer = pdf.windows(7).rposition(|w| w == b"trailer").unwrap();
     pdf.splice(trailer..trailer, b"0000000000 00000 n \n".iter().copied());
     let doc = Document::from_bytes(&pdf, &LoadOptions::default()).unwrap();
-    assert!(doc.was_repaired());
     let scan = Scanner::new().scan(&doc).unwrap();
     let ids: Vec<&str> = scan.tags.iter().map(|t| t.tag_id.as_str()).collect();
     assert_eq!(ids, ["ONLY_TAG"]);
+    assert!(doc.is_lazy() && !doc.was_repaired());
 }
 
 /// An SDK-written document with a vendor tag and an entry at offset 0:

@@ -84,7 +84,7 @@ impl Document {
             return Err(UpdateRefusal::Damaged);
         };
         let prev = crate::loader::xref::xref_start(input).ok_or(UpdateRefusal::Damaged)?;
-        let whole = if self.was_repaired() || self.store.rebuilt() {
+        let whole = if self.was_repaired() || self.store.rebuilt() || self.store.resolved() {
             Some(self.store.table().ok_or(UpdateRefusal::Damaged)?)
         } else {
             None

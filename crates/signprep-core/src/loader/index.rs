@@ -77,6 +77,8 @@ pub(super) struct Index {
     /// Some entries in use did not lead to their own header and were looked
     /// for by scanning the file (see [`read`]).
     pub(super) resolved: bool,
+    /// The numbers of those entries, ascending.
+    pub(super) resolved_nums: Vec<u32>,
 }
 
 /// Reads the cross-reference data of `bytes` and checks every entry's header
@@ -124,6 +126,7 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
             crypt,
             repaired: true,
             resolved: false,
+            resolved_nums: Vec::new(),
         });
     }
     let mut nums = Vec::with_capacity(table.entries.len());
@@ -171,6 +174,10 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
     // Objects an older section listed, when that section is damaged, are
     // found the same way: the newer sections' entries all stand.
     let resolved = !strays.is_empty() || older_damaged;
+    let mut resolved_nums: Vec<u32> = strays
+        .iter()
+        .filter_map(|&ix| nums.get(ix).copied())
+        .collect();
     if resolved {
         let found = repair::scan_headers(buf);
         for ix in strays {
@@ -199,6 +206,7 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
                     (all.entry(num), u32::try_from(at))
                 {
                     slot.insert(Entry::Normal { offset, generation });
+                    resolved_nums.push(num);
                 }
             }
             (nums, entries) = all.into_iter().unzip();
@@ -212,6 +220,10 @@ pub(super) fn read(bytes: &[u8], options: &LoadOptions, rebuild: bool) -> Result
         crypt,
         repaired: false,
         resolved,
+        resolved_nums: {
+            resolved_nums.sort_unstable();
+            resolved_nums
+        },
     })
 }
 

@@ -83,6 +83,9 @@ pub(crate) struct Lazy {
     /// Some entries were looked for by scanning the file (their offsets led
     /// to no header of their own): [`index::read`].
     resolved: bool,
+    /// Their numbers, ascending, and whether the document asked for one.
+    resolved_nums: Vec<u32>,
+    resolved_used: AtomicBool,
     /// While opening, an entry whose offset holds another object was asked
     /// for, or the trailer's `/Root` is no catalog: the caller rebuilds.
     rebuild: AtomicBool,
@@ -124,6 +127,7 @@ impl Lazy {
                     crypt,
                     repaired,
                     resolved,
+                    resolved_nums,
                 } = index;
                 let dense = dense_index(&nums);
                 let mut containers: Vec<u32> = entries
@@ -160,6 +164,8 @@ impl Lazy {
                     error: OnceLock::new(),
                     repaired,
                     resolved,
+                    resolved_nums,
+                    resolved_used: AtomicBool::new(false),
                     rebuild: AtomicBool::new(false),
                 }))
             }
@@ -251,6 +257,13 @@ impl Lazy {
         self.resolved
     }
 
+    /// True when the document asked for an object whose entry was looked
+    /// for by scanning (an entry nothing uses does not make the file read
+    /// as repaired).
+    pub(super) fn resolved_used(&self) -> bool {
+        self.resolved_used.load(Ordering::Relaxed)
+    }
+
     /// True once the eager load was made (an object the strict parser could
     /// not read was asked for).
     pub(super) fn used_eager_fallback(&self) -> bool {
@@ -318,6 +331,9 @@ impl Lazy {
     }
 
     fn load(&self, id: ObjectId, path: &mut Vec<ObjectId>) -> Lookup<'_> {
+        if !self.resolved_nums.is_empty() && self.resolved_nums.binary_search(&id.0).is_ok() {
+            self.resolved_used.store(true, Ordering::Relaxed);
+        }
         let Some(ix) = self.position(id.0) else {
             // No entry: lopdf may still find it in an object stream.
             return Lookup::Eager;

@@ -142,6 +142,11 @@ impl Store {
         matches!(self, Store::Lazy(lazy) if lazy.resolved())
     }
 
+    /// True when the document asked for one of those objects.
+    pub(crate) fn resolved_used(&self) -> bool {
+        matches!(self, Store::Lazy(lazy) if lazy.resolved_used())
+    }
+
     pub(crate) fn used_eager_fallback(&self) -> bool {
         matches!(self, Store::Lazy(lazy) if lazy.used_eager_fallback())
     }

@@ -34,8 +34,8 @@ pub(crate) struct Sections {
     pub(crate) xref: Xref,
     /// The newest trailer, without `/Prev` and `/XRefStm`.
     pub(crate) trailer: Dictionary,
-    /// An older section named by `/Prev` is damaged (not at its offset, not
-    /// parsed, or past the end of the file): the newer sections' entries are
+    /// An older section named by `/Prev` is not there (no section starts at
+    /// its offset, or it is past the end of the file): the newer sections' entries are
     /// all here, and the objects they do not list are for the caller to find
     /// by scanning (a newer section always wins over an older one, damaged
     /// or not).
@@ -68,6 +68,12 @@ pub(crate) fn read(buf: &[u8], limits: XrefLimits) -> Option<Sections> {
                 Some((older, older_trailer))
             });
         let Some((older, mut older_trailer)) = older else {
+            // A section is there that this reader does not read (lopdf's
+            // grammar may): the eager load decides, as for any such file.
+            let rest = buf.get(p..).unwrap_or_default();
+            if rest.starts_with(b"xref") || starts_object_header(rest) {
+                return None;
+            }
             older_damaged = true;
             break;
         };
