@@ -1,9 +1,9 @@
 //! The HTTP side of a request that is not its work: the error body every
-//! failure answers with, the content types a route takes, the bearer token,
-//! the log line with the request id. Reading a body is [`super::body`]'s.
+//! failure answers with, the content types a route takes, the log line with
+//! the request id. Reading a body is [`super::body`]'s; the answers given
+//! before a route runs (the bearer token, 404, 405) are [`super::gate`]'s.
 
 use super::App;
-use super::body::refuse;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -202,54 +202,6 @@ pub fn require_media_type(headers: &HeaderMap, accepted: &[&str]) -> Result<Stri
     }
 }
 
-/// `--token-file`: every route but `/healthz`, `/readyz` and the page's
-/// files needs `Authorization: Bearer TOKEN`.
-pub async fn authorize(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    let Some(token) = &app.token else {
-        return next.run(req).await;
-    };
-    let path = req.uri().path();
-    if path == "/healthz" || path == "/readyz" || super::page::is_page(path) {
-        return next.run(req).await;
-    }
-    let given = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(bearer);
-    let e = match given {
-        Some(g) if same(g.as_bytes(), token.as_bytes()) => return next.run(req).await,
-        Some(_) => ApiError::new(
-            ApiCode::Unauthorized,
-            "the bearer token is not this server's",
-        ),
-        None => ApiError::new(
-            ApiCode::Unauthorized,
-            "this server needs an `Authorization: Bearer TOKEN` header with its token",
-        ),
-    };
-    let (parts, body) = req.into_parts();
-    refuse(e, &parts.headers, body, app.body)
-        .await
-        .into_response()
-}
-
-/// The token of an `Authorization` value with the `Bearer` scheme, the
-/// scheme in any case (RFC 9110, 11.1), one or more spaces after it.
-fn bearer(v: &str) -> Option<&str> {
-    let v = v.trim();
-    let (scheme, token) = v.split_once([' ', '\t'])?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| token.trim())
-        .filter(|t| !t.is_empty())
-}
-
-/// Equality that takes as long whatever the first differing byte.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 /// One line on stderr per request, with its id (`x-request-id`, set by
 /// tower-http, also returned to the client), and the request counted in the
 /// metrics; headers every response carries. A request whose client went
@@ -332,34 +284,6 @@ impl Drop for LogLine {
             );
         }
     }
-}
-
-/// Any other route: 404 in our words.
-pub async fn not_found(State(app): State<Arc<App>>, req: Request) -> ApiError {
-    let e = ApiError::new(
-        ApiCode::NotFound,
-        format!(
-            "no route {} {}; the API is POST /v1/scan, POST /v1/check, POST /v1/preview, POST /v1/pack, POST /v1/migrate, GET /v1/codes, GET /v1/explain/{{code}}, GET /healthz, /readyz, /metrics, /openapi.json (the page is at /)",
-            req.method(),
-            crate::text::clean(req.uri().path())
-        ),
-    );
-    let (parts, body) = req.into_parts();
-    refuse(e, &parts.headers, body, app.body).await
-}
-
-/// A route asked with another method: 405 in our words.
-pub async fn method_not_allowed(State(app): State<Arc<App>>, req: Request) -> ApiError {
-    let e = ApiError::new(
-        ApiCode::MethodNotAllowed,
-        format!(
-            "{} does not take {}",
-            crate::text::clean(req.uri().path()),
-            req.method()
-        ),
-    );
-    let (parts, body) = req.into_parts();
-    refuse(e, &parts.headers, body, app.body).await
 }
 
 #[cfg(test)]

@@ -4,10 +4,10 @@
 //!
 //! - [`listen`]: the accept loop: hyper's HTTP/1 per connection, the
 //!   header-read timeout, graceful shutdown.
-//! - [`api`]: the error body and its codes, content types, the bearer
-//!   token, the log line.
+//! - [`api`]: the error body and its codes, content types, the log line.
 //! - [`body`]: reading a body within `--max-body` and `--body-timeout`, and
 //!   reading on after a refusal (a lingering close).
+//! - [`gate`]: the answers before a route runs: the bearer token, 404, 405.
 //! - [`engine`]: the batch engine's pool shared by every request, the
 //!   watchdog, the panic boundary, the `--max-pending` gate.
 //! - [`routes`]: `POST /v1/scan` and `POST /v1/check`.
@@ -36,6 +36,7 @@ mod body;
 mod build;
 mod engine;
 mod form;
+mod gate;
 mod listen;
 mod meta;
 mod metrics;
@@ -171,11 +172,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/readyz", get(meta::readyz))
         .route("/metrics", get(meta::metrics))
         .route("/openapi.json", get(openapi::openapi))
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed)
+        .fallback(gate::not_found)
+        .method_not_allowed_fallback(gate::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&app),
-            api::authorize,
+            gate::authorize,
         ))
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&app),
