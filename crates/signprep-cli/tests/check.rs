@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+use common::run;
 
 use serde_json::{Value, json};
 use signprep_pack::PackCode;
@@ -98,14 +99,6 @@ fn root() -> PathBuf {
         .join("../..")
         .canonicalize()
         .unwrap()
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_signprep"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("signprep runs")
 }
 
 fn stdout(out: &Output) -> String {

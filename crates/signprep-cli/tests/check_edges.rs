@@ -10,18 +10,9 @@ mod common;
 #[path = "serve/harness.rs"]
 mod harness;
 
-use common::{root, scratch};
+use common::{root, run, scratch};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_signprep"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("signprep runs")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

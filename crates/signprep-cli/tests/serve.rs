@@ -9,7 +9,7 @@ mod common;
 mod harness;
 
 use harness::{Server, answer, cli, files, read};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `scan --format ndjson`'s records of `paths`, one per path, in order.
 fn cli_scan(extra: &[&str], paths: &[String]) -> Vec<Vec<u8>> {
@@ -416,18 +416,6 @@ fn a_bearer_token_guards_every_route_but_the_probes() {
     assert_eq!(server.get("/v1/codes").status, 401);
 }
 
-/// Polls `/readyz` until `n` requests are in flight.
-fn wait_in_flight(server: &Server, n: u64) {
-    let start = Instant::now();
-    while server.get("/readyz").json()["requests_in_flight"] != n {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never {n} in flight"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn past_max_pending_is_503_and_a_stuck_file_is_the_watchdogs_422() {
     let server = Server::start(
@@ -445,7 +433,7 @@ fn past_max_pending_is_503_and_a_stuck_file_is_the_watchdogs_422() {
                 .send(&body[..]),
         )
     });
-    wait_in_flight(&server, 1);
+    server.wait_in_flight(1);
     let busy = server.post("/v1/scan", "application/pdf", &good);
     assert_eq!(busy.status, 503, "{}", busy.text());
     assert_eq!(busy.error_code(), "busy");
@@ -460,24 +448,6 @@ fn past_max_pending_is_503_and_a_stuck_file_is_the_watchdogs_422() {
     assert_eq!(next.status, 200, "{}", next.text());
     let ready = server.get("/readyz").json();
     assert_eq!(ready["worker_threads_lost"], 1, "{ready}");
-}
-
-/// Sends `path` with a client that gives up after 1 s; the file never ends
-/// on its own (`SIGNPREP_TEST_HANG`), so the client hangs up.
-fn hang_up(server: &Server, path: &str, body: &[u8]) {
-    let impatient: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(1)))
-        .build()
-        .into();
-    let gone = impatient
-        .post(format!("{}{path}", server.url))
-        .header("Content-Type", "application/pdf")
-        .send(body);
-    assert!(
-        gone.is_err(),
-        "{path}: the hung file was answered: {gone:?}"
-    );
 }
 
 #[test]
@@ -497,8 +467,8 @@ fn a_client_that_hangs_up_cancels_its_work_and_frees_the_worker() {
     let expected = server.post("/v1/scan?name=a.pdf", "application/pdf", &good);
     assert_eq!(expected.status, 200, "{}", expected.text());
     for path in ["/v1/scan?name=hang.pdf", "/v1/preview?name=hang.pdf"] {
-        hang_up(&server, path, &good);
-        wait_in_flight(&server, 0);
+        server.hang_up(path, &good);
+        server.wait_in_flight(0);
         let next = answer(
             patient
                 .post(format!("{}/v1/scan?name=a.pdf", server.url))
@@ -565,7 +535,7 @@ fn sigterm_finishes_the_request_in_flight_and_exits_0() {
                 .send(&good[..]),
         )
     });
-    wait_in_flight(&server, 1);
+    server.wait_in_flight(1);
     let url = server.url.clone();
     let (code, log) = server.terminate();
     assert_eq!(code, Some(0), "{log:#?}");

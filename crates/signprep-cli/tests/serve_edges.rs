@@ -47,18 +47,6 @@ fn head(path: &str, framing: &str) -> String {
     format!("POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/pdf\r\n{framing}\r\n")
 }
 
-/// Polls `/readyz` until `n` requests are in flight.
-fn wait_in_flight(server: &Server, n: u64) {
-    let start = Instant::now();
-    while server.get("/readyz").json()["requests_in_flight"] != n {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never {n} in flight"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 /// Polls `/metrics` until it contains `line` (or 30 s pass); the text.
 fn wait_metric(server: &Server, line: &str) -> String {
     let start = Instant::now();
@@ -96,7 +84,7 @@ fn stalled_uploads_are_answered_408_and_give_their_places_back() {
             s
         })
         .collect();
-    wait_in_flight(&server, N);
+    server.wait_in_flight(N);
     assert_eq!(server.get("/readyz").status, 200);
     let busy = server.post("/v1/scan", "application/pdf", &good);
     assert_eq!(busy.status, 503, "{}", busy.text());
@@ -276,7 +264,7 @@ fn a_client_that_hangs_up_mid_body_or_mid_work_is_logged_and_counted_499() {
     s.write_all(head("/v1/scan?name=cut.pdf", "Content-Length: 100000\r\n").as_bytes())
         .unwrap();
     s.write_all(&[b'%'; 1000]).unwrap();
-    wait_in_flight(&server, 1);
+    server.wait_in_flight(1);
     drop(s);
     let metrics = wait_metric(&server, r#"route="/v1/scan",status="499"} 1"#);
     assert!(
@@ -285,16 +273,7 @@ fn a_client_that_hangs_up_mid_body_or_mid_work_is_logged_and_counted_499() {
         "{metrics}"
     );
     // Mid-work: a file that never ends, a client that gives up after 1 s.
-    let impatient: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(1)))
-        .build()
-        .into();
-    let gone = impatient
-        .post(format!("{}/v1/scan?name=hang.pdf", server.url))
-        .header("Content-Type", "application/pdf")
-        .send(&read_pdf()[..]);
-    assert!(gone.is_err(), "the hung file was answered: {gone:?}");
+    server.hang_up("/v1/scan?name=hang.pdf", &read_pdf());
     let metrics = wait_metric(&server, r#"route="/v1/scan",status="499"} 2"#);
     assert!(
         metrics.contains(r#"route="/v1/scan",status="499"} 2"#),

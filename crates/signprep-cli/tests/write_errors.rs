@@ -6,17 +6,8 @@
 
 mod common;
 
-use common::{scratch, testdata};
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_signprep"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("signprep runs")
-}
+use common::{run_in as run, scratch, testdata};
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

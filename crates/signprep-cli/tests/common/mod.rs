@@ -11,6 +11,20 @@ pub fn root() -> PathBuf {
         .unwrap()
 }
 
+/// `signprep ARGS` run from the repository's root, its output.
+pub fn run(args: &[&str]) -> std::process::Output {
+    run_in(&root(), args)
+}
+
+/// `signprep ARGS` run from `dir`, its output.
+pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_signprep"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("signprep runs")
+}
+
 /// A folder of the repository's `testdata/`.
 pub fn testdata(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

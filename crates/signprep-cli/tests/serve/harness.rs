@@ -110,6 +110,36 @@ impl Server {
         self.child.id()
     }
 
+    /// Polls `/readyz` until `n` requests are in flight (at most 30 s).
+    pub fn wait_in_flight(&self, n: u64) {
+        let start = std::time::Instant::now();
+        while self.get("/readyz").json()["requests_in_flight"] != n {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "never {n} in flight"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Sends `path` with a client that gives up after 1 s; the file never
+    /// ends on its own (`SIGNPREP_TEST_HANG`), so the client hangs up.
+    pub fn hang_up(&self, path: &str, body: &[u8]) {
+        let impatient: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(std::time::Duration::from_secs(1)))
+            .build()
+            .into();
+        let gone = impatient
+            .post(format!("{}{path}", self.url))
+            .header("Content-Type", "application/pdf")
+            .send(body);
+        assert!(
+            gone.is_err(),
+            "{path}: the hung file was answered: {gone:?}"
+        );
+    }
+
     pub fn get(&self, path: &str) -> Answer {
         answer(self.agent.get(format!("{}{path}", self.url)).call())
     }

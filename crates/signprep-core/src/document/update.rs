@@ -84,7 +84,9 @@ impl Document {
             return Err(UpdateRefusal::Damaged);
         };
         let prev = crate::loader::xref::xref_start(input).ok_or(UpdateRefusal::Damaged)?;
-        let whole = if self.was_repaired() || self.store.rebuilt() || self.store.resolved() {
+        // A lazy store's `repaired` is its rebuilt table; an eager load has no
+        // input (refused above).
+        let whole = if self.store.rebuilt() || self.store.resolved() {
             Some(self.store.table().ok_or(UpdateRefusal::Damaged)?)
         } else {
             None
@@ -138,7 +140,7 @@ impl Document {
             out.extend_from_slice(&body);
             out.extend_from_slice(b"\nendstream\nendobj\n");
         }
-        let mut trailer = self.update_trailer(whole.is_none().then_some(prev), &offsets);
+        let prev = whole.is_none().then_some(prev);
         // A complete section lists runs of numbers; an update one subsection
         // per object, as it always has.
         let runs = whole.is_some();
@@ -149,10 +151,7 @@ impl Document {
                 .map(|&((n, g), off)| (n, Row::At(off, g)))
                 .collect(),
         };
-        let size = rows.last().map_or(0, |&(n, _)| i64::from(n) + 1);
-        if trailer.get(b"Size").ok().and_then(|o| o.as_i64().ok()) < Some(size) {
-            trailer.set("Size", Object::Integer(size));
-        }
+        let trailer = self.update_trailer(prev, &rows);
         let compressed = rows.iter().any(|(_, r)| matches!(r, Row::In(..)));
         if newest_is_stream || compressed {
             write_xref_stream(&mut out, base, trailer, &rows, runs);
@@ -181,21 +180,16 @@ impl Document {
 
     /// The update's trailer entries: `/Size`, `/Root`, `/Info`, `/ID` as the
     /// newest trailer has them, `/Prev` (none for a complete section).
-    fn update_trailer(&self, prev: Option<usize>, offsets: &[(ObjectId, usize)]) -> Dictionary {
+    fn update_trailer(&self, prev: Option<usize>, rows: &[(u32, Row)]) -> Dictionary {
         let old = self.store.trailer();
         let mut t = Dictionary::new();
+        // Rows are ascending: the last one's number + 1 covers them all.
         let size = old
             .get(b"Size")
             .ok()
             .and_then(|o| o.as_i64().ok())
             .unwrap_or(0)
-            .max(
-                offsets
-                    .iter()
-                    .map(|((n, _), _)| i64::from(*n) + 1)
-                    .max()
-                    .unwrap_or(0),
-            );
+            .max(rows.last().map_or(0, |&(n, _)| i64::from(n) + 1));
         t.set("Size", Object::Integer(size));
         for key in ["Root", "Info", "ID"] {
             if let Ok(v) = old.get(key.as_bytes()) {
@@ -211,9 +205,9 @@ impl Document {
 
 /// What [`Document::updatable`] found.
 pub(crate) struct Updatable<'a> {
-    pub(crate) input: &'a [u8],
-    pub(crate) base: usize,
-    pub(crate) prev: usize,
+    input: &'a [u8],
+    base: usize,
+    prev: usize,
     /// The whole table, when the section written must be complete.
     whole: Option<Vec<(u32, Place)>>,
 }

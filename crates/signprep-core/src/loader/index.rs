@@ -242,27 +242,10 @@ pub(super) fn decryptor(
     let id0 = first_id(trailer);
     let (dict, id) = match encrypt {
         Object::Dictionary(d) => (d.clone(), None),
-        Object::Reference(id) => {
-            let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
-                return Err(other());
-            };
-            if *generation != id.1 {
-                return Err(other());
-            }
-            let mut no_length = |_| None;
-            let (_, obj) = indirect::indirect_object(
-                buf,
-                *offset as usize,
-                indirect::Expect::Id(*id),
-                max_depth,
-                &mut no_length,
-            )
-            .ok_or_else(other)?;
-            match obj {
-                Object::Dictionary(d) => (d, Some(*id)),
-                _ => return Err(other()),
-            }
-        }
+        Object::Reference(id) => (
+            plain_dict(buf, table, *id, max_depth).ok_or_else(other)?,
+            Some(*id),
+        ),
         _ => return Err(other()),
     };
     let dict = inline_crypt_filters(buf, table, dict, max_depth).ok_or_else(other)?;
@@ -281,25 +264,7 @@ fn inline_crypt_filters(
     mut dict: Dictionary,
     max_depth: usize,
 ) -> Option<Dictionary> {
-    let fetch = |id: ObjectId| -> Option<Dictionary> {
-        let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
-            return None;
-        };
-        if *generation != id.1 {
-            return None;
-        }
-        let mut no_length = |_| None;
-        match indirect::indirect_object(
-            buf,
-            *offset as usize,
-            indirect::Expect::Id(id),
-            max_depth,
-            &mut no_length,
-        )? {
-            (_, Object::Dictionary(d)) => Some(d),
-            _ => None,
-        }
-    };
+    let fetch = |id: ObjectId| plain_dict(buf, table, id, max_depth);
     let mut filters = match dict.get(b"CF") {
         Err(_) => return Some(dict),
         Ok(Object::Reference(id)) => fetch(*id)?,
@@ -313,6 +278,34 @@ fn inline_crypt_filters(
     }
     dict.set("CF", Object::Dictionary(filters));
     Some(dict)
+}
+
+/// The dictionary object `id` as the file writes it, read before any
+/// decryption (the `/Encrypt` dictionary and its crypt filters are never
+/// encrypted): `None` when its entry or its object is not a plain dictionary.
+fn plain_dict(
+    buf: &[u8],
+    table: &lopdf::xref::Xref,
+    id: ObjectId,
+    max_depth: usize,
+) -> Option<Dictionary> {
+    let Some(XrefEntry::Normal { offset, generation }) = table.entries.get(&id.0) else {
+        return None;
+    };
+    if *generation != id.1 {
+        return None;
+    }
+    let mut no_length = |_| None;
+    match indirect::indirect_object(
+        buf,
+        *offset as usize,
+        indirect::Expect::Id(id),
+        max_depth,
+        &mut no_length,
+    )? {
+        (_, Object::Dictionary(d)) => Some(d),
+        _ => None,
+    }
 }
 
 /// The first string of the trailer's `/ID`, when there is one.
