@@ -1076,7 +1076,7 @@ fn check_classifies_before_it_judges() {
     assert_eq!(alone.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&alone.stderr).ends_with(
-            "error: nothing to check: Cargo.toml: a TOML file that is not a manifest (top-level keys dependencies, package; a manifest has `name`, `signers`, `documents`, ...): skipped; name it with --kind to check it as one\n"
+            "error: nothing to check: Cargo.toml: a TOML file that is not a manifest (top-level keys dependencies, package; a manifest has `name`, `signers`, `documents`, ...): skipped; name it with `--kind` to check it as one\n"
         ),
         "{}",
         String::from_utf8_lossy(&alone.stderr)

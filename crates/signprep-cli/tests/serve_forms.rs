@@ -354,3 +354,53 @@ fn form_mistakes_are_400_in_our_words_and_the_server_goes_on() {
     );
     assert_eq!(a.status, 200, "{}", a.text());
 }
+
+/// Every hint of an HTTP answer that names an option names the query parameter,
+/// never the CLI's flag; the CLI's own answer for the same input names the flag.
+#[test]
+fn http_hints_name_the_query_parameter_not_the_clis_flag() {
+    let server = Server::start(&["--quiet"], &[]);
+    let hints = |v: &serde_json::Value| -> Vec<String> {
+        let mut out = Vec::new();
+        for f in v["files"][0]["findings"].as_array().unwrap() {
+            if let Some(h) = f["hint"].as_str() {
+                out.push(format!("{}: {h}", f["code"].as_str().unwrap()));
+            }
+        }
+        out
+    };
+    // A signer the PDF does not have stops it (422, every finding in full); the
+    // others are unmapped, and their hint says how to map one.
+    let pdf = "testdata/migrate/dropbox_contract.pdf";
+    let a = server.post(
+        "/v1/migrate?signer=signer9%3Dc%40example.com",
+        "application/pdf",
+        &read(pdf),
+    );
+    assert_eq!(a.status, 422, "{}", a.text());
+    let got = hints(&a.json());
+    assert!(
+        got.iter().any(|h| h.starts_with(
+            "migrate_signer_unmapped: add the query parameter `signer=signer1=EMAIL`"
+        )),
+        "{got:#?}"
+    );
+    assert!(got.iter().all(|h| !h.contains("`--")), "{got:#?}");
+    assert!(
+        got.iter().any(|h| h.starts_with("migrate_type_unmapped: place it by hand, or the query parameter `map_type=checkbox=TYPE`")),
+        "{got:#?}"
+    );
+    let cli = common::run(&["migrate", pdf, "--signer", "signer9=c@example.com"]);
+    let cli = String::from_utf8(cli.stderr).unwrap();
+    assert!(cli.contains("add `--signer signer1=EMAIL`"), "{cli}");
+    assert!(cli.contains("`--map-type checkbox=TYPE`"), "{cli}");
+
+    // A body whose kind cannot be told: the hint names `kind`.
+    let a = server.post("/v1/check", "application/json", br#"{"hello": 1}"#);
+    let text = a.text();
+    assert!(
+        text.contains("name it with the query parameter `kind` to check it as one"),
+        "{text}"
+    );
+    assert!(!text.contains("--kind"), "{text}");
+}

@@ -115,6 +115,7 @@ mod read;
 mod rules;
 mod schema;
 mod suggest;
+mod surface;
 mod text;
 mod upload;
 
@@ -146,4 +147,5 @@ pub use read::{Read, read_pack, read_populate, read_v0_document};
 pub use rules::{Checked, Checker, Group, InputKind, UnknownKind, detect, read_template};
 pub use schema::SchemaName;
 pub use signprep_core;
+pub use surface::Surface;
 pub use upload::{resolve_upload, upload_path};

@@ -49,7 +49,9 @@ pub fn check_bytes<'py>(
                 })?,
         ),
     };
-    let mut checker = Checker::new().payload_limit(max_payload);
+    let mut checker = Checker::new()
+        .surface(signprep_pack::Surface::Python)
+        .payload_limit(max_payload);
     for (i, t) in templates.iter().enumerate() {
         let doc =
             read_template(t).map_err(|e| PyValueError::new_err(format!("templates[{i}]: {e}")))?;
@@ -78,7 +80,7 @@ pub fn pack_manifest<'py>(
     seed: Option<u64>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let work = || {
-        let checker = Checker::new();
+        let checker = Checker::new().surface(signprep_pack::Surface::Python);
         match seed {
             Some(s) => checker.check_manifest(data, &path, SeededIds::new(s)),
             None => checker.check_manifest(data, &path, RandomIds),

@@ -55,6 +55,7 @@ impl MigrateOptions {
             .dialects(dialects);
         let scanner = crate::scan::scaled(base, dpi, page_width)?;
         let mut migrator = Migrator::new(map)
+            .surface(signprep_pack::Surface::Python)
             .scanner(scanner)
             .load_options(LoadOptions::default())
             .template(template);

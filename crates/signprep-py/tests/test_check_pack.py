@@ -46,7 +46,7 @@ def test_check_takes_a_dict_and_a_kind() -> None:
     assert [f["code"] for f in by_dict["findings"]] == [
         f["code"] for f in signprep.check(CHECK / "cases" / "email_invalid.json")["findings"]
     ]
-    with pytest.raises(signprep.KindUnknown, match="name it with kind="):
+    with pytest.raises(signprep.KindUnknown, match="name it with `kind=`"):
         signprep.check(b"hello")
     # An empty input never passes, and says why.
     with pytest.raises(signprep.KindUnknown, match="it is empty: nothing to check") as caught:

@@ -151,3 +151,11 @@ def test_docusign_anchor_arguments_in_scan() -> None:
     assert all("field" in t for t in tags)
     with pytest.raises(ValueError, match="STRING=TYPE"):
         signprep.scan(FIXTURES / "vendor_docusign.pdf", anchor=["/sn1/=bogus"])
+
+
+def test_hints_name_the_keyword_arguments_not_the_clis_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(MIGRATE)
+    result = signprep.migrate("dropbox_contract.pdf")
+    hints = [f["hint"] for f in result["findings"] if f["code"] == "migrate_signer_unmapped"]
+    assert hints and all('`signers={"signer' in h for h in hints), hints
+    assert not [f for f in result["findings"] if "`--" in f.get("hint", "")], result["findings"]

@@ -253,7 +253,10 @@ fn migrator(q: &[(String, String)], signers: SignerMap) -> Result<Migrator, ApiE
     if let Some(w) = page_width {
         scanner = scanner.page_width(w);
     }
-    let mut m = Migrator::new(signers).scanner(scanner).template(template);
+    let mut m = Migrator::new(signers)
+        .surface(signprep_pack::Surface::Http)
+        .scanner(scanner)
+        .template(template);
     for r in &rules {
         m = m.map_type_rule(r).map_err(|e| bad("map_type", e))?;
     }

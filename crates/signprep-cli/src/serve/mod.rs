@@ -114,6 +114,7 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
     };
     // As `check`'s defaults: the same findings for the same input.
     let checker = Checker::new()
+        .surface(signprep_pack::Surface::Http)
         .payload_limit(10 << 20)
         .load_options(options.clone());
     let app = Arc::new(App {

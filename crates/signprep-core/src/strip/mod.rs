@@ -207,7 +207,7 @@ pub fn strip_vendor_tags(
                 Code::StripSignatureInvalidated,
                 "the document holds signatures; the stripped copy changes its pages after signing, so they no longer cover what is shown",
             )
-            .hint("strip the unsigned original, or upload this one without --strip"),
+            .hint("strip the unsigned original, or upload this one as it is, unstripped"),
         );
     }
     Ok(out)

@@ -39,6 +39,7 @@ use crate::codes::{Finding, PackCode, pointer};
 use crate::model::plan::{Request, Requests};
 use crate::model::v0::{V0DataField, V0Document, V0Signatory};
 use crate::nullable::Nullable;
+use crate::surface::{Opt, Surface};
 use sha2::{Digest, Sha256};
 use signprep_core::{Dialects, Document, LoadOptions, Scan, Scanner, Severity, VendorTag};
 use std::collections::BTreeMap;
@@ -56,6 +57,7 @@ pub struct Migrator {
     anchors: Option<AnchorFile>,
     anchor_signers: SignerMap,
     strip: bool,
+    surface: Surface,
 }
 
 /// What one PDF gave.
@@ -133,7 +135,16 @@ impl Migrator {
             anchors: None,
             anchor_signers: SignerMap::new(),
             strip: false,
+            surface: Surface::Cli,
         }
+    }
+
+    /// The front end whose words hints use when they name an option (default:
+    /// the command line's flags).
+    #[must_use]
+    pub fn surface(mut self, surface: Surface) -> Self {
+        self.surface = surface;
+        self
     }
 
     /// Also make a copy of each PDF without the text of the tags that became
@@ -371,8 +382,10 @@ impl Migrator {
                     .at(pointer(&pointer(&pointer(at, "signatories"), i), "email"))
                     .file(file.clone())
                     .hint(format!(
-                        "write it as name@domain.tld: `--signer {}=name@example.com`, or \"{}=Name <name@example.com>\"; a name with no address has a space (\"{}=First Last\")",
-                        p.written, p.written, p.written
+                        "write it as name@domain.tld: {}, or {}; a name with no address has a space ({})",
+                        self.surface.option(Opt::Signer, Some(&p.written), "name@example.com"),
+                        self.surface.option(Opt::Signer, Some(&p.written), "Name <name@example.com>"),
+                        self.surface.option(Opt::Signer, Some(&p.written), "First Last"),
                     )),
                 );
             }
@@ -388,7 +401,11 @@ impl Migrator {
                     )
                     .at(pointer(&pointer(at, "signatories"), i))
                     .file(file.clone())
-                    .hint(format!("add `--signer {}=EMAIL` (or a [[signers]] entry with handle = \"{}\")", p.written, p.written)),
+                    .hint(format!(
+                        "add {} (or a [[signers]] entry with handle = \"{}\" in a signer file)",
+                        self.surface.option(Opt::Signer, Some(&p.written), "EMAIL"),
+                        p.written
+                    )),
                 );
             }
             signatories.push(V0Signatory {
@@ -427,7 +444,11 @@ impl Migrator {
                     format!("{why}: nothing to migrate"),
                 )
                 .file(file.clone())
-                .hint("check `--dialect` (it must name the vendor the PDF was tagged for), or `signprep scan --dialect all` the file"),
+                .hint(format!(
+                    "check {} (it must name the vendor the PDF was tagged for), or scan the file with {} to see every vendor's tags",
+                    self.surface.name(Opt::Dialect),
+                    self.surface.option(Opt::Dialect, None, "all"),
+                )),
             );
         }
         findings.sort_by_key(|f| f.page.unwrap_or(usize::MAX));
@@ -523,7 +544,10 @@ impl Migrator {
                     row.reason
                 ),
             )
-            .hint(format!("place it by hand, or `--map-type {kind}=TYPE` if your account documents a type for it")),
+            .hint(format!(
+                "place it by hand, or {} if your account documents a type for it",
+                self.surface.option(Opt::MapType, Some(kind), "TYPE")
+            )),
             t,
             file,
         ));

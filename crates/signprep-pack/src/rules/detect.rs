@@ -6,6 +6,7 @@ use super::{
 use crate::codes::{Finding, PackCode};
 use crate::model::pack::LenientPack;
 use crate::model::v0::V0Document;
+use crate::surface::{Opt, Surface};
 use serde_json::Value;
 use std::path::Path;
 
@@ -162,8 +163,11 @@ fn jsonc(text: &str) -> Option<Value> {
 
 /// Why an input whose kind could not be told is skipped, for its
 /// `kind_unknown` finding.
-pub(super) fn unknown_why(bytes: &[u8], path: &Path) -> String {
-    const ASK: &str = "name it with --kind to check it as one";
+pub(super) fn unknown_why(bytes: &[u8], path: &Path, surface: Surface) -> String {
+    let ask = format!(
+        "name it with {} to check it as one",
+        surface.name(Opt::Kind)
+    );
     if bytes.trim_ascii().is_empty() {
         return "it is empty: nothing to check".into();
     }
@@ -189,17 +193,17 @@ pub(super) fn unknown_why(bytes: &[u8], path: &Path) -> String {
         && let Some(t) = text.and_then(|t| toml::from_str::<Value>(t).ok())
     {
         return format!(
-            "a TOML file that is not a manifest ({}; a manifest has `name`, `signers`, `documents`, ...): skipped; {ASK}",
+            "a TOML file that is not a manifest ({}; a manifest has `name`, `signers`, `documents`, ...): skipped; {ask}",
             keys(&t)
         );
     }
     let json = text.and_then(|t| serde_json::from_str::<Value>(t).ok().or_else(|| jsonc(t)));
     match json {
         Some(v) => format!(
-            "a JSON file that is no request body, plan or manifest ({}): skipped; {ASK}",
+            "a JSON file that is no request body, plan or manifest ({}): skipped; {ask}",
             keys(&v)
         ),
-        None => format!("not a PDF, request body, plan or manifest: skipped; {ASK}"),
+        None => format!("not a PDF, request body, plan or manifest: skipped; {ask}"),
     }
 }
 

@@ -41,6 +41,7 @@ use crate::error::Error;
 use crate::ids::IdGenerator;
 use crate::model::pack::DocumentPack;
 use crate::model::v0::V0Document;
+use crate::surface::Surface;
 use serde::Serialize;
 use signprep_core::{LoadOptions, Scanner};
 use std::path::Path;
@@ -154,6 +155,7 @@ pub struct Checker {
     scanner: Scanner,
     payload_limit: u64,
     templates: Vec<V0Document>,
+    surface: Surface,
 }
 
 impl Default for Checker {
@@ -173,7 +175,16 @@ impl Checker {
             scanner: Scanner::new(),
             payload_limit: Self::DEFAULT_PAYLOAD_LIMIT,
             templates: Vec::new(),
+            surface: Surface::Cli,
         }
+    }
+
+    /// The front end whose words hints use when they name an option (default:
+    /// the command line's flags).
+    #[must_use]
+    pub fn surface(mut self, surface: Surface) -> Self {
+        self.surface = surface;
+        self
     }
 
     /// Bodies and PDFs larger than this many bytes get `payload_large`.
@@ -226,7 +237,7 @@ impl Checker {
         if kind.is_none() && ctx.out.is_empty() {
             ctx.push(Finding::new(
                 PackCode::KindUnknown,
-                detect::unknown_why(bytes, path),
+                detect::unknown_why(bytes, path, self.surface),
             ));
         }
         Checked {

@@ -6,6 +6,7 @@ use super::values::email_ok;
 use crate::codes::{Finding, PackCode, pointer};
 use crate::model::populate::PopulateKey;
 use crate::suggest::{closest, list};
+use crate::surface::Opt;
 use serde_json::Value;
 use signprep_core::Severity;
 use std::collections::{BTreeMap, BTreeSet};
@@ -199,7 +200,10 @@ fn field_rule(
                     format!("`{id}` looks like a signer or CC key but is not `signer_<n>_email`/`_name` or `cc_<n>_email`/`_name`; it is read as a template field's custom_id"),
                 )
                 .at(at)
-                .hint("n is a zero-based index without leading zeros; pass the template's JSON with --template to check field keys");
+                .hint(format!(
+                    "n is a zero-based index without leading zeros; pass the template's JSON with {} to check field keys",
+                    ctx.checker.surface.name(Opt::Template)
+                ));
                 f.severity = Severity::Warning;
                 ctx.push(f);
             }

@@ -383,9 +383,10 @@ def check(
     findings = record["findings"]
     if record["kind"] is None and all(f.get("code") == "kind_unknown" for f in findings):
         # Nothing was checked (`signprep check` alone on such a file: "nothing
-        # to check"); the finding says why (`--kind` is ``kind=`` here).
+        # to check"); the finding says why, naming ``kind=`` (the checker writes
+        # its hints in the Python package's words).
         why = findings[0]["message"] if findings else "cannot tell what this is"
-        raise KindUnknown("kind_unknown", why.replace("--kind", "kind="), path)
+        raise KindUnknown("kind_unknown", why, path)
     return record
 
 

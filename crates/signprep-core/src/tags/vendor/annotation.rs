@@ -53,7 +53,7 @@ pub(crate) fn annotation_findings(
             Diagnostic::new(
                 Code::VendorTagInAnnotation,
                 format!(
-                    "page {}: `{raw}`{at} is drawn by a {} annotation{object}, not by the page; the vendors read tags in the page's text only, so it is not migrated, and `--strip` leaves it: it shows on the upload",
+                    "page {}: `{raw}`{at} is drawn by a {} annotation{object}, not by the page; the vendors read tags in the page's text only, so it is not migrated, and a stripped copy keeps it: it shows on the upload",
                     page + 1,
                     a.subtype
                 ),

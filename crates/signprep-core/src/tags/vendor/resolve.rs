@@ -484,7 +484,7 @@ fn unread_finding(c: &Cand, ranked: &[Dialect]) -> Diagnostic {
     .tag(c.raw.clone());
     if let Some(f) = first {
         d = d.hint(format!(
-            "if it is meant as a field, write it in the document's grammar; `--dialect {f}` reads the document as {}'s",
+            "if it is meant as a field, write it in the document's grammar; read with the dialect `{f}` alone, the document is {}'s",
             f.vendor()
         ));
     }
