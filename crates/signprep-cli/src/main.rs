@@ -28,6 +28,7 @@ mod scan_cmd;
 mod schema_cmd;
 #[cfg(feature = "serve")]
 mod serve;
+mod templates;
 mod text;
 
 use clap::FromArgMatches;

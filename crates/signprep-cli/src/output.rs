@@ -76,21 +76,54 @@ impl Render {
             )?,
             None => writeln!(
                 o,
-                "{}: {}, {}, {}",
+                "{}{}: {}, {}, {}",
                 clean(&r.path),
+                r.converted.as_ref().map_or(String::new(), |c| format!(
+                    " ({}, converted by {})",
+                    c.format, c.converter
+                )),
                 crate::text::plural(r.scan.pages.len(), "page"),
                 crate::text::plural(r.scan.tags.len(), "tag"),
                 fields_count(r.scan.fields.len(), self.fields_read)
             )?,
         }
-        if !r.scan.tags.is_empty() {
+        if r.converted.is_some() {
+            // A template's tags lead with where they stand in it: the author fixes the
+            // template, not the PDF.
+            for t in &r.scan.tags {
+                let id = clean(if t.tag_id.is_empty() {
+                    &t.raw
+                } else {
+                    &t.tag_id
+                });
+                let place = t.source.as_ref().map_or_else(
+                    || "not found in the template".to_string(),
+                    |s| clean(&s.to_string()).into_owned(),
+                );
+                writeln!(o, "  {id:<24} {place}")?;
+                writeln!(
+                    o,
+                    "  {:<24} -> page {} at {:.2}, {:.2} ({:.2} x {:.2}), {} {}pt{}{}",
+                    "",
+                    t.page + 1,
+                    t.x,
+                    t.y,
+                    t.width,
+                    t.height,
+                    clean(&t.font),
+                    t.font_size,
+                    if t.valid { "" } else { ", invalid id" },
+                    if t.hidden { " (hidden)" } else { "" }
+                )?;
+            }
+        } else if !r.scan.tags.is_empty() {
             writeln!(
                 o,
                 "  {:<24} {:>4} {:>9} {:>9} {:>8} {:>7}  {:<5} font",
                 "tag", "page", "x", "y", "width", "height", "valid"
             )?;
         }
-        for t in &r.scan.tags {
+        for t in r.scan.tags.iter().filter(|_| r.converted.is_none()) {
             writeln!(
                 o,
                 "  {:<24} {:>4} {:>9.2} {:>9.2} {:>8.2} {:>7.2}  {:<5} {} {}pt{}",
@@ -142,6 +175,9 @@ impl Render {
         }
         for t in r.scan.vendor_tags.as_deref().unwrap_or_default() {
             let a = &t.attributes;
+            if let Some(s) = &t.source {
+                writeln!(o, "  {} {}: {}", t.dialect, t.raw, clean(&s.to_string()))?;
+            }
             writeln!(
                 o,
                 "  {} {} page {} {:.2}, {:.2} ({:.2} x {:.2}): {} for {}{}{}",
@@ -177,7 +213,17 @@ impl Render {
                 Severity::Warning => "warning",
                 Severity::Info => "info",
             };
-            writeln!(o, "  {sev}[{}]: {}", d.code, clean(&d.message))?;
+            match &d.source {
+                // Led by the place in the template, unless the message starts with it.
+                Some(s) if !d.message.starts_with(&s.to_string()) => writeln!(
+                    o,
+                    "  {sev}[{}]: {}: {}",
+                    d.code,
+                    clean(&s.to_string()),
+                    clean(&d.message)
+                )?,
+                _ => writeln!(o, "  {sev}[{}]: {}", d.code, clean(&d.message))?,
+            }
             if let Some(h) = &d.hint {
                 writeln!(o, "    hint: {}", clean(h))?;
             }

@@ -4,10 +4,13 @@ use crate::args::{Format, ScanArgs};
 use crate::batch::{Command, Ended, Gather, Input, Progress, Runner, Source, Summary, Tally};
 use crate::exit::ExitStatus;
 use crate::output::{Render, Writer};
+use crate::templates::Templates;
 use signprep_core::batch::{PdfSource, scan_source};
 use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_pack::TypeMap;
+use signprep_template::Format as TemplateFormat;
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -42,7 +45,35 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         Ok(r) => r,
         Err(status) => return status,
     };
-    let source = match Source::open(&args.paths, &Gather::batch(&args.batch, runner.threads())) {
+    let gather = Gather::batch(&args.batch, runner.threads());
+    let templates = Arc::new(Templates::new(&args.convert));
+    if Templates::expected(&args.paths, &args.batch.types) {
+        if let Err((e, missing)) = templates.converter() {
+            let or = if missing {
+                " or with --soffice PATH"
+            } else {
+                ""
+            };
+            return crate::exit::fail(&format!("{e}{or}"), ExitStatus::Error);
+        }
+        // Templates converted ahead, several per LibreOffice process (starting it is most
+        // of a conversion's time); the workers then find their PDFs in the cache. Not for
+        // a list read as the run goes (`--files-from -`): each is converted in its turn.
+        if args.batch.files_from.as_deref() != Some(Path::new("-"))
+            && let Ok(all) = Source::open(&args.paths, &gather)
+        {
+            {
+                let paths: Vec<PathBuf> = all
+                    .filter_map(|i| match i {
+                        Input::File(p) => Some(p),
+                        _ => None,
+                    })
+                    .collect();
+                templates.prepare(&paths);
+            }
+        }
+    }
+    let source = match Source::open(&args.paths, &gather) {
         Ok(s) => s,
         Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
@@ -80,7 +111,10 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         let spread = waiting == 0;
         let r = match input {
             Input::Stdin => scan_stdin(&options, &scanner, spread),
-            Input::File(p) => scan_source(&PdfSource::path(p), &options, &scanner, spread),
+            Input::File(p) => match TemplateFormat::from_path(p) {
+                Some(format) => templates.scan(p, format, &options, &scanner),
+                None => scan_source(&PdfSource::path(p), &options, &scanner, spread),
+            },
             Input::Missing(p, e) => Record::from_result(
                 input_name(p),
                 Err(signprep_core::Error::from(std::io::Error::new(

@@ -1,5 +1,6 @@
 //! Diagnostics: findings that do not stop a scan, each with a stable code.
 
+use crate::source::SourcePlace;
 use crate::visible::into_visible;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -301,6 +302,44 @@ codes! {
         /// the file as scanned with this finding; `preview`, which has nothing to
         /// write, exits with status 1. Check the pages in a PDF viewer.
         PageNotDrawn => "page_not_drawn", Warning;
+        /// A Word or OpenDocument template: the font, size, colour, highlight
+        /// or visibility changes inside one tag. The converted PDF draws the tag
+        /// in pieces (a tag whose `<` is 10 pt and `#>` 12 pt has a box of
+        /// neither size, and a change of font can move its end), and vendors
+        /// read such a tag wrongly or not at all. Select the whole tag in the
+        /// template and give it one format (clear the direct formatting).
+        TemplateTagFormatChanges => "template_tag_format_changes", Warning;
+        /// A Word or OpenDocument template: a tag stands inside a tracked change
+        /// that is not accepted (an insertion or a deletion) or inside a comment.
+        /// The converter shows or drops it by the document's view settings, not
+        /// by what the author meant: an insertion not yet accepted may be
+        /// exported, a deletion kept. Accept or reject the change (Review, Accept
+        /// All) and move tags out of comments before the template is used.
+        TemplateTagInRevision => "template_tag_in_revision", Error;
+        /// A Word or OpenDocument template: a tag is in text the conversion does
+        /// not draw (hidden text, the "vanish" property, a hidden paragraph or
+        /// section) or in a text box the converter may drop, so the PDF has no
+        /// field there. White or tiny text is the documented way to hide a tag
+        /// and is reported as info only. Make the text visible, or move the tag
+        /// out of the text box into the body or a table cell.
+        TemplateTagHidden => "template_tag_hidden", Error;
+        /// A Word or OpenDocument template: AutoCorrect or a copy from a word
+        /// processor put typographic characters where the tag's syntax needs
+        /// plain ones: curly quotes (`“ ” ‘ ’`) around a signNow or Adobe value,
+        /// an en or em dash, an ellipsis, a non-breaking or zero-width space,
+        /// a full-width `＃` or `＜`. The vendor's parser and ours do not read
+        /// them as syntax. The message names the character, where it is and
+        /// what it should be; turn off "Replace straight quotes with smart
+        /// quotes" (Word: AutoCorrect Options, AutoFormat As You Type) and retype it.
+        TemplateTagAutocorrected => "template_tag_autocorrected", Error;
+        /// A Word or OpenDocument template: a tag in the source is absent from the
+        /// converted PDF, broken, or wrapped over two lines there, so the PDF has
+        /// no field where the author put one. The message names both places: the
+        /// paragraph in the template and, where the PDF has the text, the page.
+        /// Usually the tag does not fit in its line or cell once converted (a
+        /// substituted font is wider): shorten it, widen the cell, or make the
+        /// font smaller.
+        TemplateTagLost => "template_tag_lost", Error;
     }
 }
 
@@ -340,6 +379,10 @@ pub struct Diagnostic {
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// Where it stands in the template the PDF was converted from (a `.docx`
+    /// or `.odt` input): the place its author fixes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourcePlace>,
 }
 
 impl Diagnostic {
@@ -356,7 +399,15 @@ impl Diagnostic {
             tag: None,
             field: None,
             hint: None,
+            source: None,
         }
+    }
+
+    /// At this place of the template the PDF was converted from.
+    #[must_use]
+    pub fn source(mut self, place: SourcePlace) -> Self {
+        self.source = Some(place);
+        self
     }
 
     /// On this page (0-based).

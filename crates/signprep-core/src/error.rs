@@ -700,6 +700,13 @@ crate::codes! {
         /// signprep (or a library it uses) failed on this file: a bug. The run goes on
         /// with the next file; please report it with the file.
         InternalError => "internal_error", Error;
+        /// A Word or OpenDocument input (`.docx`, `.odt`) could not be turned into a
+        /// PDF: LibreOffice refused it (not a document it reads, damaged, protected by
+        /// a password), gave no PDF, or ran past its time limit (`--convert-timeout`).
+        /// The message says which, with what LibreOffice wrote where it helps. The
+        /// run goes on with the next file. Open the file in LibreOffice Writer to see
+        /// what it makes of it; save it again as `.docx` or `.odt`.
+        ConvertFailed => "convert_failed", Error;
     }
 }
 

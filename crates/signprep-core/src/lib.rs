@@ -80,6 +80,7 @@ mod record;
 mod resources;
 mod scan;
 mod service;
+mod source;
 mod stream_cache;
 mod strip;
 mod tags;
@@ -104,9 +105,10 @@ pub use options::Cancel;
 pub use record::{ErrorInfo, Record, Status};
 pub use scan::{PageInfo, Scan, Scanner, Tag, VendorPiece, VendorText, id_is_valid};
 pub use service::ServiceTypes;
+pub use source::{Converted, SourcePart, SourcePlace};
 pub use strip::{Stripped, strip_vendor_tags};
 pub use tags::vendor::{
-    AnchorTab, AnchorUnits, Anchors, Dialect, DialectError, Dialects, FieldBox, VendorAttributes,
-    VendorTag, default_size, is_tab_list, tab_list_name,
+    AnchorTab, AnchorUnits, Anchors, Dialect, DialectError, Dialects, FieldBox, TextTag,
+    VendorAttributes, VendorTag, default_size, find_text_tags, is_tab_list, tab_list_name,
 };
 pub use visible::{into_visible, is_invisible, visible, visible_lines};

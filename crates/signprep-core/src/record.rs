@@ -3,6 +3,7 @@
 use crate::document::{Document, Error, LoadOptions};
 use crate::error::FileErrorCode;
 use crate::scan::{Scan, Scanner};
+use crate::source::Converted;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::Path;
@@ -62,6 +63,10 @@ pub struct Record {
     /// Present when `status` is `error`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
+    /// For a `.docx` or `.odt` input: what it was converted from and by, and
+    /// the hash of the PDF scanned. Absent for a PDF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub converted: Option<Converted>,
     /// The scan (empty lists on error).
     #[serde(flatten)]
     pub scan: Scan,
@@ -83,6 +88,7 @@ impl Record {
                 path,
                 status: Status::Ok,
                 error: None,
+                converted: None,
                 scan,
             },
             Err(e) => Record::failed(path, ErrorInfo::from(&e)),
@@ -96,6 +102,7 @@ impl Record {
             path,
             status: Status::Error,
             error: Some(error),
+            converted: None,
             scan: Scan::default(),
         }
     }

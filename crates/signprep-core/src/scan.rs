@@ -6,6 +6,7 @@ use crate::document::{Document, Error};
 use crate::forms::{self, Field};
 use crate::geometry::{Rect, Scale, ScaleError, round2};
 use crate::resources::Resources;
+use crate::source::SourcePlace;
 use crate::tags::vendor::{
     Anchors, Dialects, FoundVendorTag, Leftover, PageVendor, VendorTag, annotation_findings,
     collect_page, find_anchor_tabs, resolve_document,
@@ -64,6 +65,33 @@ pub struct Tag {
     pub font_size: f64,
     /// Painted invisibly.
     pub hidden: bool,
+    /// Where the tag stands in the template the PDF was converted from (a
+    /// `.docx` or `.odt` input); absent for a PDF input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourcePlace>,
+}
+
+impl Tag {
+    /// A tag with this id and matched text (`raw`, `<#` to `#>`) on a page
+    /// (0-based): `valid` by [`id_is_valid`], no box, no font, visible, no
+    /// source. Set the public fields for the rest.
+    pub fn new(tag_id: impl Into<String>, raw: impl Into<String>, page: usize) -> Tag {
+        let tag_id = tag_id.into();
+        Tag {
+            valid: id_is_valid(&tag_id),
+            tag_id,
+            raw: raw.into(),
+            page,
+            x: 0.0,
+            y: 0.0,
+            width: 0.0,
+            height: 0.0,
+            font: String::new(),
+            font_size: 0.0,
+            hidden: false,
+            source: None,
+        }
+    }
 }
 
 /// The result of scanning one document.
@@ -293,6 +321,11 @@ impl Scanner {
         self
     }
 
+    /// The vendors whose text tags this scanner reads ([`Scanner::dialects`]).
+    pub fn dialects_read(&self) -> Dialects {
+        self.dialects
+    }
+
     /// True when the scanner reads vendor tags (dialects or anchors).
     pub fn reads_vendor_tags(&self) -> bool {
         !self.dialects.is_empty() || self.anchors.is_some()
@@ -449,6 +482,7 @@ impl Scanner {
                 font: t.font.clone(),
                 font_size: round2(t.font_size),
                 hidden: t.hidden,
+                source: None,
             });
         }
         if self.reads_vendor_tags() {

@@ -55,4 +55,6 @@ pub struct ScanArgs {
     /// Walking, file lists, sharding, resuming, limits and progress.
     #[command(flatten)]
     pub batch: super::BatchArgs,
+    #[command(flatten)]
+    pub convert: super::ConvertArgs,
 }

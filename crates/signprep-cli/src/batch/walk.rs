@@ -47,8 +47,11 @@ pub struct WalkOptions {
     /// Follow symbolic links (skipped otherwise).
     pub follow_links: bool,
     /// Include/exclude globs (`!` excludes), gitignore syntax, relative to the folder.
-    /// With no include glob, only `*.pdf` files are taken.
+    /// With no include glob, only the files of `types` are taken.
     pub globs: Vec<String>,
+    /// The extensions taken when no include glob is given (`--type`): `pdf`, and
+    /// `docx`, `odt` for templates. Empty: `pdf`.
+    pub types: Vec<&'static str>,
     /// Also take the request bodies and manifests (`*.json`, `*.toml`) in a
     /// folder and below, hidden entries left out, ignore files not read
     /// (`check`).
@@ -62,6 +65,7 @@ impl Default for WalkOptions {
             hidden: false,
             follow_links: false,
             globs: Vec::new(),
+            types: Vec::new(),
             bodies: false,
         }
     }
@@ -77,7 +81,12 @@ impl WalkOptions {
         let mut b = OverrideBuilder::new(root);
         b.case_insensitive(true).map_err(|e| e.to_string())?;
         if !self.globs.iter().any(|g| !g.starts_with('!')) {
-            b.add("*.pdf").map_err(|e| e.to_string())?;
+            if self.types.is_empty() {
+                b.add("*.pdf").map_err(|e| e.to_string())?;
+            }
+            for t in &self.types {
+                b.add(&format!("*.{t}")).map_err(|e| e.to_string())?;
+            }
         }
         for g in &self.globs {
             b.add(g).map_err(|e| format!("--glob `{g}`: {e}"))?;

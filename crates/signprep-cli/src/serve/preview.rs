@@ -68,7 +68,7 @@ enum Drawn {
     /// The page's PNG, and the document's page count.
     Png(Vec<u8>, usize),
     /// The file could not be scanned: its `scan --format ndjson` record.
-    Unscanned(Record),
+    Unscanned(Box<Record>),
     /// The page asked for is past the end.
     NoSuchPage(usize),
     /// The page could not be drawn: why.
@@ -109,7 +109,7 @@ pub async fn preview(
     let drawn = match outcome {
         Ok(d) => d,
         Err(f) => match f.into_error(budget) {
-            Ok(e) => Drawn::Unscanned(Record::from_result(q.name.clone(), Err(e))),
+            Ok(e) => Drawn::Unscanned(Box::new(Record::from_result(q.name.clone(), Err(e)))),
             Err(f) => return Err(engine_failed(f)),
         },
     };
@@ -183,7 +183,7 @@ fn draw(
         .and_then(|doc| scanner.scan(&doc).map(|scan| (doc, scan)));
     let (doc, scan) = match scanned {
         Ok(d) => d,
-        Err(e) => return Drawn::Unscanned(Record::from_result(name.to_string(), Err(e))),
+        Err(e) => return Drawn::Unscanned(Box::new(Record::from_result(name.to_string(), Err(e)))),
     };
     let count = doc.page_count();
     if page > count {

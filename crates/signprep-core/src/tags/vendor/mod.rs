@@ -18,6 +18,7 @@ mod docusign;
 mod dropbox;
 mod pandadoc;
 mod signnow;
+mod text;
 
 mod documenso;
 mod output;
@@ -26,6 +27,7 @@ mod wrap;
 pub(crate) use annotation::annotation_findings;
 pub use output::{FieldBox, VendorTag};
 pub(crate) use resolve::{Leftover, PageVendor, collect_page, resolve_document};
+pub use text::{TextTag, find_text_tags};
 
 use super::{Lines, glyphs_of, span};
 use crate::content::PageText;

@@ -2,6 +2,7 @@
 //! output pixels (as [`crate::Tag`]), and where its field goes ([`FieldBox`]).
 
 use super::{Dialect, FoundVendorTag, VendorAttributes};
+use crate::source::SourcePlace;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -38,6 +39,10 @@ pub struct VendorTag {
     pub font_size: f64,
     /// Painted invisibly (white, transparent or render mode 3/7).
     pub hidden: bool,
+    /// Where the tag stands in the template the PDF was converted from (a
+    /// `.docx` or `.odt` input); absent for a PDF input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourcePlace>,
 }
 
 /// A field's place in page-stacked output pixels.
@@ -72,6 +77,7 @@ impl VendorTag {
             font: String::new(),
             font_size: 0.0,
             hidden: false,
+            source: None,
         }
     }
 
@@ -113,6 +119,7 @@ impl FoundVendorTag {
             font: self.font,
             font_size: round2(self.font_size),
             hidden: self.hidden,
+            source: None,
         }
     }
 }

@@ -1,0 +1,73 @@
+//! A template to a scan record: read its XML, convert it, scan the PDF, and join the two
+//! (every tag's place in the source, the template findings, the round trip's). The one
+//! way every front end (CLI, server, Python) scans a template.
+
+use crate::convert::{Conversion, Converter};
+use crate::{Format, Template, round_trip};
+use signprep_core::{Converted, Document, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
+
+/// What scanning a template gives: its record and, when it converted, the PDF (the bytes
+/// that would be uploaded: `--keep-pdf`).
+#[derive(Debug)]
+pub struct Scanned {
+    /// The record: `converted` set, tags with their `source`, the template findings first.
+    pub record: Record,
+    /// The PDF LibreOffice made, when it made one.
+    pub pdf: Option<Vec<u8>>,
+}
+
+/// Reads, converts and scans one template called `name` in records. Never fails: a template
+/// that cannot be read or converted gives an error record (`convert_failed`), as a PDF that
+/// cannot be read gives one.
+pub fn scan_template(
+    name: String,
+    bytes: &[u8],
+    format: Format,
+    converter: &Converter,
+    options: &LoadOptions,
+    scanner: &Scanner,
+) -> Scanned {
+    let failed = |why: String| Scanned {
+        record: Record::failed(
+            name.clone(),
+            ErrorInfo::new(FileErrorCode::ConvertFailed, why),
+        ),
+        pdf: None,
+    };
+    let template = match Template::read(bytes, format) {
+        Ok(t) => t,
+        Err(e) => {
+            return failed(format!(
+                "cannot read it as a {} template: {e}",
+                format.as_str()
+            ));
+        }
+    };
+    let Conversion {
+        pdf, pdf_sha256, ..
+    } = match converter.convert(bytes, format) {
+        Ok(c) => c,
+        Err(e) => return failed(e.to_string()),
+    };
+    let result = Document::from_bytes(&pdf, options).and_then(|doc| scanner.scan(&doc));
+    let mut record = Record::from_result(name, result);
+    if let Some(e) = record.error.as_mut() {
+        e.message = format!("the PDF LibreOffice made of it: {}", e.message);
+    }
+    record.converted = Some(Converted::new(
+        format.as_str(),
+        converter.version(),
+        pdf_sha256,
+    ));
+    if record.error.is_none() {
+        let dialects = scanner.dialects_read();
+        round_trip(&template, dialects, &mut record.scan);
+        let mut findings = template.findings(dialects);
+        findings.append(&mut record.scan.diagnostics);
+        record.scan.diagnostics = findings;
+    }
+    Scanned {
+        record,
+        pdf: Some(pdf),
+    }
+}
