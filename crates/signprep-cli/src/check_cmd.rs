@@ -7,8 +7,10 @@ use crate::batch::{Command, Ended, Gather, Input, Progress, Runner, Source, Summ
 use crate::check::record::Record;
 use crate::check::write::Writer;
 use crate::exit::ExitStatus;
+use crate::templates::Templates;
 use signprep_core::LoadOptions;
-use signprep_pack::{Checker, InputKind, read_template};
+use signprep_pack::{Checker, Finding, InputKind, read_template};
+use signprep_template::Format as TemplateFormat;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
@@ -87,7 +89,19 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     // The first input skipped as `kind_unknown`, and why: named when it is
     // the only input.
     let mut first_skipped: Option<(String, String)> = None;
-    let work = move |item: &Input, _waiting: usize| check_one(&checker, item, kind);
+    let templates = Templates::new(&args.convert);
+    if Templates::expected(&paths, &[]) {
+        if let Err((e, missing)) = templates.converter() {
+            let or = if missing { " or with --soffice PATH" } else { "" };
+            return crate::exit::fail(&format!("{e}{or}"), ExitStatus::Error);
+        }
+    }
+    let work = move |item: &Input, _waiting: usize| match item {
+        Input::File(path) if let Some(format) = TemplateFormat::from_path(path) => {
+            check_template(&checker, &templates, path, format, &options)
+        }
+        _ => check_one(&checker, item, kind),
+    };
     // Largest files first (output order is kept).
     let ended = runner.run(
         items,
@@ -212,4 +226,47 @@ pub fn check_bytes(
     let shown = path.display().to_string();
     signprep_core::batch::test_hook(&shown);
     Record::checked(shown, checker.check_bytes(bytes, path, kind))
+}
+
+/// A template (`.docx`, `.odt`): converted and checked as the PDF it becomes, every rule
+/// of a PDF; its findings name their place in the template where they have one (the
+/// template's own findings, and a PDF finding about a tag found there).
+fn check_template(
+    checker: &Checker,
+    templates: &Templates,
+    path: &Path,
+    format: TemplateFormat,
+    options: &LoadOptions,
+) -> Record {
+    let shown = path.display().to_string();
+    let scanned = templates.scanned(path, format, options, &signprep_core::Scanner::new());
+    let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
+        (Some(pdf), None) => (pdf, scanned.record.scan),
+        (_, Some(e)) => return Record::convert_failed(shown, e.message),
+        (None, None) => return Record::convert_failed(shown, "no PDF was made".into()),
+    };
+    let mut checked = checker.check_bytes(&pdf, path, Some(InputKind::Pdf));
+    for f in &mut checked.findings {
+        if f.source.is_none()
+            && let Some(tag) = &f.tag
+        {
+            f.source = scan
+                .tags
+                .iter()
+                .find(|t| &t.tag_id == tag && f.page.is_none_or(|p| p == t.page))
+                .and_then(|t| t.source.clone());
+        }
+    }
+    let mut findings: Vec<Finding> = scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str().starts_with("template_"))
+        .map(|d| Finding {
+            pointer: None,
+            ..Finding::from_scan(d, "", &shown)
+        })
+        .collect();
+    findings.append(&mut checked.findings);
+    checked.findings = findings;
+    Record::checked(shown, checked)
 }

@@ -43,6 +43,13 @@ pub fn write(
     layout: Layout,
 ) -> io::Result<()> {
     writeln!(o, "{}[{}]: {}", f.severity, f.code, clean_lines(&f.message))?;
+    // A template's finding leads with its place there, where its author fixes it.
+    if let Some(s) = &f.source {
+        let s = s.to_string();
+        if !f.message.starts_with(&s) {
+            writeln!(o, "  --> template: {}", clean(&s))?;
+        }
+    }
     let mut place = Vec::new();
     match (path, &f.pointer) {
         (Some(path), Some(p)) if !p.is_empty() => place.push(format!("{path}#{p}")),

@@ -5,7 +5,7 @@
 
 use crate::args::{ConvertArgs, InputType};
 use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
-use signprep_template::Format;
+use signprep_template::{Format, Scanned};
 use signprep_template::convert::{ConvertError, ConvertOptions, Converter, default_cache_dir};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -76,8 +76,7 @@ impl Templates {
         }
     }
 
-    /// Scans one template: its record, the PDF written to `--keep-pdf` when asked (a
-    /// failure to write it is the record's `io_error`: nothing else is lost).
+    /// Scans one template: its record.
     pub fn scan(
         &self,
         path: &Path,
@@ -85,8 +84,23 @@ impl Templates {
         options: &LoadOptions,
         scanner: &Scanner,
     ) -> Record {
+        self.scanned(path, format, options, scanner).record
+    }
+
+    /// Scans one template: its record and its PDF, the PDF written to `--keep-pdf` when
+    /// asked (a failure to write it is the record's `io_error`: nothing else is lost).
+    pub fn scanned(
+        &self,
+        path: &Path,
+        format: Format,
+        options: &LoadOptions,
+        scanner: &Scanner,
+    ) -> Scanned {
         let name = path.display().to_string();
-        let failed = |code, why: String| Record::failed(name.clone(), ErrorInfo::new(code, why));
+        let failed = |code, why: String| Scanned {
+            record: Record::failed(name.clone(), ErrorInfo::new(code, why)),
+            pdf: None,
+        };
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) => return failed(FileErrorCode::IoError, format!("cannot read it: {e}")),
@@ -114,6 +128,9 @@ impl Templates {
                 );
             }
         }
-        record
+        Scanned {
+            record,
+            pdf: scanned.pdf,
+        }
     }
 }

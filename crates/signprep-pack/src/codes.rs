@@ -431,6 +431,10 @@ pub struct Finding {
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// Where it stands in the template the PDF was converted from (a `.docx`
+    /// or `.odt` input): the place its author fixes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<signprep_core::SourcePlace>,
 }
 
 impl Finding {
@@ -452,6 +456,7 @@ impl Finding {
             tag: None,
             field: None,
             hint: None,
+            source: None,
         }
     }
 
@@ -495,6 +500,7 @@ impl Finding {
             tag: d.tag.clone(),
             field: d.field.clone(),
             hint: d.hint.clone(),
+            source: d.source.clone(),
         }
     }
 
@@ -526,9 +532,17 @@ impl Finding {
 }
 
 impl fmt::Display for Finding {
-    /// `error[code]: message (at /pointer in file)`.
+    /// `error[code]: message (at /pointer in file)`; a finding of a template leads with
+    /// its place there (`error[code]: body, paragraph 3 ("..."): message`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}]: {}", self.severity, self.code, self.message)?;
+        write!(f, "{}[{}]: ", self.severity, self.code)?;
+        if let Some(s) = &self.source {
+            let place = s.to_string();
+            if !self.message.starts_with(&place) {
+                write!(f, "{place}: ")?;
+            }
+        }
+        f.write_str(&self.message)?;
         match (&self.pointer, &self.file) {
             (Some(p), Some(file)) => write!(f, " (at {p} in {file})")?,
             (Some(p), None) => write!(f, " (at {p})")?,

@@ -62,6 +62,19 @@ pub fn scan_template(
     if record.error.is_none() {
         let dialects = scanner.dialects_read();
         round_trip(&template, dialects, &mut record.scan);
+        // A finding of the PDF about a tag stands where the tag stands in the template.
+        for d in &mut record.scan.diagnostics {
+            if d.source.is_none()
+                && let Some(tag) = &d.tag
+            {
+                d.source = record
+                    .scan
+                    .tags
+                    .iter()
+                    .find(|t| &t.tag_id == tag && d.page.is_none_or(|p| p == t.page))
+                    .and_then(|t| t.source.clone());
+            }
+        }
         let mut findings = template.findings(dialects);
         findings.append(&mut record.scan.diagnostics);
         record.scan.diagnostics = findings;

@@ -45,6 +45,8 @@ pub struct CheckArgs {
     /// it that is an error (exit status 2), so a gate on the wrong folder fails.
     #[arg(long)]
     pub allow_empty: bool,
+    #[command(flatten)]
+    pub convert: super::ConvertArgs,
 }
 
 /// `--kind`: [`InputKind`]'s names, each with its one-line summary.

@@ -201,6 +201,16 @@ impl Record {
     }
 
     /// The record of standard input when it could not be read (`io_error`).
+    pub fn convert_failed(path: String, message: String) -> Record {
+        let failure = Failure {
+            code: FileErrorCode::ConvertFailed,
+            message,
+            unread: None,
+        };
+        Record::failed(path, failure)
+    }
+
+    /// Standard input could not be read.
     pub fn stdin_unreadable(e: &std::io::Error) -> Record {
         let failure = Failure {
             code: FileErrorCode::IoError,
