@@ -90,11 +90,10 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     // the only input.
     let mut first_skipped: Option<(String, String)> = None;
     let templates = Templates::new(&args.convert);
-    if Templates::expected(&paths, &[]) {
-        if let Err((e, missing)) = templates.converter() {
-            let or = if missing { " or with --soffice PATH" } else { "" };
-            return crate::exit::fail(&format!("{e}{or}"), ExitStatus::Error);
-        }
+    if Templates::expected(&paths, &[])
+        && let Err(e) = templates.require()
+    {
+        return crate::exit::fail(&e, ExitStatus::Error);
     }
     let work = move |item: &Input, _waiting: usize| match item {
         Input::File(path) if let Some(format) = TemplateFormat::from_path(path) => {

@@ -48,13 +48,8 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     let gather = Gather::batch(&args.batch, runner.threads());
     let templates = Arc::new(Templates::new(&args.convert));
     if Templates::expected(&args.paths, &args.batch.types) {
-        if let Err((e, missing)) = templates.converter() {
-            let or = if missing {
-                " or with --soffice PATH"
-            } else {
-                ""
-            };
-            return crate::exit::fail(&format!("{e}{or}"), ExitStatus::Error);
+        if let Err(e) = templates.require() {
+            return crate::exit::fail(&e, ExitStatus::Error);
         }
         // Templates converted ahead, several per LibreOffice process (starting it is most
         // of a conversion's time); the workers then find their PDFs in the cache. Not for

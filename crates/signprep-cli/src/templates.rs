@@ -5,8 +5,8 @@
 
 use crate::args::{ConvertArgs, InputType};
 use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
-use signprep_template::{Format, Scanned};
 use signprep_template::convert::{ConvertError, ConvertOptions, Converter, default_cache_dir};
+use signprep_template::{Format, Scanned};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -60,6 +60,19 @@ impl Templates {
             .map_err(|(e, missing)| (e.as_str(), *missing))
     }
 
+    /// The converter now, or the run's one error (exit 2): LibreOffice missing (with how to
+    /// install or name it) or not runnable.
+    pub fn require(&self) -> Result<&Converter, String> {
+        self.converter().map_err(|(e, missing)| {
+            let or = if missing {
+                " or with --soffice PATH"
+            } else {
+                ""
+            };
+            format!("{e}{or}")
+        })
+    }
+
     /// Converts the templates among `paths` ahead of the batch, several per LibreOffice
     /// process, into the cache. Returns how many were converted.
     pub fn prepare(&self, paths: &[PathBuf]) -> usize {
@@ -87,6 +100,28 @@ impl Templates {
         self.scanned(path, format, options, scanner).record
     }
 
+    /// Scans one template already read, called `name` in its record (`signprep serve`'s
+    /// bodies): its record and its PDF; nothing is written (no `--keep-pdf`).
+    pub fn scanned_bytes(
+        &self,
+        name: String,
+        bytes: &[u8],
+        format: Format,
+        options: &LoadOptions,
+        scanner: &Scanner,
+    ) -> Scanned {
+        match self.converter() {
+            Ok(c) => signprep_template::scan_template(name, bytes, format, c, options, scanner),
+            Err((e, _)) => Scanned {
+                record: Record::failed(
+                    name,
+                    ErrorInfo::new(FileErrorCode::ConvertFailed, e.to_string()),
+                ),
+                pdf: None,
+            },
+        }
+    }
+
     /// Scans one template: its record and its PDF, the PDF written to `--keep-pdf` when
     /// asked (a failure to write it is the record's `io_error`: nothing else is lost).
     pub fn scanned(
@@ -97,20 +132,19 @@ impl Templates {
         scanner: &Scanner,
     ) -> Scanned {
         let name = path.display().to_string();
-        let failed = |code, why: String| Scanned {
-            record: Record::failed(name.clone(), ErrorInfo::new(code, why)),
-            pdf: None,
-        };
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
-            Err(e) => return failed(FileErrorCode::IoError, format!("cannot read it: {e}")),
+            Err(e) => {
+                return Scanned {
+                    record: Record::failed(
+                        name,
+                        ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),
+                    ),
+                    pdf: None,
+                };
+            }
         };
-        let converter = match self.converter() {
-            Ok(c) => c,
-            Err((e, _)) => return failed(FileErrorCode::ConvertFailed, e.to_string()),
-        };
-        let scanned =
-            signprep_template::scan_template(name, &bytes, format, converter, options, scanner);
+        let scanned = self.scanned_bytes(name, &bytes, format, options, scanner);
         let mut record = scanned.record;
         if let (Some(dir), Some(pdf)) = (&self.keep_pdf, &scanned.pdf) {
             let stem = path.file_stem().unwrap_or(path.as_os_str());
@@ -133,4 +167,49 @@ impl Templates {
             pdf: scanned.pdf,
         }
     }
+}
+
+/// A template's check record, from its scan (`scanned`, named `path`): the PDF it became
+/// checked by every rule of a PDF, its findings led by the template's own (`template_*`);
+/// a finding about a tag found in the template names its place there. `check` and
+/// `signprep serve` both make a template's check record here.
+// Until `check_cmd::check_template` calls it, only the server does.
+#[cfg_attr(not(feature = "serve"), allow(dead_code))]
+pub fn check_scanned(
+    checker: &signprep_pack::Checker,
+    path: &Path,
+    scanned: Scanned,
+) -> crate::check::record::Record {
+    use crate::check::record::Record as CheckRecord;
+    use signprep_pack::{Finding, InputKind};
+    let shown = path.display().to_string();
+    let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
+        (Some(pdf), None) => (pdf, scanned.record.scan),
+        (_, Some(e)) => return CheckRecord::convert_failed(shown, e.message),
+        (None, None) => return CheckRecord::convert_failed(shown, "no PDF was made".into()),
+    };
+    let mut checked = checker.check_bytes(&pdf, path, Some(InputKind::Pdf));
+    for f in &mut checked.findings {
+        if f.source.is_none()
+            && let Some(tag) = &f.tag
+        {
+            f.source = scan
+                .tags
+                .iter()
+                .find(|t| &t.tag_id == tag && f.page.is_none_or(|p| p == t.page))
+                .and_then(|t| t.source.clone());
+        }
+    }
+    let mut findings: Vec<Finding> = scan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str().starts_with("template_"))
+        .map(|d| Finding {
+            pointer: None,
+            ..Finding::from_scan(d, "", &shown)
+        })
+        .collect();
+    findings.append(&mut checked.findings);
+    checked.findings = findings;
+    CheckRecord::checked(shown, checked)
 }

@@ -596,3 +596,42 @@ fn why_not_run(e: &io::Error) -> &'static str {
         _ => "it did not start",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_libreoffice_names_the_install_command() {
+        let e = ConvertError::NotInstalled {
+            looked: "PATH".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "LibreOffice is needed to convert Word and OpenDocument files and was not found (PATH): install it (Debian, Ubuntu: `apt-get install libreoffice-writer-nogui`; Fedora: `dnf install libreoffice-writer`; macOS: `brew install --cask libreoffice`), or name its `soffice` program in SIGNPREP_SOFFICE"
+        );
+    }
+
+    #[test]
+    fn a_program_that_is_not_there_is_named() {
+        let options = ConvertOptions {
+            program: Some(PathBuf::from("/nonexistent/soffice")),
+            ..ConvertOptions::default()
+        };
+        let e = Converter::new(&options).err().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("cannot run LibreOffice at /nonexistent/soffice: no such program")
+        );
+    }
+
+    #[test]
+    fn what_libreoffice_said_is_put_in_our_words() {
+        assert_eq!(
+            refusal("Error: source file could not be loaded\n"),
+            "it could not load the file: not a document it reads, damaged, or protected by a password"
+        );
+        assert_eq!(refusal(""), "it wrote no PDF and said nothing");
+        assert_eq!(file_url(Path::new("/tmp/a b#")), "file:///tmp/a%20b%23");
+    }
+}

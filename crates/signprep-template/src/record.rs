@@ -67,12 +67,22 @@ pub fn scan_template(
             if d.source.is_none()
                 && let Some(tag) = &d.tag
             {
+                let on_page = |p: usize| d.page.is_none_or(|q| q == p);
                 d.source = record
                     .scan
                     .tags
                     .iter()
-                    .find(|t| &t.tag_id == tag && d.page.is_none_or(|p| p == t.page))
-                    .and_then(|t| t.source.clone());
+                    .find(|t| &t.tag_id == tag && on_page(t.page))
+                    .and_then(|t| t.source.clone())
+                    .or_else(|| {
+                        record
+                            .scan
+                            .vendor_tags
+                            .iter()
+                            .flatten()
+                            .find(|t| &t.raw == tag && on_page(t.page))
+                            .and_then(|t| t.source.clone())
+                    });
             }
         }
         let mut findings = template.findings(dialects);
