@@ -6,10 +6,12 @@ use crate::args::MigrateArgs;
 use crate::batch::{Command, Ended, Progress, Runner, Summary, Tally};
 use crate::batch::{Input, Source};
 use crate::exit::ExitStatus;
+use crate::templates::Templates;
 use signprep_core::Severity;
 use signprep_core::{LoadOptions, Scanner};
 use signprep_pack::migrate::SignerMap;
 use signprep_pack::{Finding, MigrateSummary, Migrated, Migrator};
+use signprep_template::Format as TemplateFormat;
 use std::collections::BTreeSet;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -59,6 +61,20 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     // of theirs is in `total`), and PDFs migrated but not written (theirs is).
     let mut lost = 0;
     let mut unwritten = 0;
+    let templates = Arc::new(Templates::new(&args.convert));
+    if Templates::expected(&args.paths, &[]) {
+        if let Err(e) = templates.require() {
+            return crate::exit::fail(&e, ExitStatus::Error);
+        }
+        // A template's plan uploads the PDF it converts to: written beside the plan, or
+        // into --keep-pdf.
+        if args.out.is_none() && args.convert.keep_pdf.is_none() {
+            return crate::exit::fail(
+                "a template's request uploads the PDF LibreOffice makes of it: give --out DIR (the PDF is written beside the request) or --keep-pdf DIR",
+                ExitStatus::Error,
+            );
+        }
+    }
     let migrator = Arc::new(migrator);
     let out_dir = args.out.clone();
     // Work on the batch engine (its one panic boundary); results come back in
@@ -66,7 +82,12 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     let ended = runner.run(
         inputs.into_iter(),
         |_| 0,
-        move |input, _| migrate_one(&migrator, input, out_dir.as_deref()),
+        move |input, _| match input {
+            Input::File(p) if let Some(format) = TemplateFormat::from_path(p) => {
+                migrate_template(&migrator, &templates, p, format, out_dir.as_deref())
+            }
+            _ => migrate_one(&migrator, input, out_dir.as_deref()),
+        },
         Progress::hidden(),
         |input, result, _| {
             let shown = input.path().display().to_string();
@@ -210,6 +231,45 @@ fn migrate_one(m: &Migrator, input: &Input, out: Option<&Path>) -> Result<Migrat
     };
     let upload = (!stdin).then(|| path.display().to_string());
     let mut migrated = m.migrate_pdf(&bytes, upload.as_deref(), &name);
+    if let Some(plan) = &mut migrated.plan {
+        plan.place_uploads(out);
+    }
+    Ok(migrated)
+}
+
+/// Converts and migrates one template: its scan carries the template's places, and its
+/// plan uploads the converted PDF, written beside the plan (`NAME.pdf`; `--keep-pdf` keeps
+/// a copy there too) or, on standard output, into `--keep-pdf`. `Err` when it cannot be
+/// read, converted or its PDF written.
+fn migrate_template(
+    m: &Migrator,
+    templates: &Templates,
+    path: &Path,
+    format: TemplateFormat,
+    out: Option<&Path>,
+) -> Result<Migrated, String> {
+    let (scanner, load) = m.pdf_reader();
+    let scanned = templates.scanned(path, format, load, scanner);
+    let pdf = match (scanned.pdf, &scanned.record.error) {
+        (Some(pdf), None) => pdf,
+        (_, Some(e)) => return Err(format!("[{}] {}", e.code, e.message)),
+        (None, None) => return Err("no PDF was made".into()),
+    };
+    let name = path
+        .file_stem()
+        .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned());
+    let beside = match (out, templates.keep_pdf()) {
+        (Some(dir), _) => dir.join(format!("{name}.pdf")),
+        (None, Some(dir)) => dir.join(format!("{name}.pdf")),
+        (None, None) => return Err("no --out or --keep-pdf folder for its PDF".into()),
+    };
+    let upload = beside.display().to_string();
+    let mut migrated = m.migrate_scanned(&pdf, &scanned.record.scan, Some(&upload), &name);
+    // Written only with a plan to upload it (a stripped copy, written later, replaces it).
+    if out.is_some() && migrated.plan.is_some() {
+        crate::atomic::write_with(&beside, |w| w.write_all(&pdf))
+            .map_err(|e| crate::atomic::cannot_write(&beside, &e))?;
+    }
     if let Some(plan) = &mut migrated.plan {
         plan.place_uploads(out);
     }

@@ -119,9 +119,22 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     let mut rows = Vec::with_capacity(inputs.len());
     let max_pages = args.max_pages;
     let worker_names = Arc::clone(&names);
+    let templates = crate::templates::Templates::new(&args.convert);
+    if crate::templates::Templates::expected(&args.paths, &[])
+        && let Err(e) = templates.require()
+    {
+        return crate::exit::fail(&e, ExitStatus::Error);
+    }
+    let how = How {
+        scanner,
+        options,
+        style,
+        templates,
+        max_pages,
+    };
     let work = move |(id, input): &(usize, Input), _: usize| {
         let name = worker_names.name(input.path());
-        one(*id, input, name, &scanner, &options, &style, max_pages)
+        one(*id, input, name, &how)
     };
     // Largest files first (output order is kept).
     let weight = |(_, input): &(usize, Input)| input.size();
@@ -254,17 +267,24 @@ impl Names {
     }
 }
 
-/// Scans and draws one file.
-fn one(
-    id: usize,
-    input: &Input,
-    name: String,
-    scanner: &Scanner,
-    options: &LoadOptions,
-    style: &Style,
+/// How every file of a report is scanned and drawn.
+struct How {
+    scanner: Scanner,
+    options: LoadOptions,
+    style: Style,
+    templates: crate::templates::Templates,
     max_pages: usize,
-) -> Done {
+}
+
+/// Scans and draws one file.
+fn one(id: usize, input: &Input, name: String, how: &How) -> Done {
+    let (scanner, options, style, max_pages) =
+        (&how.scanner, &how.options, &how.style, how.max_pages);
     let (path, loaded) = match input {
+        Input::File(p) if let Some(format) = signprep_template::Format::from_path(p) => (
+            p.as_path(),
+            crate::preview::load::load_template(p, format, &how.templates, scanner, options),
+        ),
         Input::File(_) | Input::Stdin => (input.path(), load_with(input.path(), scanner, options)),
         Input::Missing(p, e) => (
             p.as_path(),

@@ -292,9 +292,18 @@ fn findings(s: &mut String, diags: &[Diagnostic]) {
     }
     s.push_str("<ul class=\"findings\">\n");
     for d in diags {
+        // A template's finding leads with its place there, where its author fixes it.
+        let place = d
+            .source
+            .as_ref()
+            .map(ToString::to_string)
+            .filter(|p| !d.message.starts_with(p.as_str()))
+            .map_or_else(String::new, |p| {
+                format!("<span class=\"source\">{}</span>: ", esc(&p))
+            });
         let _ = write!(
             s,
-            "<li class=\"{sev}\"><b>{sev}</b> <code>{}</code> {}",
+            "<li class=\"{sev}\"><b>{sev}</b> <code>{}</code> {place}{}",
             d.code,
             esc(&d.message),
             sev = d.severity,

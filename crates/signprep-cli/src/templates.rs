@@ -60,6 +60,11 @@ impl Templates {
             .map_err(|(e, missing)| (e.as_str(), *missing))
     }
 
+    /// `--keep-pdf DIR`, when given.
+    pub fn keep_pdf(&self) -> Option<&Path> {
+        self.keep_pdf.as_deref()
+    }
+
     /// The converter now, or the run's one error (exit 2): LibreOffice missing (with how to
     /// install or name it) or not runnable.
     pub fn require(&self) -> Result<&Converter, String> {

@@ -246,3 +246,103 @@ fn soffice_a_batch_goes_on_past_a_bad_template_and_a_rerun_converts_nothing() {
     // `pdf_sha256`s mean the second run converted nothing.
     assert_eq!(strip(&first.stdout), strip(&second.stdout));
 }
+
+/// `migrate` of a template: the plan uploads the PDF LibreOffice made (written beside it,
+/// stripped with --strip), which `check` passes and a scan finds no vendor tag in; the
+/// findings name the template's paragraph; a template with an error is not written.
+#[test]
+#[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
+fn soffice_migrate_of_a_template_uploads_its_pdf_stripped() {
+    soffice_required();
+    let tmp = scratch("templates", "migrate");
+    let out = tmp.join("out");
+    let o = run(&[
+        "migrate",
+        "--no-cache",
+        "--out",
+        out.to_str().unwrap(),
+        "--strip",
+        "--verbose",
+        "--signer",
+        "signer1=a@example.com",
+        &format!("{TEMPLATES}/docx_vendor_dropbox.docx"),
+        &format!("{TEMPLATES}/docx_curly_quotes.docx"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains(
+            "error[template_tag_autocorrected]: body, paragraph 2 (\"{{t:s;r:y;o:“Client”;}}\")"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("  --> template: body, paragraph 3 (\"signNow, typed plain: {{t:s;r:y;o:\"Client\";}}\")"),
+        "{err}"
+    );
+    let mut written: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        ["docx_vendor_dropbox.json", "docx_vendor_dropbox.pdf"]
+    );
+    let plan = out.join("docx_vendor_dropbox.json");
+    let c = run(&["check", "--format", "ndjson", plan.to_str().unwrap()]);
+    assert_eq!(
+        c.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&c.stdout)
+    );
+    let s = run(&[
+        "scan",
+        "--format",
+        "ndjson",
+        "--dialect",
+        "all",
+        out.join("docx_vendor_dropbox.pdf").to_str().unwrap(),
+    ]);
+    let recs = records(&s.stdout);
+    assert_eq!(recs[0]["vendor_tags"], serde_json::json!([]), "{recs:?}");
+}
+
+/// `preview` draws a template's pages (the PDF LibreOffice made) and `report` lists its
+/// findings led by their place in the template; a template that cannot be read is the
+/// report's `convert_failed` section and the report goes on.
+#[test]
+#[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
+fn soffice_preview_and_report_take_templates() {
+    soffice_required();
+    let tmp = scratch("templates", "preview");
+    let o = run(&[
+        "preview",
+        "--no-cache",
+        &format!("{TEMPLATES}/odt_places.odt"),
+        "--out-dir",
+        tmp.to_str().unwrap(),
+    ]);
+    assert!(
+        tmp.join("odt_places-p1.png").is_file(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let html = tmp.join("r.html");
+    let o = run(&[
+        "report",
+        "--no-cache",
+        "-o",
+        html.to_str().unwrap(),
+        &format!("{TEMPLATES}/docx_places.docx"),
+        &format!("{TEMPLATES}/docx_ole.docx"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<span class=\"source\">body, table row 2 column 2, paragraph 5 (&quot;&lt;# CELL_2_2 #&gt;&quot;)</span>"),
+        "no source in the report"
+    );
+    assert!(page.contains("convert_failed"));
+}

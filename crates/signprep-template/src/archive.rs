@@ -7,11 +7,40 @@ use std::io::{Cursor, Read};
 use zip::ZipArchive;
 use zip::result::ZipError;
 
-/// At most this many bytes inflated from one template, all parts together.
-pub(crate) const MAX_INFLATED: u64 = 256 << 20;
-/// At most this many entries in the zip (a large Word document has a few
-/// hundred: media, fonts, custom XML).
-pub(crate) const MAX_ENTRIES: usize = 10_000;
+/// The limits a template is read within.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    max_inflated: u64,
+    max_entries: usize,
+}
+
+impl Default for Limits {
+    /// 256 MiB inflated, all parts together; 10,000 zip entries (a large
+    /// Word document has a few hundred: media, fonts, custom XML).
+    fn default() -> Limits {
+        Limits {
+            max_inflated: 256 << 20,
+            max_entries: 10_000,
+        }
+    }
+}
+
+impl Limits {
+    /// At most this many bytes inflated from the zip, all parts together
+    /// (what is read is counted: the sizes the zip declares are not trusted).
+    #[must_use]
+    pub fn max_inflated(mut self, bytes: u64) -> Limits {
+        self.max_inflated = bytes;
+        self
+    }
+
+    /// At most this many entries in the zip.
+    #[must_use]
+    pub fn max_entries(mut self, entries: usize) -> Limits {
+        self.max_entries = entries;
+        self
+    }
+}
 
 /// The magic of an OLE compound file: a legacy `.doc`, or an encrypted
 /// `.docx` (Word wraps it in one).
@@ -21,6 +50,7 @@ const OLE_MAGIC: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
 pub(crate) struct Archive<'b> {
     zip: ZipArchive<Cursor<&'b [u8]>>,
     inflated: u64,
+    limits: Limits,
 }
 
 impl std::fmt::Debug for Archive<'_> {
@@ -35,7 +65,7 @@ impl std::fmt::Debug for Archive<'_> {
 impl<'b> Archive<'b> {
     /// Opens `bytes` as a zip: an OLE file is [`TemplateErrorKind::Protected`],
     /// anything else that is no zip [`TemplateErrorKind::NotZip`].
-    pub(crate) fn open(bytes: &'b [u8]) -> Result<Archive<'b>, TemplateError> {
+    pub(crate) fn open(bytes: &'b [u8], limits: Limits) -> Result<Archive<'b>, TemplateError> {
         if bytes.starts_with(&OLE_MAGIC[..4]) {
             return Err(TemplateError::new(
                 TemplateErrorKind::Protected,
@@ -50,16 +80,21 @@ impl<'b> Archive<'b> {
             };
             TemplateError::new(TemplateErrorKind::NotZip, what).with_source(e)
         })?;
-        if zip.len() > MAX_ENTRIES {
+        if zip.len() > limits.max_entries {
             return Err(TemplateError::new(
                 TemplateErrorKind::Limit,
                 format!(
-                    "the zip holds {} entries, more than the {MAX_ENTRIES} a template is read with",
-                    zip.len()
+                    "the zip holds {} entries, more than the {} a template is read with",
+                    zip.len(),
+                    limits.max_entries
                 ),
             ));
         }
-        Ok(Archive { zip, inflated: 0 })
+        Ok(Archive {
+            zip,
+            inflated: 0,
+            limits,
+        })
     }
 
     /// True when the zip has an entry of this name.
@@ -68,7 +103,7 @@ impl<'b> Archive<'b> {
     }
 
     /// The entry's bytes, `None` when there is no such entry. Counts against
-    /// [`MAX_INFLATED`].
+    /// the inflated-size limit.
     pub(crate) fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>, TemplateError> {
         let Some(index) = self.zip.index_for_name(name) else {
             return Ok(None);
@@ -88,7 +123,7 @@ impl<'b> Archive<'b> {
                 );
             }
         };
-        let room = MAX_INFLATED.saturating_sub(self.inflated);
+        let room = self.limits.max_inflated.saturating_sub(self.inflated);
         let mut out = Vec::new();
         let read = (&mut entry)
             .take(room.saturating_add(1))
@@ -102,8 +137,8 @@ impl<'b> Archive<'b> {
             return Err(TemplateError::new(
                 TemplateErrorKind::Limit,
                 format!(
-                    "the document inflates to more than {} MiB (at `{name}`), more than a template is read with",
-                    MAX_INFLATED >> 20
+                    "the document inflates to more than {} bytes (at `{name}`), more than a template is read with",
+                    self.limits.max_inflated
                 ),
             ));
         }

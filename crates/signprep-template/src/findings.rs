@@ -56,6 +56,14 @@ pub(crate) fn tag_findings(l: &Located<'_>, out: &mut Vec<Diagnostic>) {
                 r.words()
             ),
         ));
+    } else if let Some(r) = l.cut {
+        out.push(d(
+            Code::TemplateTagInRevision,
+            format!(
+                "{place}: the tag `{raw}` has text of {} inside it that is not accepted; the template reads `{raw}` once it is, and the PDF may draw the deleted text too",
+                r.words()
+            ),
+        ));
     } else if l.commented {
         out.push(d(
             Code::TemplateTagInRevision,

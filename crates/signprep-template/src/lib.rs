@@ -37,6 +37,7 @@ mod tags;
 mod template;
 mod xml;
 
+pub use archive::Limits;
 pub use error::{TemplateError, TemplateErrorKind};
 pub use format::Format;
 pub use model::Paragraph;

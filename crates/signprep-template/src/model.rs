@@ -150,6 +150,9 @@ pub(crate) const MAX_PARAGRAPHS: usize = 1_000_000;
 struct Frame {
     part: SourcePart,
     tables: Vec<Table>,
+    /// How many paragraphs were open when it was entered: text before one
+    /// of its own opens (a comment's author, say) belongs to no paragraph.
+    base: usize,
 }
 
 #[derive(Debug, Default)]
@@ -187,6 +190,7 @@ impl Collector {
         self.frames.push(Frame {
             part,
             tables: Vec::new(),
+            base: self.open.len(),
         });
     }
 
@@ -284,9 +288,9 @@ impl Collector {
         }
     }
 
-    /// True inside a paragraph.
+    /// True inside a paragraph of the current frame.
     pub(crate) fn in_paragraph(&self) -> bool {
-        !self.open.is_empty()
+        self.open.len() > self.frames.last().map_or(0, |f| f.base)
     }
 
     /// The last character of the innermost paragraph's text so far.
@@ -305,7 +309,7 @@ impl Collector {
         revision: Option<Revision>,
         commented: bool,
     ) {
-        if text.is_empty() {
+        if text.is_empty() || !self.in_paragraph() {
             return;
         }
         let Some(p) = self.open.last_mut() else {

@@ -16,18 +16,15 @@ fn key(raw: &str) -> String {
 /// Pairs the template's tags that show in the PDF with `scan`'s tags (native
 /// with `scan.tags`, vendors' with `scan.vendor_tags`), by their text
 /// without white space, each in reading order, and sets each paired tag's
-/// `source`. A header's or footer's tag is paired with every copy the pages
+/// `source`; a tag that should not show but the PDF has all the same (a
+/// tracked deletion LibreOffice draws struck through) gets its source too. A header's or footer's tag is paired with every copy the pages
 /// repeat. A template tag the PDF does not have, or has broken over lines
 /// (a `tag_unterminated`, `vendor_tag_split_across_lines` or
 /// `vendor_tag_unread` finding, or vendor text that places no field),
 /// becomes a `template_tag_lost` finding pushed to `scan.diagnostics`, on
 /// the page where the PDF has what is left of it.
 pub fn round_trip(template: &Template, dialects: Dialects, scan: &mut Scan) {
-    let tags: Vec<SourceTag> = template
-        .tags(dialects)
-        .into_iter()
-        .filter(|t| t.shows_in_pdf)
-        .collect();
+    let tags = template.tags(dialects);
     // Scan tags by (vendor?, key), in scan order.
     let mut queues: BTreeMap<(bool, String), VecDeque<usize>> = BTreeMap::new();
     for (i, t) in scan.tags.iter().enumerate() {
@@ -40,12 +37,15 @@ pub fn round_trip(template: &Template, dialects: Dialects, scan: &mut Scan) {
     let mut lost: Vec<Diagnostic> = Vec::new();
     let mut repeats: Vec<(&SourceTag, (bool, String))> = Vec::new();
     // The body's tags first, then those of headers and footers, which the
-    // pages repeat.
-    for t in tags
+    // pages repeat; last the tags that should not show (a deletion the
+    // converter drew after all), which are lost by no one.
+    let shown = |t: &&SourceTag| t.shows_in_pdf;
+    let order = tags
         .iter()
-        .filter(|t| !repeated(t))
-        .chain(tags.iter().filter(|t| repeated(t)))
-    {
+        .filter(|t| shown(t) && !repeated(t))
+        .chain(tags.iter().filter(|t| shown(t) && repeated(t)))
+        .chain(tags.iter().filter(|t| !shown(t)));
+    for t in order {
         let k = (t.dialect.is_some(), key(&t.raw));
         match queues.get_mut(&k).and_then(VecDeque::pop_front) {
             Some(i) => {
@@ -54,7 +54,8 @@ pub fn round_trip(template: &Template, dialects: Dialects, scan: &mut Scan) {
                     repeats.push((t, k));
                 }
             }
-            None => lost.push(lost_finding(scan, t)),
+            None if t.shows_in_pdf => lost.push(lost_finding(scan, t)),
+            None => {}
         }
     }
     for (t, k) in repeats {

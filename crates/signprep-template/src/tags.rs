@@ -33,8 +33,10 @@ pub(crate) struct Located<'t> {
     pub(crate) paragraph: &'t Paragraph,
     /// The looks of the spans the tag is made of, in order.
     pub(crate) looks: Vec<&'t Look>,
-    /// A tracked change in or around the tag.
+    /// A tracked change the tag (or some of it) is in.
     pub(crate) revision: Option<Revision>,
+    /// A tracked deletion inside the tag, whose text the tag shows without.
+    pub(crate) cut: Option<Revision>,
     /// Some of the tag is in text a comment is anchored to.
     pub(crate) commented: bool,
     /// Hidden: a hidden span or paragraph.
@@ -137,13 +139,12 @@ pub(crate) fn locate<'t>(paragraphs: &'t [Paragraph], dialects: Dialects) -> Vec
                 .iter()
                 .find(|(c, _)| t.range.start < *c && *c < t.range.end)
                 .map(|(_, r)| *r);
-            let revision = spans.iter().find_map(|s| s.revision).or(cut);
+            let revision = spans.iter().find_map(|s| s.revision);
             let hidden = p.hidden || spans.iter().any(|s| s.look.hidden);
             let shows = !hidden && p.part != SourcePart::Comment;
-            found.push((
-                t.range.start,
-                located(p, &shown.text, t, spans, revision, hidden, shows),
-            ));
+            let mut l = located(p, &shown.text, t, spans, revision, hidden, shows);
+            l.cut = cut;
+            found.push((t.range.start, l));
         }
         if !cuts.is_empty() {
             let full = Joined::new(p.spans.iter());
@@ -210,6 +211,7 @@ fn located<'t>(
         commented: spans.iter().any(|s| s.commented),
         looks: spans.iter().map(|s| &s.look).collect(),
         revision,
+        cut: None,
         hidden,
     }
 }

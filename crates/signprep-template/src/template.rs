@@ -1,6 +1,6 @@
 //! [`Template`]: a template read, its paragraphs, tags and findings.
 
-use crate::archive::Archive;
+use crate::archive::{Archive, Limits};
 use crate::error::{TemplateError, TemplateErrorKind};
 use crate::findings::{autocorrected, tag_findings};
 use crate::format::Format;
@@ -19,11 +19,20 @@ pub struct Template {
 }
 
 impl Template {
-    /// Reads a template's bytes as `format`, within limits (256 MiB
-    /// inflated, 10,000 zip entries, XML nested 256 deep, a million
-    /// paragraphs). Never panics on any input.
+    /// Reads a template's bytes as `format`, within the default [`Limits`]
+    /// (256 MiB inflated, 10,000 zip entries), XML nested at most 256 deep
+    /// and a million paragraphs. Never panics on any input.
     pub fn read(bytes: &[u8], format: Format) -> Result<Template, TemplateError> {
-        let mut ar = Archive::open(bytes)?;
+        Template::read_with(bytes, format, Limits::default())
+    }
+
+    /// [`Template::read`] within other limits than the default ones.
+    pub fn read_with(
+        bytes: &[u8],
+        format: Format,
+        limits: Limits,
+    ) -> Result<Template, TemplateError> {
+        let mut ar = Archive::open(bytes, limits)?;
         let collected = match format {
             Format::Docx => {
                 if !ar.has("word/document.xml") && ar.has("content.xml") {

@@ -21,6 +21,9 @@
 //! * Hostile inputs ([`hostile`]), the pre-flight set ([`preflight`]), the
 //!   vendor-tagged contracts for `migrate` ([`try_migrate_contracts`]) and
 //!   the bundled example ([`example`]).
+//! * Word and OpenDocument templates ([`templates`], `--templates`): tags in
+//!   each part a template has, one per `template_tag_*` finding, one per
+//!   vendor dialect, a thirty-page one, and files a reader must refuse.
 //! * `--check DIR`: compares the committed copies, byte for byte (CI runs it).
 //!
 //! # Limitations
@@ -111,6 +114,7 @@ pub mod pdfbuild;
 pub mod preflight;
 mod quirks;
 mod raw;
+pub mod templates;
 
 use std::fmt;
 

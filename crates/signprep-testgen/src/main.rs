@@ -7,7 +7,9 @@
 //! instead (DIR defaults to `testdata/hostile`). With `--preflight`, write the
 //! fixtures of `signprep check` (`signprep_testgen::preflight`; DIR defaults to
 //! `testdata/check`). With `--migrate`, write the vendor-tagged contracts of
-//! `signprep migrate` (DIR defaults to `testdata/migrate`).
+//! `signprep migrate` (DIR defaults to `testdata/migrate`). With `--templates`,
+//! write the Word and OpenDocument templates of `signprep-template`
+//! (`signprep_testgen::templates`; DIR defaults to `testdata/templates`).
 
 use std::fs;
 use std::io::Write;
@@ -35,6 +37,7 @@ fn run() -> Result<ExitCode, Error> {
     let mut hostile = false;
     let mut preflight = false;
     let mut migrate = false;
+    let mut templates = false;
     let mut dir = None;
     for arg in std::env::args_os().skip(1) {
         if arg == "--check" {
@@ -47,9 +50,11 @@ fn run() -> Result<ExitCode, Error> {
             preflight = true;
         } else if arg == "--migrate" {
             migrate = true;
+        } else if arg == "--templates" {
+            templates = true;
         } else if arg == "-h" || arg == "--help" {
             return Err(Error::new(
-                "usage: signprep-testgen [--check] [--example | --hostile | --preflight | --migrate] [DIR]",
+                "usage: signprep-testgen [--check] [--example | --hostile | --preflight | --migrate | --templates] [DIR]",
             ));
         } else {
             dir = Some(PathBuf::from(arg));
@@ -63,6 +68,8 @@ fn run() -> Result<ExitCode, Error> {
         "testdata/check"
     } else if migrate {
         "testdata/migrate"
+    } else if templates {
+        "testdata/templates"
     } else {
         "testdata/fixtures"
     };
@@ -85,6 +92,10 @@ fn run() -> Result<ExitCode, Error> {
         for fx in signprep_testgen::hostile::all()? {
             files.push((format!("{}.expect.json", fx.name), fx.expect_json()?));
             files.push((format!("{}.pdf", fx.name), fx.pdf));
+        }
+    } else if templates {
+        for f in signprep_testgen::templates::files()? {
+            files.push((f.path, f.bytes));
         }
     } else if migrate {
         for fx in signprep_testgen::try_migrate_contracts()? {

@@ -74,4 +74,6 @@ pub struct MigrateArgs {
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub convert: super::ConvertArgs,
 }

@@ -56,6 +56,8 @@ pub struct PreviewArgs {
     /// Worker threads [default: all cores].
     #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub convert: super::ConvertArgs,
 }
 
 /// 1-based page ranges: `(first, last)`, `last` open when `None`.

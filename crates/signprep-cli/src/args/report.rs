@@ -42,4 +42,6 @@ pub struct ReportArgs {
     /// No progress bar (shown on a terminal, as `scan`'s).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[command(flatten)]
+    pub convert: super::ConvertArgs,
 }

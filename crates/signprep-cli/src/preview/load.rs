@@ -101,6 +101,58 @@ pub fn load_with(
     load_bytes_with(bytes, &path.display().to_string(), scanner, options)
 }
 
+/// A template (`.docx`, `.odt`) converted and scanned ([`crate::templates::Templates`]): the
+/// PDF LibreOffice made, drawn as any PDF, its scan carrying the template's places.
+pub fn load_template(
+    path: &Path,
+    format: signprep_template::Format,
+    templates: &crate::templates::Templates,
+    scanner: &Scanner,
+    options: &LoadOptions,
+) -> Result<Loaded, LoadError> {
+    let label = path.display().to_string();
+    signprep_core::batch::test_hook(&label);
+    let scanned = templates.scanned(path, format, options, scanner);
+    let (bytes, scan) = match (scanned.pdf, scanned.record.error) {
+        (Some(pdf), None) => (pdf, scanned.record.scan),
+        (_, Some(e)) if e.code == FileErrorCode::IoError => {
+            return Err(LoadError::Io(format!("{label}: {}", e.message)));
+        }
+        (_, Some(e)) => {
+            return Err(LoadError::Pdf {
+                code: e.code,
+                message: format!("{label}: {}", e.message),
+            });
+        }
+        (None, None) => {
+            return Err(LoadError::Pdf {
+                code: FileErrorCode::ConvertFailed,
+                message: format!("{label}: no PDF was made"),
+            });
+        }
+    };
+    let doc = Document::from_bytes(&bytes, options).map_err(|e| LoadError::Pdf {
+        code: e.file_code(),
+        message: format!("{label}: {}", e.message()),
+    })?;
+    let pdf = renderer(bytes, &doc);
+    drawable(Ok(Loaded { doc, pdf, scan }), &label)
+}
+
+/// The page renderer of `bytes`, or why it cannot draw the document's pages.
+fn renderer(bytes: Vec<u8>, doc: &Document) -> Result<PageRenderer, RenderError> {
+    // A renderer that reads other pages than the scan draws none of them: one
+    // finding for the file, not one per page.
+    PageRenderer::new(bytes).and_then(|pdf| {
+        let (renderer, document) = (pdf.page_count(), doc.page_count());
+        if renderer == document {
+            Ok(pdf)
+        } else {
+            Err(RenderError::PageCountMismatch { renderer, document })
+        }
+    })
+}
+
 /// Scans a PDF's bytes and parses them for drawing; errors name `label`
 /// (a file the renderer cannot read is one, as in [`load`]).
 pub fn load_bytes(bytes: Vec<u8>, label: &str, scanner: &Scanner) -> Result<Loaded, LoadError> {
@@ -129,16 +181,7 @@ fn load_bytes_with(
     };
     let doc = Document::from_bytes(&bytes, options).map_err(pdf_err)?;
     let scan = scanner.scan(&doc).map_err(pdf_err)?;
-    // A renderer that reads other pages than the scan draws none of them: one
-    // finding for the file, not one per page.
-    let pdf = PageRenderer::new(bytes).and_then(|pdf| {
-        let (renderer, document) = (pdf.page_count(), doc.page_count());
-        if renderer == document {
-            Ok(pdf)
-        } else {
-            Err(RenderError::PageCountMismatch { renderer, document })
-        }
-    });
+    let pdf = renderer(bytes, &doc);
     Ok(Loaded { doc, pdf, scan })
 }
 

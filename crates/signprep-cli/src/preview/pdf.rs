@@ -42,8 +42,24 @@ pub fn run(args: &PreviewArgs, painter: &Painter, file: &Path, style: &Style) ->
     let label = file.display().to_string();
     // Loaded, and with --dialect migrated, as one step on the workers.
     let (path, sheet_stem, style) = (file.to_path_buf(), stem.clone(), style.clone());
+    let templates = crate::templates::Templates::new(&args.convert);
+    let format = signprep_template::Format::from_path(file);
+    if format.is_some()
+        && let Err(e) = templates.require()
+    {
+        return crate::exit::fail(&e, ExitStatus::Error);
+    }
     let sheet = match painter.step(&label, move || {
-        let loaded = load::load(&path, &scanner)?;
+        let loaded = match format {
+            Some(f) => load::load_template(
+                &path,
+                f,
+                &templates,
+                &scanner,
+                &signprep_core::LoadOptions::default(),
+            )?,
+            None => load::load(&path, &scanner)?,
+        };
         Ok(if scanner.reads_vendor_tags() {
             super::migrate::sheet(loaded, anchors, style, &sheet_stem)
         } else {

@@ -265,10 +265,45 @@ impl Migrator {
             Ok(scan) => scan,
             Err(e) => return unreadable(file, &e),
         };
+        self.finish(&doc, &scan, pdf, upload, name)
+    }
+
+    /// The scanner and limits a migration reads a PDF with (dialects, anchors, scale): a
+    /// caller that scans the PDF itself (a converted template, whose scan carries the
+    /// template's places) scans with them, then calls [`Migrator::migrate_scanned`].
+    pub fn pdf_reader(&self) -> (&Scanner, &LoadOptions) {
+        (&self.scanner, &self.load)
+    }
+
+    /// Migrates `pdf`, already scanned with [`Migrator::pdf_reader`]'s scanner as `scan`:
+    /// [`Migrator::migrate_pdf`] without the scan (the PDF is opened again only to strip).
+    pub fn migrate_scanned(
+        &self,
+        pdf: &[u8],
+        scan: &Scan,
+        upload: Option<&str>,
+        name: &str,
+    ) -> Migrated {
+        let file = upload.unwrap_or(name);
+        match Document::from_bytes(pdf, &self.load) {
+            Ok(doc) => self.finish(&doc, scan, pdf, upload, name),
+            Err(e) => unreadable(file, &e),
+        }
+    }
+
+    fn finish(
+        &self,
+        doc: &Document,
+        scan: &Scan,
+        pdf: &[u8],
+        upload: Option<&str>,
+        name: &str,
+    ) -> Migrated {
+        let file = upload.unwrap_or(name);
         let digest = Sha256::digest(pdf).into();
-        let mut migrated = self.migrate_scan(&scan, &digest, upload, name);
+        let mut migrated = self.migrate_scan(scan, &digest, upload, name);
         if self.strip && migrated.plan.is_some() {
-            strip::strip(&doc, &scan, file, &mut migrated);
+            strip::strip(doc, scan, file, &mut migrated);
         }
         migrated
     }
@@ -287,7 +322,11 @@ impl Migrator {
         let mut findings: Vec<Finding> = scan
             .diagnostics
             .iter()
-            .filter(|d| d.code.as_str().starts_with("vendor_") || d.severity == Severity::Error)
+            .filter(|d| {
+                d.code.as_str().starts_with("vendor_")
+                    || d.code.as_str().starts_with("template_")
+                    || d.severity == Severity::Error
+            })
             .map(|d| Finding {
                 pointer: None,
                 ..Finding::from_scan(d, at, &file)
@@ -627,6 +666,7 @@ fn located(mut f: Finding, t: &VendorTag, file: &str) -> Finding {
     f.file = Some(file.to_string());
     f.page = Some(t.page);
     f.tag = Some(t.raw.clone());
+    f.source.clone_from(&t.source);
     f
 }
 

@@ -63,14 +63,15 @@ fn relationships(xml: &str) -> Result<Vec<(String, String)>, TemplateError> {
     struct Rels(Vec<(String, String)>);
     impl Handler for Rels {
         fn start(&mut self, name: &str, el: &Element<'_, '_>) -> Flow {
-            if name == "Relationship" && el.attr("TargetMode").as_deref() != Some("External") {
-                if let (Some(t), Some(target)) = (el.attr("Type"), el.attr("Target")) {
-                    let path = match target.strip_prefix('/') {
-                        Some(abs) => abs.to_string(),
-                        None => format!("word/{target}"),
-                    };
-                    self.0.push((t, path));
-                }
+            if name == "Relationship"
+                && el.attr("TargetMode").as_deref() != Some("External")
+                && let (Some(t), Some(target)) = (el.attr("Type"), el.attr("Target"))
+            {
+                let path = match target.strip_prefix('/') {
+                    Some(abs) => abs.to_string(),
+                    None => format!("word/{target}"),
+                };
+                self.0.push((t, path));
             }
             Flow::Enter
         }

@@ -34,9 +34,7 @@ fn points(v: &str) -> Result<u32, String> {
         return Err(v.to_string());
     };
     match num.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 && x < 10_000.0 => {
-            Ok((x * factor * 100.0).round() as u32)
-        }
+        Ok(x) if (0.0..10_000.0).contains(&x) => Ok((x * factor * 100.0).round() as u32),
         _ => Err(v.to_string()),
     }
 }
