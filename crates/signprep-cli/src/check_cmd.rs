@@ -9,7 +9,7 @@ use crate::check::write::Writer;
 use crate::exit::ExitStatus;
 use crate::templates::Templates;
 use signprep_core::LoadOptions;
-use signprep_pack::{Checker, Finding, InputKind, read_template};
+use signprep_pack::{Checker, InputKind, read_template};
 use signprep_template::Format as TemplateFormat;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -90,6 +90,8 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     // the only input.
     let mut first_skipped: Option<(String, String)> = None;
     let templates = Templates::new(&args.convert);
+    // A manifest's `.docx` and `.odt` children too (LibreOffice looked for when one comes).
+    let checker = checker.converter(Some(templates.lazy()));
     if Templates::expected(&paths, &[])
         && let Err(e) = templates.require()
     {
@@ -227,9 +229,8 @@ pub fn check_bytes(
     Record::checked(shown, checker.check_bytes(bytes, path, kind))
 }
 
-/// A template (`.docx`, `.odt`): converted and checked as the PDF it becomes, every rule
-/// of a PDF; its findings name their place in the template where they have one (the
-/// template's own findings, and a PDF finding about a tag found there).
+/// A template (`.docx`, `.odt`): converted and checked as the PDF it becomes
+/// ([`crate::templates::check_scanned`]).
 fn check_template(
     checker: &Checker,
     templates: &Templates,
@@ -237,35 +238,6 @@ fn check_template(
     format: TemplateFormat,
     options: &LoadOptions,
 ) -> Record {
-    let shown = path.display().to_string();
     let scanned = templates.scanned(path, format, options, &signprep_core::Scanner::new());
-    let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
-        (Some(pdf), None) => (pdf, scanned.record.scan),
-        (_, Some(e)) => return Record::convert_failed(shown, e.message),
-        (None, None) => return Record::convert_failed(shown, "no PDF was made".into()),
-    };
-    let mut checked = checker.check_bytes(&pdf, path, Some(InputKind::Pdf));
-    for f in &mut checked.findings {
-        if f.source.is_none()
-            && let Some(tag) = &f.tag
-        {
-            f.source = scan
-                .tags
-                .iter()
-                .find(|t| &t.tag_id == tag && f.page.is_none_or(|p| p == t.page))
-                .and_then(|t| t.source.clone());
-        }
-    }
-    let mut findings: Vec<Finding> = scan
-        .diagnostics
-        .iter()
-        .filter(|d| d.code.as_str().starts_with("template_"))
-        .map(|d| Finding {
-            pointer: None,
-            ..Finding::from_scan(d, "", &shown)
-        })
-        .collect();
-    findings.append(&mut checked.findings);
-    checked.findings = findings;
-    Record::checked(shown, checked)
+    crate::templates::check_scanned(checker, path, scanned)
 }

@@ -133,7 +133,18 @@ fn pack(args: &PackArgs) -> Packed {
         Ok(b) => b,
         Err(e) => return failed(None, Failure::Io(format!("cannot read {shown}: {e}"))),
     };
-    let (checked, pack) = Checker::new().check_manifest(&bytes, &args.manifest, RandomIds);
+    // `.docx` and `.odt` children are converted by LibreOffice, found now (a manifest that
+    // cannot be parsed is the check's to report).
+    let templates = crate::templates::Templates::new(&args.convert);
+    if let Ok(m) = Manifest::from_bytes(&bytes, &args.manifest)
+        && m.names_templates()
+        && let Err(e) = templates.require()
+    {
+        return failed(None, Failure::Io(e));
+    }
+    let (checked, pack) = Checker::new()
+        .converter(Some(templates.lazy()))
+        .check_manifest(&bytes, &args.manifest, RandomIds);
     let errors = checked.findings.iter().filter(|f| f.is_error()).count();
     let record = Some(Record::checked(shown, checked));
     let Some(pack) = pack else {

@@ -5,17 +5,18 @@
 
 use crate::args::{ConvertArgs, InputType};
 use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
-use signprep_template::convert::{ConvertError, ConvertOptions, Converter, default_cache_dir};
+use signprep_template::convert::{
+    ConvertError, ConvertOptions, Converter, LazyConverter, default_cache_dir,
+};
 use signprep_template::{Format, Scanned};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 /// A run's templates: how to convert them and the converter, made on first use.
 #[derive(Debug)]
 pub struct Templates {
-    options: ConvertOptions,
     keep_pdf: Option<PathBuf>,
-    converter: OnceLock<Result<Converter, (String, bool)>>,
+    converter: Arc<LazyConverter>,
 }
 
 impl Templates {
@@ -27,14 +28,13 @@ impl Templates {
             args.cache_dir.clone().or_else(default_cache_dir)
         };
         Templates {
-            options: ConvertOptions {
+            converter: Arc::new(LazyConverter::new(ConvertOptions {
                 program: args.soffice.clone(),
                 jobs: args.convert_jobs.max(1),
                 timeout: args.convert_timeout,
                 cache_dir,
-            },
+            })),
             keep_pdf: args.keep_pdf.clone(),
-            converter: OnceLock::new(),
         }
     }
 
@@ -48,16 +48,16 @@ impl Templates {
 
     /// The converter, made once; the same error every time when LibreOffice is missing
     /// (and whether it was not found, rather than found and not runnable).
-    pub fn converter(&self) -> Result<&Converter, (&str, bool)> {
-        self.converter
-            .get_or_init(|| {
-                Converter::new(&self.options).map_err(|e| {
-                    let missing = matches!(e, ConvertError::NotInstalled { .. });
-                    (e.to_string(), missing)
-                })
-            })
-            .as_ref()
-            .map_err(|(e, missing)| (e.as_str(), *missing))
+    pub fn converter(&self) -> Result<&Converter, (String, bool)> {
+        self.converter.get().map_err(|e| {
+            let missing = matches!(e, ConvertError::NotInstalled { .. });
+            (e.to_string(), missing)
+        })
+    }
+
+    /// The converter as the pack crate takes it (a manifest's template children).
+    pub fn lazy(&self) -> Arc<LazyConverter> {
+        Arc::clone(&self.converter)
     }
 
     /// `--keep-pdf DIR`, when given.
@@ -178,43 +178,17 @@ impl Templates {
 /// checked by every rule of a PDF, its findings led by the template's own (`template_*`);
 /// a finding about a tag found in the template names its place there. `check` and
 /// `signprep serve` both make a template's check record here.
-// Until `check_cmd::check_template` calls it, only the server does.
-#[cfg_attr(not(feature = "serve"), allow(dead_code))]
 pub fn check_scanned(
     checker: &signprep_pack::Checker,
     path: &Path,
     scanned: Scanned,
 ) -> crate::check::record::Record {
     use crate::check::record::Record as CheckRecord;
-    use signprep_pack::{Finding, InputKind};
     let shown = path.display().to_string();
     let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
         (Some(pdf), None) => (pdf, scanned.record.scan),
         (_, Some(e)) => return CheckRecord::convert_failed(shown, e.message),
         (None, None) => return CheckRecord::convert_failed(shown, "no PDF was made".into()),
     };
-    let mut checked = checker.check_bytes(&pdf, path, Some(InputKind::Pdf));
-    for f in &mut checked.findings {
-        if f.source.is_none()
-            && let Some(tag) = &f.tag
-        {
-            f.source = scan
-                .tags
-                .iter()
-                .find(|t| &t.tag_id == tag && f.page.is_none_or(|p| p == t.page))
-                .and_then(|t| t.source.clone());
-        }
-    }
-    let mut findings: Vec<Finding> = scan
-        .diagnostics
-        .iter()
-        .filter(|d| d.code.as_str().starts_with("template_"))
-        .map(|d| Finding {
-            pointer: None,
-            ..Finding::from_scan(d, "", &shown)
-        })
-        .collect();
-    findings.append(&mut checked.findings);
-    checked.findings = findings;
-    CheckRecord::checked(shown, checked)
+    CheckRecord::checked(shown, checker.check_converted(&pdf, &scan, path))
 }

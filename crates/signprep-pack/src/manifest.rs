@@ -351,6 +351,18 @@ impl Manifest {
 }
 
 impl Manifest {
+    /// True when a `path` of `[[documents]]` names a Word or OpenDocument template
+    /// (`.docx`, `.odt`, a glob ending so included): building it needs LibreOffice
+    /// ([`PackBuilder::converter`](crate::PackBuilder::converter)).
+    pub fn names_templates(&self) -> bool {
+        self.documents.iter().any(|d| {
+            d.path.as_deref().is_some_and(|p| {
+                let p = p.to_ascii_lowercase();
+                p.ends_with(".docx") || p.ends_with(".odt")
+            })
+        })
+    }
+
     /// The children a build makes, in order: for each, the index of its
     /// `[[documents]]` entry and, for a `path` entry, its file. Used to locate
     /// a finding about a child at the manifest entry that made it.

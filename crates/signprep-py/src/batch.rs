@@ -1,8 +1,10 @@
-//! `scan_many`: many PDFs on the batch engine (`signprep_core::batch`, the one
-//! under `signprep scan`), records handed to Python in input order.
+//! `scan_many`: many PDFs (and templates) on the batch engine
+//! (`signprep_core::batch::Stream`, the one under `signprep scan`, as
+//! `BatchScan` runs it, with templates scanned by `signprep_template` beside
+//! the PDFs), records handed to Python in input order.
 //!
 //! ```text
-//! Python iterator ─(feeder thread, GIL taken per item)─▶ BatchScan::run on the
+//! Python iterator ─(feeder thread, GIL taken per item)─▶ Stream::run on the
 //! driver thread ─ sink ─▶ bounded channel ─▶ Batch.__next__ (GIL released while it waits)
 //! ```
 //!
@@ -17,7 +19,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use signprep_core::Record;
-use signprep_core::batch::{BatchScan, PdfSource};
+use signprep_core::batch::{Outcome, PdfSource, Stream, scan_source, watchdog_for};
+use signprep_template::Format;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -43,6 +46,46 @@ pub struct Batch {
     options: Options,
 }
 
+/// One input: a PDF, or a template (`.docx`, `.odt`) by its extension or its
+/// bytes.
+enum Input {
+    Pdf(PdfSource),
+    Template(PdfSource, Format),
+}
+
+impl Input {
+    fn source(&self) -> &PdfSource {
+        match self {
+            Input::Pdf(s) | Input::Template(s, _) => s,
+        }
+    }
+
+    fn of(source: PdfSource) -> Input {
+        let format = match &source {
+            PdfSource::Path(p) => Format::from_path(p),
+            PdfSource::Bytes { bytes, .. } => Format::sniff(bytes),
+        };
+        match format {
+            Some(f) => Input::Template(source, f),
+            None => Input::Pdf(source),
+        }
+    }
+
+    /// Its record: a PDF's as `scan_source` makes it, a template's as
+    /// `signprep_template::scan_template` does (the CLI's, both).
+    fn record(&self, options: &Options, spread: bool) -> Record {
+        match self {
+            Input::Pdf(s) => scan_source(s, &options.load, &options.scanner, spread),
+            Input::Template(PdfSource::Path(p), f) => {
+                crate::template::record_of_path(p, p.display().to_string(), *f, options)
+            }
+            Input::Template(PdfSource::Bytes { name, bytes }, f) => {
+                crate::template::record_of_bytes(name.clone(), bytes, *f, options)
+            }
+        }
+    }
+}
+
 /// The sources, read from Python by the engine's feeder thread.
 struct Sources {
     inputs: Option<Py<PyAny>>,
@@ -50,9 +93,9 @@ struct Sources {
 }
 
 impl Iterator for Sources {
-    type Item = PdfSource;
+    type Item = Input;
 
-    fn next(&mut self) -> Option<PdfSource> {
+    fn next(&mut self) -> Option<Input> {
         let inputs = self.inputs.as_ref()?;
         let next = Python::attach(|py| -> PyResult<Option<PdfSource>> {
             let Some(item) = inputs.bind(py).try_iter()?.next() else {
@@ -68,7 +111,7 @@ impl Iterator for Sources {
             }))
         });
         match next {
-            Ok(Some(s)) => Some(s),
+            Ok(Some(s)) => Some(Input::of(s)),
             Ok(None) => {
                 self.inputs = None;
                 None
@@ -104,22 +147,35 @@ impl Batch {
             inputs: Some(inputs.try_iter()?.into_any().unbind()),
             raised: Arc::clone(&raised),
         };
-        let mut engine = BatchScan::new(options.load.clone(), options.scanner.clone())
-            .jobs(jobs)
+        // As `BatchScan::run` sets up its stream: the watchdog of the time
+        // budget, the window, the stop flag.
+        let mut engine = Stream::new(jobs)
+            .map_err(|e| PyValueError::new_err(format!("cannot start worker threads: {e}")))?
+            .watchdog(watchdog_for(&options.load))
             .stop_flag(Arc::clone(&stop));
         if let Some(n) = window {
             engine = engine.window(n);
         }
         let (tx, rx) = mpsc::sync_channel::<Record>(HANDED);
         let failed_slot = Arc::clone(&failed);
+        let work_options = options.clone();
+        let budget = options.load.time_budget;
         std::thread::Builder::new()
             .name("signprep-py-batch".into())
             .spawn(move || {
-                let run = engine.run(sources, |r| {
-                    // Python dropped the iterator: end the run.
-                    tx.send(r)
-                        .map_err(|_| std::io::ErrorKind::BrokenPipe.into())
-                });
+                let run = engine.run(
+                    sources,
+                    |input: &Input| input.source().size(),
+                    move |input, waiting| input.record(&work_options, waiting == 0),
+                    |input, outcome: Outcome<Record>| {
+                        let r = outcome
+                            .into_result(budget)
+                            .unwrap_or_else(|e| Record::from_result(input.source().name(), Err(e)));
+                        // Python dropped the iterator: end the run.
+                        tx.send(r)
+                            .map_err(|_| std::io::ErrorKind::BrokenPipe.into())
+                    },
+                );
                 if let (Err(e), Ok(mut slot)) = (run, failed_slot.lock()) {
                     *slot = Some(e.to_string());
                 }

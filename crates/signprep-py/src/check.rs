@@ -6,25 +6,44 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde::Serialize;
 use signprep_core::batch::catch_panic;
-use signprep_core::{Code, FileErrorCode};
-use signprep_pack::{Checker, Finding, InputKind, PackCode, RandomIds, SeededIds, read_template};
-use std::path::PathBuf;
+use signprep_core::{Code, FileErrorCode, LoadOptions, Scanner};
+use signprep_pack::{
+    Checked, Checker, Finding, InputKind, PackCode, RandomIds, SeededIds, read_template,
+};
+use signprep_template::{Format, Scanned};
+use std::path::{Path, PathBuf};
 
 /// One checked input, as `signprep check --format ndjson` writes it (without
-/// the `value` the CLI looks up for each finding's pointer).
+/// the `value` the CLI looks up for each finding's pointer); `error` for a
+/// template that could not be converted (`convert_failed`; the Python side
+/// raises).
 #[derive(Serialize)]
 struct CheckRecord<'a> {
     path: &'a str,
     kind: Option<InputKind>,
     findings: &'a [Finding],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Failure>,
 }
 
-/// `check_bytes(data, path, kind, max_payload, templates)`: the findings of
-/// one input (a PDF, a request body or a manifest; `path` places a manifest's
-/// relative paths and names the input). `kind` is `None` to detect it; the
-/// record's `kind` is `None` when it could not be told.
+/// Why a template has no check record.
+#[derive(Serialize)]
+struct Failure {
+    code: FileErrorCode,
+    message: String,
+}
+
+/// `check_bytes(data, path, kind, max_payload, templates, template, soffice,
+/// convert_timeout, cache_dir, no_cache)`: the findings of one input (a PDF, a
+/// request body or a manifest; `path` places a manifest's relative paths and
+/// names the input). `kind` is `None` to detect it; the record's `kind` is
+/// `None` when it could not be told. `template` is `docx` or `odt` for a file
+/// of that extension, `sniff` for bytes (a template when they are one): a
+/// template is converted as `scan` converts it and checked as the PDF it
+/// becomes, as `signprep check` does.
 #[pyfunction]
-#[pyo3(signature = (data, path, kind, max_payload, templates))]
+#[pyo3(signature = (data, path, kind, max_payload, templates, template=None, soffice=None, convert_timeout=None, cache_dir=None, no_cache=false))]
+#[allow(clippy::too_many_arguments)] // keyword arguments, as the Python side passes them
 pub fn check_bytes<'py>(
     py: Python<'py>,
     data: &[u8],
@@ -32,6 +51,11 @@ pub fn check_bytes<'py>(
     kind: Option<&str>,
     max_payload: u64,
     templates: Vec<String>,
+    template: Option<&str>,
+    soffice: Option<PathBuf>,
+    convert_timeout: Option<f64>,
+    cache_dir: Option<PathBuf>,
+    no_cache: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let kind = match kind {
         None => None,
@@ -57,15 +81,74 @@ pub fn check_bytes<'py>(
             read_template(t).map_err(|e| PyValueError::new_err(format!("templates[{i}]: {e}")))?;
         checker = checker.template(doc);
     }
-    let checked = py.detach(|| catch_panic(|| checker.check_bytes(data, &path, kind)));
-    let checked = checked.map_err(|_| internal())?;
+    let format = match template {
+        Some("docx") => Some(Format::Docx),
+        Some("odt") => Some(Format::Odt),
+        Some("sniff") => Format::sniff(data),
+        _ => None,
+    }
+    .filter(|_| kind.is_none_or(|k| k == InputKind::Pdf));
     let shown = path.display().to_string();
+    let checked = match format {
+        None => py.detach(|| catch_panic(|| Ok(checker.check_bytes(data, &path, kind)))),
+        Some(format) => {
+            let convert =
+                crate::scan::convert_options(soffice, convert_timeout, cache_dir, no_cache)?;
+            py.detach(|| {
+                let (load, scanner) = (LoadOptions::default(), Scanner::new());
+                let scanned = crate::template::scanned(
+                    shown.clone(),
+                    data,
+                    format,
+                    &convert,
+                    &load,
+                    &scanner,
+                );
+                catch_panic(|| check_template(&checker, &path, scanned))
+            })
+        }
+    };
+    let (checked, error) = match checked.map_err(|_| internal())? {
+        Ok(c) => (c, None),
+        Err(failure) => (
+            Checked {
+                kind: Some(InputKind::Pdf),
+                findings: Vec::new(),
+                source: None,
+            },
+            Some(failure),
+        ),
+    };
     let record = CheckRecord {
         path: &shown,
         kind: checked.kind,
         findings: &checked.findings,
+        error,
     };
     Ok(pythonize::pythonize(py, &record)?)
+}
+
+/// A template's findings, as `signprep check` gives them (the CLI's
+/// `templates::check_scanned`, kept in step with it): the PDF it became
+/// checked by every rule of a PDF, led by the template's own findings
+/// (`template_*`); a finding about a tag names its place in the template.
+fn check_template(checker: &Checker, path: &Path, scanned: Scanned) -> Result<Checked, Failure> {
+    let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
+        (Some(pdf), None) => (pdf, scanned.record.scan),
+        (_, Some(e)) => {
+            return Err(Failure {
+                code: FileErrorCode::ConvertFailed,
+                message: e.message,
+            });
+        }
+        (None, None) => {
+            return Err(Failure {
+                code: FileErrorCode::ConvertFailed,
+                message: "no PDF was made".into(),
+            });
+        }
+    };
+    Ok(checker.check_converted(&pdf, &scan, path))
 }
 
 /// `pack_manifest(data, path, seed)`: `(body, findings)`, the v1 pack body

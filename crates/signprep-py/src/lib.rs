@@ -11,6 +11,9 @@
 //! * `scan`, `scan_many` (the batch engine: parallel, records in input
 //!   order, an error record per bad file), `check`, `pack`, `migrate`,
 //!   `explain`, `codes`: the CLI's commands, as Python values.
+//! * `scan`, `scan_many` and `check` take Word and OpenDocument templates
+//!   (`.docx`, `.odt`: by a path's extension, or by the bytes), converted by
+//!   LibreOffice as the CLI converts them (`template`).
 //! * One exception class per file error code (`signprep.PdfEncrypted`, ...),
 //!   each carrying the stable code; typed stubs (`_native.pyi`, `py.typed`).
 //!
@@ -31,6 +34,7 @@ mod batch;
 mod check;
 mod migrate;
 mod scan;
+mod template;
 
 use pyo3::prelude::*;
 
@@ -48,6 +52,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check::explain, m)?)?;
     m.add_function(wrap_pyfunction!(migrate::migrate_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(check::codes, m)?)?;
+    m.add_function(wrap_pyfunction!(template::release_converters, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

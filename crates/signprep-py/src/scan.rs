@@ -5,6 +5,8 @@ use pyo3::prelude::*;
 use signprep_core::batch::{PdfSource, catch_panic, scan_source};
 use signprep_core::{DialectError, Dialects, Error, LoadOptions, Record, Scanner};
 use signprep_pack::{AnchorFile, ScanRecord, TypeMap};
+use signprep_template::Format;
+use signprep_template::convert::{ConvertOptions, DEFAULT_TIMEOUT, default_cache_dir};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -17,6 +19,8 @@ pub struct Options {
     pub load: LoadOptions,
     /// With `data_fields`: the type map (`scan --data-fields --type-map`).
     pub data_fields: Option<TypeMap>,
+    /// How templates (`.docx`, `.odt`) are converted.
+    pub convert: ConvertOptions,
 }
 
 #[pymethods]
@@ -27,9 +31,11 @@ impl Options {
     /// `data_fields`, when given, the `NAME_OR_GLOB=TYPE` rules of
     /// `scan --data-fields --type-map` (an empty list: the default types);
     /// `anchor_files` DocuSign anchor files as (path, bytes) (`--anchors`),
-    /// `anchor` quick tabs `STRING=TYPE[:SIGNER]` (`--anchor`).
+    /// `anchor` quick tabs `STRING=TYPE[:SIGNER]` (`--anchor`); `soffice`,
+    /// `convert_timeout` (seconds), `cache_dir` and `no_cache` how templates are
+    /// converted (`--soffice`, `--convert-timeout`, `--cache-dir`, `--no-cache`).
     #[new]
-    #[pyo3(signature = (*, dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields=None, anchor_files=None, anchor=None))]
+    #[pyo3(signature = (*, dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields=None, anchor_files=None, anchor=None, soffice=None, convert_timeout=None, cache_dir=None, no_cache=false))]
     #[allow(clippy::too_many_arguments)] // keyword-only, as the Python side passes them
     fn new(
         dpi: f64,
@@ -42,7 +48,12 @@ impl Options {
         data_fields: Option<Vec<String>>,
         anchor_files: Option<Vec<(PathBuf, Vec<u8>)>>,
         anchor: Option<Vec<String>>,
+        soffice: Option<PathBuf>,
+        convert_timeout: Option<f64>,
+        cache_dir: Option<PathBuf>,
+        no_cache: bool,
     ) -> PyResult<Self> {
+        let convert = convert_options(soffice, convert_timeout, cache_dir, no_cache)?;
         let dialects = dialect_list(dialects)?;
         let base = Scanner::new()
             .apply_user_unit(apply_user_unit)
@@ -70,8 +81,39 @@ impl Options {
             scanner,
             load,
             data_fields,
+            convert,
         })
     }
+}
+
+/// How templates are converted: `soffice` (default: `$SIGNPREP_SOFFICE`, then
+/// `PATH`), `timeout` in seconds (default 120), the cache folder (default:
+/// the CLI's, `$XDG_CACHE_HOME/signprep/convert`; none with `no_cache`).
+pub fn convert_options(
+    soffice: Option<PathBuf>,
+    timeout: Option<f64>,
+    cache_dir: Option<PathBuf>,
+    no_cache: bool,
+) -> PyResult<ConvertOptions> {
+    let timeout = match timeout {
+        None => DEFAULT_TIMEOUT,
+        Some(t) => Duration::try_from_secs_f64(t)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("convert_timeout must be seconds > 0, not {t}"))
+            })?,
+    };
+    Ok(ConvertOptions {
+        program: soffice,
+        timeout,
+        cache_dir: if no_cache {
+            None
+        } else {
+            cache_dir.or_else(default_cache_dir)
+        },
+        ..ConvertOptions::default()
+    })
 }
 
 /// DocuSign anchor files (path, bytes) and `STRING=TYPE[:SIGNER]` tabs, or
@@ -120,11 +162,23 @@ pub fn record_of(source: &PdfSource, options: &Options) -> Record {
 }
 
 /// The record of the file at `path`, its `path` shown as `shown` (the path as
-/// given, or the name the caller chose).
+/// given, or the name the caller chose); a template by its extension.
 fn record_of_path(path: PathBuf, shown: String, options: &Options) -> Record {
+    if let Some(format) = Format::from_path(&path) {
+        return crate::template::record_of_path(&path, shown, format, options);
+    }
     let mut r = record_of(&PdfSource::Path(path), options);
     r.path = shown;
     r
+}
+
+/// The record of bytes called `shown`: a template when they are one
+/// ([`Format::sniff`]), else a PDF.
+fn record_of_bytes(data: &[u8], shown: String, options: &Options) -> Record {
+    match Format::sniff(data) {
+        Some(format) => crate::template::record_of_bytes(shown, data, format, options),
+        None => record_of(&PdfSource::bytes(shown, data), options),
+    }
 }
 
 /// A record as a Python dict: the content of its `scan --format ndjson` line
@@ -160,7 +214,7 @@ pub fn scan_path<'py>(
     to_python(py, &r, options)
 }
 
-/// `scan_bytes(data, shown, options)`: the record of a PDF in memory.
+/// `scan_bytes(data, shown, options)`: the record of a PDF (or template) in memory.
 #[pyfunction]
 pub fn scan_bytes<'py>(
     py: Python<'py>,
@@ -168,7 +222,7 @@ pub fn scan_bytes<'py>(
     shown: String,
     options: &Options,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let r = py.detach(|| record_of(&PdfSource::bytes(shown, data), options));
+    let r = py.detach(|| record_of_bytes(data, shown, options));
     to_python(py, &r, options)
 }
 

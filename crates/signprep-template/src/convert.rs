@@ -15,7 +15,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::Format;
@@ -154,6 +154,31 @@ pub fn locate(program: Option<&Path>) -> Result<PathBuf, ConvertError> {
             usual.join(", ")
         ),
     })
+}
+
+/// A converter made on first use and shared: LibreOffice is looked for only when the first
+/// template comes, and a missing one is the same error for every template after.
+#[derive(Debug)]
+pub struct LazyConverter {
+    options: ConvertOptions,
+    cell: OnceLock<Result<Converter, ConvertError>>,
+}
+
+impl LazyConverter {
+    /// Nothing looked for yet.
+    pub fn new(options: ConvertOptions) -> LazyConverter {
+        LazyConverter {
+            options,
+            cell: OnceLock::new(),
+        }
+    }
+
+    /// The converter, made now if it was not; or why there is none.
+    pub fn get(&self) -> Result<&Converter, &ConvertError> {
+        self.cell
+            .get_or_init(|| Converter::new(&self.options))
+            .as_ref()
+    }
 }
 
 /// One conversion's result.

@@ -22,4 +22,6 @@ pub struct PackArgs {
     /// Write compact JSON (one line) instead of indented JSON.
     #[arg(long)]
     pub compact: bool,
+    #[command(flatten)]
+    pub convert: super::ConvertArgs,
 }

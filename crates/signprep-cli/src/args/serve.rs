@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Args)]
+// A server writes no file a request asks for: `--keep-pdf` is the command line's.
+#[command(mut_arg("keep_pdf", |a| a.hide(true)))]
 pub struct ServeArgs {
     /// Address to listen on; port 0 picks a free port (the URL printed on
     /// stderr says which). Anything but a loopback address exposes the server
@@ -53,6 +55,12 @@ pub struct ServeArgs {
     /// No log line per request on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    // Templates (`.docx`, `.odt` bodies): LibreOffice is looked for once, at
+    // start-up, and only when --soffice or $SIGNPREP_SOFFICE names it; without
+    // it the server answers a template with 422 `convert_failed`. `--keep-pdf`
+    // is hidden and refused (the server writes no file a request asks for).
+    #[command(flatten)]
+    pub convert: super::ConvertArgs,
 }
 
 /// A timeout of the server's reads: a duration above zero.

@@ -314,6 +314,12 @@ pub async fn migrate(
             SignerMap::new(),
         )
     };
+    if super::template::body_format(None, &pdf).is_some() {
+        return Err(ApiError::new(
+            ApiCode::UnsupportedMediaType,
+            "this route migrates PDFs, and this body is a Word or OpenDocument template: its request would upload the PDF LibreOffice makes of it, which this answer cannot carry; send that PDF, or run `signprep migrate --out DIR` on the template",
+        ));
+    }
     let m = migrator(&q, signers)?;
     let options = app.options.clone();
     let shown = pdf_name.clone();

@@ -26,6 +26,10 @@ pub(super) struct Ready {
     requests_in_flight: usize,
     /// Threads lost to files the watchdog gave up on.
     worker_threads_lost: usize,
+    /// Templates (`.docx`, `.odt`) are converted: the server was started with
+    /// LibreOffice (`--soffice`, `$SIGNPREP_SOFFICE`) and found it. Without it
+    /// a template is answered 422 `convert_failed`.
+    templates: bool,
 }
 
 /// `GET /readyz`: 200 while the server takes work; 503 `not_ready` once it
@@ -49,6 +53,7 @@ pub async fn readyz(State(app): State<Arc<App>>) -> Response {
         worker_threads: threads,
         requests_in_flight: app.engine.pending(),
         worker_threads_lost: lost,
+        templates: app.templates.available(),
     };
     json_response(StatusCode::OK, json_bytes(&body))
 }

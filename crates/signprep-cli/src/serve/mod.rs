@@ -18,6 +18,8 @@
 //! - [`openapi`]: `/openapi.json`, the paths written, the schemas generated.
 //! - [`page`]: the page at `/` for people, its script and style.
 //! - [`preview`]: `POST /v1/preview`, a page drawn as `signprep preview` draws it.
+//! - [`template`]: `.docx` and `.odt` bodies (by media type, else sniffed) and
+//!   the server's LibreOffice, looked for once at start-up when asked.
 //! - [`meta`]: `/healthz`, `/readyz`, `/metrics`, `/v1/codes`, `/v1/explain/{code}`.
 //! - [`metrics`]: the counters behind `/metrics` (Prometheus text).
 //!
@@ -28,7 +30,9 @@
 //!   ─ the CLI's writer (scan's ndjson record, check's json or sarif) ─ response
 //! ```
 //!
-//! Nothing is written to disk; a request names no path (bodies only); CORS is off.
+//! Nothing is written to disk but LibreOffice's scratch files and its cache of
+//! converted templates (`--cache-dir`, `--no-cache`); a request names no path
+//! (bodies only); CORS is off.
 
 use crate::exit::ExitStatus;
 mod api;
@@ -45,6 +49,7 @@ mod page;
 mod preview;
 mod query;
 mod routes;
+mod template;
 
 use crate::args::ServeArgs;
 use axum::Router;
@@ -68,6 +73,8 @@ pub struct App {
     body: body::BodyLimits,
     options: LoadOptions,
     checker: Arc<Checker>,
+    /// `.docx` and `.odt` bodies: LibreOffice when asked for.
+    templates: Arc<template::ServeTemplates>,
     metrics: metrics::Metrics,
     quiet: bool,
     /// SIGTERM or Ctrl-C came: `/readyz` answers 503.
@@ -77,6 +84,12 @@ pub struct App {
 /// Exit status: 0 after a clean shutdown, 2 when the server cannot start
 /// (bad token file, address in use).
 pub fn run(args: &ServeArgs) -> ExitStatus {
+    if args.convert.keep_pdf.is_some() {
+        return crate::exit::fail(
+            "--keep-pdf is for `signprep scan` and `signprep check`: a server writes no file a request asks for",
+            ExitStatus::Error,
+        );
+    }
     let mut options = LoadOptions::default();
     if let Some(t) = args.timeout_per_file {
         options.time_budget = (!t.is_zero()).then_some(t);
@@ -117,6 +130,10 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
         .surface(signprep_pack::Surface::Http)
         .payload_limit(10 << 20)
         .load_options(options.clone());
+    let (templates, said) = template::ServeTemplates::start(&args.convert);
+    if let Some(line) = said {
+        say(&line);
+    }
     let app = Arc::new(App {
         engine,
         token,
@@ -126,6 +143,7 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
         },
         options,
         checker: Arc::new(checker),
+        templates: Arc::new(templates),
         metrics: metrics::Metrics::default(),
         quiet: args.quiet,
         stopping: AtomicBool::new(false),

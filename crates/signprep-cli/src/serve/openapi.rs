@@ -52,11 +52,18 @@ pub fn document() -> Value {
         "description": "a request body: a v1 pack (`Pack`), a v0 document, a populate body, a webhook event or a subscription"});
     let error = error.to_value();
     let problem = |what: &str| json!({"description": what, "content": {"application/json": {"schema": error}}});
+    let binary = json!({"type": "string", "format": "binary"});
+    let template_note = "a template (.docx, .odt): converted by the server's LibreOffice (`serve --soffice`) and read as the PDF it becomes; a server without LibreOffice answers 422 with the `convert_failed` record";
+    let template_schema =
+        json!({"type": "string", "format": "binary", "description": template_note});
     let pdf_body = json!({
         "required": true,
         "content": {
-            "application/pdf": {"schema": {"type": "string", "format": "binary"}},
-            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+            "application/pdf": {"schema": binary},
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary",
+                "description": "a PDF, or a template (.docx, .odt) told by its bytes"}},
+            (super::template::DOCX): {"schema": template_schema},
+            (super::template::ODT): {"schema": template_schema}
         }
     });
     let scan_answer = |what: &str| json!({"description": what, "content": {"application/json": {"schema": scan}}});
@@ -98,7 +105,7 @@ pub fn document() -> Value {
         "200".into(),
         scan_answer("scanned: `scan --format ndjson`'s record, byte for byte"),
     );
-    scan_responses.insert("422".into(), scan_answer("not scanned: the error record (unreadable, encrypted, over a limit, given up on by the watchdog)"));
+    scan_responses.insert("422".into(), scan_answer("not scanned: the error record (unreadable, encrypted, over a limit, given up on by the watchdog; a template not converted, or sent to a server without LibreOffice: `convert_failed`)"));
     scan_responses.insert(
         "500".into(),
         scan_answer("the work panicked (a bug): the `internal_error` record; the server stays up"),
@@ -118,7 +125,7 @@ pub fn document() -> Value {
             "checked: `check --format json`'s output; its findings say whether the input passes",
         ),
     );
-    check_responses.insert("422".into(), check_answer("not checked (`kind_unknown`, the watchdog's `pdf_limit_exceeded`); or a body that names files on disk (an error body, `input_names_files`)"));
+    check_responses.insert("422".into(), check_answer("not checked (`kind_unknown`, the watchdog's `pdf_limit_exceeded`, a template not converted or sent to a server without LibreOffice: `convert_failed`); or a body that names files on disk (an error body, `input_names_files`)"));
     check_responses.insert(
         "500".into(),
         check_answer("the work panicked (a bug): an `internal_error` record"),
@@ -128,7 +135,7 @@ pub fn document() -> Value {
     preview_responses.insert("200".into(), json!({"description": "the page drawn with its tags and fields, as `signprep preview` draws it",
         "headers": {"x-page-count": {"description": "the document's pages", "schema": {"type": "integer"}}},
         "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}}));
-    preview_responses.insert("422".into(), json!({"description": "the file cannot be scanned (its scan error record), or the page cannot be drawn (`page_not_drawn`, an error body)",
+    preview_responses.insert("422".into(), json!({"description": "the file cannot be scanned (its scan error record; `convert_failed` for a template not converted), or the page cannot be drawn (`page_not_drawn`, an error body)",
         "content": {"application/json": {"schema": {"anyOf": [scan, error]}}}}));
     preview_responses.insert("400".into(), problem("`page` past the last page (`page_out_of_range`), or a bad query parameter (`bad_request`)"));
     refusals(&mut preview_responses);
@@ -152,6 +159,7 @@ pub fn document() -> Value {
         "422".into(),
         check_answer("an error-level finding: nothing migrated; every finding"),
     );
+    migrate_responses.insert("415".into(), problem("the body's Content-Type is not one this route takes, or the body (or its `pdf` part) is a template (.docx, .odt), which this route does not migrate: its request would upload a PDF the answer cannot carry (`unsupported_media_type`)"));
     refusals(&mut migrate_responses);
     let json_ok = |schema: &Value, what: &str| json!({"200": {"description": what, "content": {"application/json": {"schema": schema}}}});
     json!({
@@ -163,7 +171,7 @@ pub fn document() -> Value {
         },
         "paths": {
             "/v1/scan": {"post": {
-                "summary": "Scan a PDF: its tags, form fields and findings",
+                "summary": "Scan a PDF or a template (.docx, .odt): its tags, form fields and findings",
                 "parameters": [
                     q("dpi", json!({"type": "number", "minimum": *DPI_RANGE.start(), "maximum": *DPI_RANGE.end()}), "output pixels per inch (72)"),
                     q("page_width", json!({"type": "number", "minimum": *PAGE_WIDTH_RANGE.start(), "maximum": *PAGE_WIDTH_RANGE.end()}), "scale each page to this width in pixels instead of dpi"),
@@ -178,7 +186,7 @@ pub fn document() -> Value {
                 "responses": scan_responses
             }},
             "/v1/check": {"post": {
-                "summary": "Pre-flight a PDF or a request body",
+                "summary": "Pre-flight a PDF, a template (.docx, .odt) or a request body",
                 "parameters": [
                     q("format", json!({"enum": ["json", "sarif"]}), "the output format"),
                     q("kind", json!({"type": "string"}), "what the body is, when it cannot be told: pdf, pack, v0, populate, webhook, subscription"),
@@ -186,6 +194,10 @@ pub fn document() -> Value {
                 ],
                 "requestBody": {"required": true, "content": {
                     "application/pdf": {"schema": {"type": "string", "format": "binary"}},
+                    "application/octet-stream": {"schema": {"type": "string", "format": "binary",
+                        "description": "a PDF, or a template (.docx, .odt) told by its bytes"}},
+                    (super::template::DOCX): {"schema": template_schema},
+                    (super::template::ODT): {"schema": template_schema},
                     "application/json": {"schema": body},
                     "multipart/form-data": {"schema": manifest_form}
                 }},
@@ -221,7 +233,7 @@ pub fn document() -> Value {
                 "responses": migrate_responses
             }},
             "/v1/preview": {"post": {
-                "summary": "One page of a PDF drawn with its tags and fields (PNG)",
+                "summary": "One page of a PDF (or of the PDF a template becomes) drawn with its tags and fields (PNG)",
                 "parameters": [
                     q("page", json!({"type": "integer", "minimum": 1}), "1-based page (1)"),
                     q("dpi", json!({"type": "number", "exclusiveMinimum": 0, "maximum": super::preview::MAX_DPI}), "pixels per inch (96)"),

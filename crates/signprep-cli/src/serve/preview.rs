@@ -1,10 +1,10 @@
-//! `POST /v1/preview?page=N&dpi=D`: one page of a PDF body drawn with its
-//! tags and fields, as `signprep preview` draws it (the same loading, scan
+//! `POST /v1/preview?page=N&dpi=D`: one page of a PDF body (a template's:
+//! the PDF it becomes) drawn with its tags and fields, as `signprep preview` draws it (the same loading, scan
 //! and [`crate::preview::paint::page_png`]), a PNG.
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
-use super::query::{PDF_TYPES, Pairs, bad, engine_failed, pairs, positive};
+use super::query::{DOCUMENT_TYPES, Pairs, bad, engine_failed, pairs, positive};
 use crate::args::Format;
 use crate::output::Render;
 use crate::preview::load::{Loaded, style};
@@ -75,7 +75,8 @@ enum Drawn {
     Failed(String),
 }
 
-/// `POST /v1/preview?page=N&dpi=D`: a PDF body; 200 and the PNG of page `N`
+/// `POST /v1/preview?page=N&dpi=D`: a PDF body (or a template, drawn as the
+/// PDF it becomes); 200 and the PNG of page `N`
 /// (1-based, default 1) at `D` dpi (default 96, the scan's pixels: a box
 /// lands where `scan --dpi D` puts it), with the document's page count in
 /// `x-page-count`. 422 with the scan's error record when the file cannot be
@@ -87,7 +88,7 @@ pub async fn preview(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let checked = require_media_type(&headers, PDF_TYPES)
+    let checked = require_media_type(&headers, DOCUMENT_TYPES)
         .and_then(|_| pairs(query, &["page", "dpi", "name"]))
         .and_then(|p| preview_query(&p));
     let (q, permit, bytes) = app
@@ -98,10 +99,26 @@ pub async fn preview(
     let name = q.name.clone();
     let page = q.page;
     let scanner = Scanner::new().dpi(q.dpi);
+    let template =
+        super::template::body_format(super::api::media_type(&headers).as_deref(), &bytes);
+    let templates = Arc::clone(&app.templates);
     let outcome = app
         .engine
         .run_cancellable(&permit, move |spread, cancel| {
             let options = options.parallel(spread).cancel(cancel);
+            // A template is drawn as the PDF it becomes; one not converted
+            // answers with its `convert_failed` record, as /v1/scan does.
+            let bytes = match template {
+                None => bytes,
+                Some(format) => {
+                    let scanned =
+                        templates.scanned(name.clone(), &bytes, format, &options, &scanner);
+                    match scanned.pdf {
+                        Some(pdf) if scanned.record.error.is_none() => pdf,
+                        _ => return Drawn::Unscanned(Box::new(scanned.record)),
+                    }
+                }
+            };
             draw(bytes, &name, &options, &scanner, page)
         })
         .await;

@@ -10,8 +10,14 @@ use axum::extract::rejection::QueryRejection;
 use axum::http::StatusCode;
 use signprep_core::{DialectError, Dialects, FileErrorCode};
 
-/// The media types of a PDF body.
-pub(super) const PDF_TYPES: &[&str] = &["application/pdf", "application/octet-stream"];
+/// The media types of a document body: a PDF's, and a template's (`.docx`,
+/// `.odt`), converted to the PDF it becomes ([`super::template`]).
+pub(super) const DOCUMENT_TYPES: &[&str] = &[
+    "application/pdf",
+    "application/octet-stream",
+    super::template::DOCX,
+    super::template::ODT,
+];
 
 pub(super) type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
 

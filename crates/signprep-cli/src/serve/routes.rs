@@ -2,7 +2,9 @@
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, require_media_type};
-use super::query::{PDF_TYPES, Pairs, bad, check_status, engine_failed, flag, pairs, positive};
+use super::query::{
+    DOCUMENT_TYPES, Pairs, bad, check_status, engine_failed, flag, pairs, positive,
+};
 use crate::args::CheckFormat;
 use crate::args::Format;
 use crate::output::Render;
@@ -88,17 +90,19 @@ fn scan_query(pairs: &[(String, String)]) -> Result<ScanQuery, ApiError> {
     })
 }
 
-/// `POST /v1/scan`: a PDF body; `scan --format ndjson`'s record for it, 200
-/// when it was scanned, 422 with its error record when it could not be
-/// (unreadable, encrypted, over a limit, given up on by the watchdog), 500
-/// with its `internal_error` record when the work panicked.
+/// `POST /v1/scan`: a PDF body, or a template (`.docx`, `.odt`: by its media
+/// type, or sniffed when it is `application/octet-stream`); `scan --format
+/// ndjson`'s record for it, 200 when it was scanned, 422 with its error record
+/// when it could not be (unreadable, encrypted, over a limit, given up on by
+/// the watchdog; a template not converted: `convert_failed`), 500 with its
+/// `internal_error` record when the work panicked.
 pub async fn scan(
     State(app): State<Arc<App>>,
     query: Pairs,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let checked = require_media_type(&headers, PDF_TYPES)
+    let checked = require_media_type(&headers, DOCUMENT_TYPES)
         .and_then(|_| pairs(query, SCAN_KEYS))
         .and_then(|pairs| scan_query(&pairs));
     let (q, permit, bytes) = app
@@ -116,12 +120,23 @@ pub async fn scan(
         render.record(r, data_fields.as_deref())
     };
     let scanner = q.scanner;
+    let template =
+        super::template::body_format(super::api::media_type(&headers).as_deref(), &bytes);
     let outcome = {
-        let source = PdfSource::bytes(name.clone(), bytes);
         let rendered = rendered.clone();
+        let templates = Arc::clone(&app.templates);
+        let name = name.clone();
         app.engine
             .run_cancellable(&permit, move |spread, cancel| {
-                let r = scan_source(&source, &options.cancel(cancel), &scanner, spread);
+                let options = options.cancel(cancel);
+                let r = match template {
+                    Some(format) => {
+                        templates
+                            .scanned(name, &bytes, format, &options, &scanner)
+                            .record
+                    }
+                    None => scan_source(&PdfSource::bytes(name, bytes), &options, &scanner, spread),
+                };
                 (verdict(&r), r.scan.pages.len(), rendered(&r))
             })
             .await
@@ -165,6 +180,8 @@ fn check_query(
         &[
             "application/pdf",
             "application/octet-stream",
+            super::template::DOCX,
+            super::template::ODT,
             "application/json",
             super::form::FORM,
         ],
@@ -198,7 +215,9 @@ fn check_query(
     Ok((format, name.unwrap_or_else(|| "-".into()), kind))
 }
 
-/// `POST /v1/check`: a PDF (`application/pdf`) or a request body
+/// `POST /v1/check`: a PDF (`application/pdf`), a template (`.docx`, `.odt`:
+/// by its media type, or sniffed from an `application/octet-stream` body;
+/// checked as the PDF it becomes, as `check` checks it) or a request body
 /// (`application/json`: a v1 pack, a v0 document, a populate body, a webhook
 /// or a subscription); `check --format json`'s output for it (`?format=sarif`:
 /// SARIF), 200 when it was checked (its findings say whether it passes),
@@ -230,14 +249,27 @@ pub async fn check(
             ),
         ));
     }
+    // A template, unless the query says the body is something else.
+    let template =
+        super::template::body_format(super::api::media_type(&headers).as_deref(), &bytes)
+            .filter(|_| kind.is_none_or(|k| k == InputKind::Pdf));
     let (checker, options) = (Arc::clone(&app.checker), app.options.clone());
+    let templates = Arc::clone(&app.templates);
     let shown = name.clone();
     let outcome = app
         .engine
         .run_cancellable(&permit, move |_, cancel| {
-            let checker =
-                signprep_pack::Checker::clone(&checker).load_options(options.cancel(cancel));
-            crate::check_cmd::check_bytes(&checker, std::path::Path::new(&shown), &bytes, kind)
+            let options = options.cancel(cancel);
+            let checker = signprep_pack::Checker::clone(&checker).load_options(options.clone());
+            let path = std::path::Path::new(&shown);
+            match template {
+                Some(format) => {
+                    let scanned =
+                        templates.scanned(shown.clone(), &bytes, format, &options, &Scanner::new());
+                    crate::templates::check_scanned(&checker, path, scanned)
+                }
+                None => crate::check_cmd::check_bytes(&checker, path, &bytes, kind),
+            }
         })
         .await;
     let record = match outcome {

@@ -82,6 +82,9 @@ impl PackBuilder {
             ChildInput::Named(p, b) => (p.display().to_string(), b),
             ChildInput::Template(_) | ChildInput::Url(_) => return None,
         };
+        if let Some(format) = template_format(&label) {
+            return self.load_template(at, label, &bytes, format, out);
+        }
         let scan = Document::from_bytes(&bytes, &self.load).and_then(|doc| self.scanner.scan(&doc));
         match scan {
             Ok(scan) => {
@@ -100,6 +103,84 @@ impl PackBuilder {
                 None
             }
         }
+    }
+
+    /// A `.docx` or `.odt` child: converted by LibreOffice ([`PackBuilder::converter`]) and
+    /// scanned as the PDF it becomes, its findings with their place in the template.
+    fn load_template(
+        &mut self,
+        at: &str,
+        label: String,
+        bytes: &[u8],
+        format: signprep_template::Format,
+        out: &mut Vec<Finding>,
+    ) -> Option<LoadedPdf> {
+        let converter = match self.converter.as_deref().map(|c| c.get()) {
+            Some(Ok(c)) => c,
+            Some(Err(e)) => {
+                out.push(
+                    Finding::file_error(
+                        signprep_core::FileErrorCode::ConvertFailed,
+                        format!("{label}: {e}"),
+                    )
+                    .at(at)
+                    .file(label),
+                );
+                return None;
+            }
+            None => {
+                out.push(
+                    Finding::file_error(
+                        signprep_core::FileErrorCode::ConvertFailed,
+                        format!(
+                            "{label} is a {} template, and no LibreOffice was given to convert it",
+                            format.as_str()
+                        ),
+                    )
+                    .at(at)
+                    .file(label)
+                    .hint("convert it to PDF first, or build where LibreOffice is installed"),
+                );
+                return None;
+            }
+        };
+        let scanned = signprep_template::scan_template(
+            label.clone(),
+            bytes,
+            format,
+            converter,
+            &self.load,
+            &self.scanner,
+        );
+        let (Some(pdf), None) = (scanned.pdf, &scanned.record.error) else {
+            let why = scanned
+                .record
+                .error
+                .map_or_else(|| "no PDF was made".to_string(), |e| e.message);
+            out.push(
+                Finding::file_error(
+                    signprep_core::FileErrorCode::ConvertFailed,
+                    format!("{label}: {why}"),
+                )
+                .at(at)
+                .file(label),
+            );
+            return None;
+        };
+        let scan = scanned.record.scan;
+        out.extend(
+            scan.diagnostics
+                .iter()
+                .map(|d| Finding::from_scan(d, at, &label)),
+        );
+        if let Some(kept) = self.kept.as_mut() {
+            kept.push((pdf.clone(), scan.clone()));
+        }
+        Some(LoadedPdf {
+            label,
+            bytes: pdf,
+            scan,
+        })
     }
 
     /// One child of the v1 pack.
@@ -364,4 +445,9 @@ pub(super) fn names_of(kind: PdfKind, scan: &Scan) -> Option<Vec<String>> {
             .collect(),
     };
     (kind == PdfKind::TagSyntax || !names.is_empty()).then_some(names)
+}
+
+/// The template format a child's path names (`.docx`, `.odt`), if any.
+fn template_format(label: &str) -> Option<signprep_template::Format> {
+    signprep_template::Format::from_path(std::path::Path::new(label))
 }

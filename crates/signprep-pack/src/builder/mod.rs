@@ -12,7 +12,9 @@ use crate::model::pack::{
     PackSignatory, SigningSettings,
 };
 use signprep_core::{LoadOptions, Scan, Scanner};
+use signprep_template::convert::LazyConverter;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use uuid::Uuid;
 
 pub use children::PdfKind;
@@ -94,6 +96,8 @@ pub struct PackBuilder {
     /// The PDFs read and their scans, kept when asked
     /// ([`PackBuilder::keep_scans`]); `None` when not.
     kept: Option<Vec<(Vec<u8>, Scan)>>,
+    /// LibreOffice, for `.docx` and `.odt` children ([`PackBuilder::converter`]).
+    converter: Option<Arc<LazyConverter>>,
 }
 
 /// What a build made, as `check` of a manifest needs it
@@ -138,6 +142,7 @@ impl PackBuilder {
             load: LoadOptions::default(),
             scanner: Scanner::new(),
             findings: Vec::new(),
+            converter: None,
             kept: None,
         }
     }
@@ -240,6 +245,15 @@ impl PackBuilder {
     #[must_use]
     pub fn load_options(mut self, o: LoadOptions) -> Self {
         self.load = o;
+        self
+    }
+
+    /// Convert `.docx` and `.odt` children with this LibreOffice: the child is the PDF it
+    /// converts to (embedded as any PDF child), its findings carry their place in the
+    /// template. Without one such a child is `convert_failed`.
+    #[must_use]
+    pub fn converter(mut self, converter: Option<Arc<LazyConverter>>) -> Self {
+        self.converter = converter;
         self
     }
 

@@ -43,6 +43,15 @@ impl PackBuilder {
                 ..
             } = spec;
             let (upload, stem) = match &input {
+                ChildInput::Path(p) | ChildInput::Named(p, _)
+                    if signprep_template::Format::from_path(p).is_some() =>
+                {
+                    out.push(Finding::new(
+                        PackCode::V0NeedsPdf,
+                        format!("document {i} ({}) is a Word or OpenDocument template: a v0 plan uploads a file by its path, so it needs the PDF; convert it first (`signprep scan --keep-pdf DIR`) and name that; left out", p.display()),
+                    ));
+                    continue;
+                }
                 ChildInput::Path(p) | ChildInput::Named(p, _) => (
                     p.display().to_string(),
                     p.file_stem().map(|s| s.to_string_lossy().into_owned()),

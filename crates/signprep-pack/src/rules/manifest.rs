@@ -100,6 +100,7 @@ pub(super) fn check(
         .ids_boxed(ids)
         .load_options(ctx.checker.load.clone())
         .scanner(ctx.checker.scanner.clone())
+        .converter(ctx.checker.converter.clone())
         .keep_scans();
     let built = builder.build_indexed();
     let pack = built.pack;

@@ -156,6 +156,7 @@ pub struct Checker {
     payload_limit: u64,
     templates: Vec<V0Document>,
     surface: Surface,
+    converter: Option<std::sync::Arc<signprep_template::convert::LazyConverter>>,
 }
 
 impl Default for Checker {
@@ -176,7 +177,19 @@ impl Checker {
             payload_limit: Self::DEFAULT_PAYLOAD_LIMIT,
             templates: Vec::new(),
             surface: Surface::Cli,
+            converter: None,
         }
+    }
+
+    /// LibreOffice, for a manifest's `.docx` and `.odt` children
+    /// ([`PackBuilder::converter`](crate::PackBuilder::converter)).
+    #[must_use]
+    pub fn converter(
+        mut self,
+        converter: Option<std::sync::Arc<signprep_template::convert::LazyConverter>>,
+    ) -> Self {
+        self.converter = converter;
+        self
     }
 
     /// The front end whose words hints use when they name an option (default:
@@ -224,6 +237,46 @@ impl Checker {
             source,
         })?;
         Ok(self.check_bytes(&bytes, path, kind))
+    }
+
+    /// A template converted and scanned (`signprep_template::scan_template`): `pdf`, the
+    /// PDF it became, checked by every rule of a PDF; the template's own findings
+    /// (`template_*`, from `scan`) first; a finding about a tag found in the template names
+    /// its place there. The one merge `check`, `signprep serve` and Python make.
+    pub fn check_converted(&self, pdf: &[u8], scan: &signprep_core::Scan, path: &Path) -> Checked {
+        let shown = path.display().to_string();
+        let mut checked = self.check_bytes(pdf, path, Some(InputKind::Pdf));
+        for f in &mut checked.findings {
+            if f.source.is_none()
+                && let Some(tag) = &f.tag
+            {
+                let on_page = |p: usize| f.page.is_none_or(|q| q == p);
+                f.source = scan
+                    .tags
+                    .iter()
+                    .find(|t| &t.tag_id == tag && on_page(t.page))
+                    .and_then(|t| t.source.clone())
+                    .or_else(|| {
+                        scan.vendor_tags
+                            .iter()
+                            .flatten()
+                            .find(|t| &t.raw == tag && on_page(t.page))
+                            .and_then(|t| t.source.clone())
+                    });
+            }
+        }
+        let mut findings: Vec<Finding> = scan
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str().starts_with("template_"))
+            .map(|d| Finding {
+                pointer: None,
+                ..Finding::from_scan(d, "", &shown)
+            })
+            .collect();
+        findings.append(&mut checked.findings);
+        checked.findings = findings;
+        checked
     }
 
     /// Checks bytes read from `path` (used for the kind's detection, for the

@@ -13,10 +13,17 @@ stacked vertically; pages are numbered from 0.
 Single-file calls raise a :class:`signprep.Error` subclass for a file that
 cannot be scanned; :func:`scan_many` never raises for a bad PDF and gives its
 error record (``"status": "error"``) in its place instead.
+
+Word and OpenDocument templates (``.docx``, ``.odt``: by a path's extension,
+or told by the bytes) are taken wherever a PDF is: LibreOffice converts them
+as ``signprep scan`` does, and the record is the CLI's (``converted`` set, each
+tag's ``source``: where it stands in the template). Without LibreOffice a
+template raises :class:`ConvertFailed`.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -27,6 +34,7 @@ from typing import (
     Iterable,
     Iterator,
     List,
+    Literal,
     Mapping,
     Optional,
     Sequence,
@@ -39,8 +47,13 @@ from . import _native
 
 __version__: str = _native.__version__
 
+# LibreOffice's scratch folders and profiles, kept for the process, go at exit.
+atexit.register(_native.release_converters)
+
 __all__ = [
     "Anchors",
+    "CacheDir",
+    "ConvertFailed",
     "Error",
     "InternalError",
     "IoError",
@@ -74,6 +87,12 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 #: the matching ones out; or ``NAME_OR_GLOB=TYPE`` strings. The last matching
 #: rule wins.
 TypeMap = Union[Mapping[str, Optional[str]], Sequence[str]]
+
+#: Where converted templates are kept, by content hash, so a template seen
+#: before is not converted again: a folder, ``None`` for the CLI's
+#: (``$XDG_CACHE_HOME/signprep/convert``, else ``~/.cache/signprep/convert``), or
+#: ``False`` to keep none between calls (``--no-cache``).
+CacheDir = Union[None, str, "os.PathLike[str]", Literal[False]]
 
 #: DocuSign anchor files (``--anchors``): a path, or several; each an envelope
 #: definition, a template, any JSON holding ``tabs``/``recipients``, or the
@@ -135,6 +154,14 @@ class InternalError(Error):
     """``internal_error``: signprep failed on this input (a bug; please report it)."""
 
 
+class ConvertFailed(Error):
+    """``convert_failed``: a template (``.docx``, ``.odt``) could not be converted to PDF.
+
+    LibreOffice is missing (the message says how to install it, or to pass
+    ``soffice=PATH``), took longer than ``convert_timeout``, or refused the file.
+    """
+
+
 class KindUnknown(Error):
     """``kind_unknown``: :func:`check` cannot tell what the input is; pass ``kind=``."""
 
@@ -154,6 +181,7 @@ _ERRORS: Dict[str, Type[Error]] = {
     "io_error": IoError,
     "internal_error": InternalError,
     "kind_unknown": KindUnknown,
+    "convert_failed": ConvertFailed,
 }
 
 
@@ -179,6 +207,9 @@ def _options(
     type_map: Optional[TypeMap] = None,
     anchors: Anchors = None,
     anchor: Sequence[str] = (),
+    soffice: Union[None, str, "os.PathLike[str]"] = None,
+    convert_timeout: float = 120,
+    cache_dir: CacheDir = None,
 ) -> _native.Options:
     if not isinstance(dialects, str):
         dialects = ",".join(dialects)
@@ -196,7 +227,22 @@ def _options(
         data_fields=rules,
         anchor_files=_anchor_files(anchors),
         anchor=_anchor_args(anchor),
+        **_convert(soffice, convert_timeout, cache_dir),
     )
+
+
+def _convert(
+    soffice: Union[None, str, "os.PathLike[str]"], convert_timeout: float, cache_dir: CacheDir
+) -> Dict[str, Any]:
+    """The keyword arguments of how templates are converted, as the native side takes them."""
+    if cache_dir is True:
+        raise TypeError("cache_dir is a folder, None (the default folder) or False (no cache), not True")
+    return {
+        "soffice": None if soffice is None else os.fsdecode(os.fspath(soffice)),
+        "convert_timeout": float(convert_timeout),
+        "cache_dir": None if cache_dir is None or cache_dir is False else os.fsdecode(os.fspath(cache_dir)),
+        "no_cache": cache_dir is False,
+    }
 
 
 def _anchor_files(anchors: Anchors) -> Optional[List[Tuple[str, bytes]]]:
@@ -265,8 +311,11 @@ def scan(
     anchors: Anchors = None,
     anchor: Sequence[str] = (),
     name: Optional[str] = None,
+    soffice: Union[None, str, "os.PathLike[str]"] = None,
+    convert_timeout: float = 120,
+    cache_dir: CacheDir = None,
 ) -> Record:
-    """Scans one PDF: its record, as one ``signprep scan --format ndjson`` line.
+    """Scans one PDF (or template): its record, as one ``signprep scan --format ndjson`` line.
 
     ``source`` is a path, the PDF's bytes, or a binary file object. ``dpi``,
     ``page_width``, ``fields`` (False: tags only, as ``--no-fields``),
@@ -282,13 +331,21 @@ def scan(
     ``vendor_tags`` (``--anchors``, ``--anchor``). ``name`` is the record's ``path``
     (default: the path, the file object's ``name``, or ``-`` for bytes).
 
+    A template (``.docx``, ``.odt``: a path by its extension, bytes by their
+    content) is converted by LibreOffice and scanned as the PDF it becomes, as
+    ``signprep scan`` does: ``soffice`` names LibreOffice's program (default:
+    ``$SIGNPREP_SOFFICE``, then ``soffice`` or ``libreoffice`` on ``PATH``),
+    ``convert_timeout`` (seconds) bounds one conversion, ``cache_dir`` keeps the
+    PDFs converted (see :data:`CacheDir`).
+
     Raises a :class:`signprep.Error` subclass (``PdfUnreadable``,
-    ``PdfEncrypted``, ``LimitExceeded``, ``IoError``, ``InternalError``) when
-    the file cannot be scanned. The GIL is released while the PDF is read.
+    ``PdfEncrypted``, ``LimitExceeded``, ``IoError``, ``InternalError``,
+    ``ConvertFailed``) when the file cannot be scanned. The GIL is released
+    while the file is read and converted.
     """
     options = _options(
         dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map,
-        anchors, anchor,
+        anchors, anchor, soffice, convert_timeout, cache_dir,
     )
     path, data, shown = _resolve(source, name)
     if path is not None:
@@ -315,6 +372,9 @@ def scan_many(
     anchors: Anchors = None,
     anchor: Sequence[str] = (),
     window: Optional[int] = None,
+    soffice: Union[None, str, "os.PathLike[str]"] = None,
+    convert_timeout: float = 120,
+    cache_dir: CacheDir = None,
 ) -> Iterator[Record]:
     """Scans many PDFs in parallel: an iterator of records, in input order.
 
@@ -327,11 +387,12 @@ def scan_many(
     error record (``"status": "error"``, ``"error": {"code", "message"}``) in
     its place: no exception for a bad PDF. An exception raised by ``sources``
     itself is raised after the records of the sources before it. Options as
-    :func:`scan`.
+    :func:`scan`; a template that cannot be converted gives its
+    ``convert_failed`` record.
     """
     options = _options(
         dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map,
-        anchors, anchor,
+        anchors, anchor, soffice, convert_timeout, cache_dir,
     )
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
@@ -352,8 +413,11 @@ def check(
     max_payload: int = 10 * 1024 * 1024,
     templates: Sequence[Union[str, Record]] = (),
     name: Optional[str] = None,
+    soffice: Union[None, str, "os.PathLike[str]"] = None,
+    convert_timeout: float = 120,
+    cache_dir: CacheDir = None,
 ) -> Record:
-    """Pre-flight: every rule over a PDF, a request body or a manifest.
+    """Pre-flight: every rule over a PDF, a template, a request body or a manifest.
 
     Returns ``{"path", "kind", "findings": [{"severity", "code", "message",
     "pointer", "file", "page", "tag", "field", "hint"}...]}`` as ``signprep
@@ -364,9 +428,17 @@ def check(
     populate keys are checked against. A manifest's relative paths are read
     from its folder (from the current folder for bytes or a dict).
 
+    A template (``.docx``, ``.odt``: a path by its extension, bytes by their
+    content) is converted (``soffice``, ``convert_timeout``, ``cache_dir`` as
+    :func:`scan`) and checked as the PDF it becomes, as ``signprep check``
+    does: the template's own findings (``template_*``) first, and a finding
+    about a tag carries its ``source``, where the tag stands in the template.
+
     Raises :class:`KindUnknown` when the kind cannot be told, :class:`IoError`
-    when the file cannot be read.
+    when the file cannot be read, :class:`ConvertFailed` when a template cannot
+    be converted.
     """
+    template: Optional[str] = None
     if isinstance(source, dict):
         data: bytes = json.dumps(source).encode()
         path = name or "-"
@@ -378,8 +450,18 @@ def check(
         data = raw
         if file_path is not None:
             path = file_path if name is None else name
+            # A file is a template by its extension, as `signprep check` tells it.
+            ext = os.path.splitext(file_path)[1].lower()
+            template = ext[1:] if ext in (".docx", ".odt") else None
+        else:
+            template = "sniff"
     texts = [t if isinstance(t, str) else json.dumps(t) for t in templates]
-    record: Record = _native.check_bytes(data, path, kind, max_payload, texts)
+    record: Record = _native.check_bytes(
+        data, path, kind, max_payload, texts, template, **_convert(soffice, convert_timeout, cache_dir)
+    )
+    if record.get("error"):
+        err = record["error"]
+        raise ConvertFailed(str(err.get("code", "convert_failed")), str(err.get("message", "")), path)
     findings = record["findings"]
     if record["kind"] is None and all(f.get("code") == "kind_unknown" for f in findings):
         # Nothing was checked (`signprep check` alone on such a file: "nothing

@@ -17,6 +17,10 @@ class Options:
         data_fields: Optional[List[str]] = None,
         anchor_files: Optional[List[Tuple[str, bytes]]] = None,
         anchor: Optional[List[str]] = None,
+        soffice: Optional[str] = None,
+        convert_timeout: Optional[float] = None,
+        cache_dir: Optional[str] = None,
+        no_cache: bool = False,
     ) -> None: ...
 
 class MigrateOptions:
@@ -51,7 +55,16 @@ class Batch(Iterator[Dict[str, Any]]):
 def scan_path(path: str, shown: str, options: Options) -> Dict[str, Any]: ...
 def scan_bytes(data: bytes, shown: str, options: Options) -> Dict[str, Any]: ...
 def check_bytes(
-    data: bytes, path: str, kind: Optional[str], max_payload: int, templates: List[str]
+    data: bytes,
+    path: str,
+    kind: Optional[str],
+    max_payload: int,
+    templates: List[str],
+    template: Optional[str] = None,
+    soffice: Optional[str] = None,
+    convert_timeout: Optional[float] = None,
+    cache_dir: Optional[str] = None,
+    no_cache: bool = False,
 ) -> Dict[str, Any]: ...
 def pack_manifest(
     data: bytes, path: str, seed: Optional[int]
@@ -61,4 +74,5 @@ def migrate_bytes(
 ) -> Dict[str, Any]: ...
 def explain(code: str) -> Optional[Dict[str, Any]]: ...
 def codes() -> List[str]: ...
+def release_converters() -> None: ...
 def _scan_timed(path: str, shown: str, options: Options) -> Tuple[int, int, Dict[str, Any]]: ...

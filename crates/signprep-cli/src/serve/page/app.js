@@ -1,7 +1,8 @@
 // signprep serve's page: each file dropped is checked (POST /v1/check),
 // scanned (POST /v1/scan) and drawn page by page (POST /v1/preview); each
-// finding's code is explained (GET /v1/explain/{code}). Nothing leaves this
-// server; nothing is kept on it.
+// finding's code is explained (GET /v1/explain/{code}). A template (.docx,
+// .odt) goes the same way with its own media type: the server converts it.
+// Nothing leaves this server; nothing is kept on it.
 "use strict";
 (function () {
   var MAX_PAGES = 40;
@@ -23,6 +24,25 @@
     return e;
   }
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  var TEMPLATE_TYPES = {
+    docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    odt: "application/vnd.oasis.opendocument.text"
+  };
+  // A document's media type: a template's by its extension, else a PDF's.
+  function documentType(file) {
+    var ext = /\.([a-z]+)$/i.exec(file.name);
+    return (ext && TEMPLATE_TYPES[ext[1].toLowerCase()]) || "application/pdf";
+  }
+  // Where a finding stands in a template, as the command line writes it:
+  // `body, table row 2 column 3, paragraph 14 ("snippet")`.
+  function sourcePlace(s) {
+    var out = String(s.part || "").replace(/_/g, " ");
+    if (s.row && s.column) out += ", table row " + s.row + " column " + s.column;
+    out += ", paragraph " + s.paragraph;
+    if (s.snippet) out += " (\"" + s.snippet + "\")";
+    return out;
+  }
 
   function call(method, path, body, type) {
     var headers = {};
@@ -86,6 +106,8 @@
     var det = el("details");
     var sum = el("summary");
     sum.appendChild(el("span", "sev", f.severity));
+    // A template's finding leads with its place there, where its author fixes it.
+    if (f.source) sum.appendChild(el("span", "place", "In the template: " + sourcePlace(f.source)));
     sum.appendChild(el("code", null, f.code));
     sum.appendChild(document.createTextNode(": " + f.message));
     det.appendChild(sum);
@@ -178,7 +200,7 @@
         fig.appendChild(cap);
         c.pages.appendChild(fig);
         chain = chain.then(function () {
-          return call("POST", "/v1/preview?page=" + page + "&name=" + encodeURIComponent(name), file, "application/pdf")
+          return call("POST", "/v1/preview?page=" + page + "&name=" + encodeURIComponent(name), file, documentType(file))
             .then(function (r) {
               if (r.ok) return r.blob().then(function (b) { img.src = URL.createObjectURL(b); });
               return json(r).then(function (b) { cap.textContent = "Page " + page + ": " + errorText(b, r.status); cap.className = "failed"; });
@@ -196,13 +218,14 @@
     var c = card(file);
     var name = file.name;
     var q = "name=" + encodeURIComponent(name);
-    var scanned = call("POST", "/v1/scan?data_fields=true&" + q, file, "application/pdf").then(json);
-    var checked = call("POST", "/v1/check?" + q, file, "application/pdf").then(checkOutput);
+    var type = documentType(file);
+    var scanned = call("POST", "/v1/scan?data_fields=true&" + q, file, type).then(json);
+    var checked = call("POST", "/v1/check?" + q, file, type).then(checkOutput);
     return Promise.all([checked, scanned]).then(function (got) {
       var check = got[0], scan = got[1];
       showFindings(c, check.findings, check.failure);
       if (scan.status === "ok") {
-        var stem = name.replace(/\.pdf$/i, "");
+        var stem = name.replace(/\.(pdf|docx|odt)$/i, "");
         download(c, stem + ".data_fields.json", JSON.stringify({ data_fields: scan.data_fields || [] }, null, 2) + "\n",
           "Download the data fields (JSON)");
         return drawPages(c, file, name, (scan.pages || []).length);
