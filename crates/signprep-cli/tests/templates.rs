@@ -162,6 +162,7 @@ fixture! {
     soffice_docx_fullwidth_hash => "docx_fullwidth_hash.docx",
     soffice_docx_nbsp => "docx_nbsp.docx",
     soffice_docx_text_box => "docx_text_box.docx",
+    soffice_docx_wrapped_cell => "docx_wrapped_cell.docx",
     soffice_docx_tracked_deletion => "docx_tracked_deletion.docx",
     soffice_docx_tracked_insertion => "docx_tracked_insertion.docx",
     soffice_docx_vanish => "docx_vanish.docx",

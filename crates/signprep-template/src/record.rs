@@ -86,6 +86,28 @@ pub fn scan_template(
             }
         }
         let mut findings = template.findings(dialects);
+        // A template finding about a tag the PDF has names its page there too.
+        for d in &mut findings {
+            if d.page.is_none()
+                && let Some(place) = &d.source
+            {
+                d.page = record
+                    .scan
+                    .tags
+                    .iter()
+                    .filter_map(|t| Some((t.source.as_ref()?, t.page)))
+                    .chain(
+                        record
+                            .scan
+                            .vendor_tags
+                            .iter()
+                            .flatten()
+                            .filter_map(|t| Some((t.source.as_ref()?, t.page))),
+                    )
+                    .find(|(s, _)| *s == place)
+                    .map(|(_, p)| p);
+            }
+        }
         findings.append(&mut record.scan.diagnostics);
         record.scan.diagnostics = findings;
     }

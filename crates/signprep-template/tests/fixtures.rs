@@ -67,6 +67,7 @@ snapshots! {
     docx_vanish => "docx_vanish.docx",
     docx_white_text => "docx_white_text.docx",
     docx_text_box => "docx_text_box.docx",
+    docx_wrapped_cell => "docx_wrapped_cell.docx",
     docx_curly_quotes => "docx_curly_quotes.docx",
     docx_en_dash => "docx_en_dash.docx",
     docx_ellipsis => "docx_ellipsis.docx",

@@ -375,6 +375,21 @@ pub(crate) fn all() -> Result<Vec<(&'static str, Vec<u8>)>, Error> {
         ])
         .bytes()?,
     ));
+    // A tag in a cell too narrow for it (a fixed 1.1 cm column): the converted PDF
+    // wraps it over lines, so it places no field: `template_tag_lost`, both places.
+    out.push((
+        "docx_wrapped_cell",
+        Docx::body(&[
+            para("A narrow column:"),
+            format!(
+                r#"<w:tbl><w:tblPr><w:tblW w:w="1200" w:type="dxa"/><w:tblLayout w:type="fixed"/></w:tblPr><w:tblGrid><w:gridCol w:w="600"/><w:gridCol w:w="600"/></w:tblGrid><w:tr>{}{}</w:tr></w:tbl>"#,
+                r#"<w:tc><w:tcPr><w:tcW w:w="600" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>Sign</w:t></w:r></w:p></w:tc>"#,
+                r#"<w:tc><w:tcPr><w:tcW w:w="600" w:type="dxa"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">&lt;# CLIENT_SIGNATURE #&gt;</w:t></w:r></w:p></w:tc>"#,
+            ),
+            para("Fits: <# DATE_1 #>"),
+        ])
+        .bytes()?,
+    ));
     out.push((
         "docx_text_box",
         Docx::body(&[
