@@ -258,6 +258,8 @@ const NOT_CODES: &[&str] = &[
     "time_budget",
     "max_objects_resolved",
     "max_nesting_depth",
+    // The Python package's keyword argument, named in its messages.
+    "cache_dir",
     "max_page_tree_depth",
     "max_pages",
     "max_kids_per_node",

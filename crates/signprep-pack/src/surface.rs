@@ -13,6 +13,8 @@ pub enum Surface {
     Http,
     /// The Python package: keyword arguments, `signers={"KEY": "EMAIL"}`.
     Python,
+    /// The Node.js package: option objects, `signers: { "KEY": "EMAIL" }`.
+    Node,
 }
 
 /// An option a hint can name.
@@ -74,6 +76,15 @@ impl Surface {
                 (Opt::Kind, _) => format!("`kind=\"{}\"`", pair("=")),
                 (Opt::Template, _) => format!("`templates=[\"{}\"]`", pair("=")),
             },
+            Surface::Node => match (opt, key) {
+                (Opt::Signer, Some(k)) => format!("`signers: {{ \"{k}\": \"{value}\" }}`"),
+                (Opt::MapType, Some(k)) => format!("`mapType: {{ \"{k}\": \"{value}\" }}`"),
+                (Opt::Signer, None) => format!("`signers: {value}`"),
+                (Opt::MapType, None) => format!("`mapType: {value}`"),
+                (Opt::Dialect, _) => format!("`dialects: \"{}\"`", pair("=")),
+                (Opt::Kind, _) => format!("`kind: \"{}\"`", pair("=")),
+                (Opt::Template, _) => format!("`templates: [\"{}\"]`", pair("=")),
+            },
         }
     }
 
@@ -97,6 +108,11 @@ impl Surface {
                 "`signprep check --template` (the server's check takes no template)"
             }
             (Surface::Python, Opt::Template) => "`templates=`",
+            (Surface::Node, Opt::Signer) => "`signers:`",
+            (Surface::Node, Opt::MapType) => "`mapType:`",
+            (Surface::Node, Opt::Dialect) => "`dialects:`",
+            (Surface::Node, Opt::Kind) => "`kind:`",
+            (Surface::Node, Opt::Template) => "`templates:`",
         }
     }
 }
@@ -127,5 +143,10 @@ mod tests {
             "`kind=\"v0\"`"
         );
         assert_eq!(Surface::Cli.name(Opt::MapType), "`--map-type`");
+        assert_eq!(s(Surface::Node), "`signers: { \"Signer 1\": \"EMAIL\" }`");
+        assert_eq!(
+            Surface::Node.option(Opt::Kind, None, "v0"),
+            "`kind: \"v0\"`"
+        );
     }
 }
