@@ -65,6 +65,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     let how = Gather {
         walk: WalkOptions {
             bodies: true,
+            types: args.kinds.extensions(),
             ..WalkOptions::default()
         },
         files_from: args.files_from.clone(),
@@ -92,7 +93,7 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     let templates = Templates::new(&args.convert);
     // A manifest's `.docx` and `.odt` children too (LibreOffice looked for when one comes).
     let checker = checker.converter(Some(templates.lazy()));
-    if Templates::expected(&paths, &[])
+    if Templates::expected(&paths, &args.kinds.types)
         && let Err(e) = templates.require()
     {
         return crate::exit::fail(&e, ExitStatus::Error);

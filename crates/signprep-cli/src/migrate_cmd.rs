@@ -25,7 +25,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
         Ok(m) => m,
         Err(e) => return crate::exit::fail(&e, ExitStatus::Error),
     };
-    let inputs = Source::files(&args.paths);
+    let inputs = Source::files_of(&args.paths, args.kinds.extensions());
     if inputs.is_empty() {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return crate::exit::fail(
@@ -62,7 +62,7 @@ pub fn run(args: &MigrateArgs) -> ExitStatus {
     let mut lost = 0;
     let mut unwritten = 0;
     let templates = Arc::new(Templates::new(&args.convert));
-    if Templates::expected(&args.paths, &[]) {
+    if Templates::expected(&args.paths, &args.kinds.types) {
         if let Err(e) = templates.require() {
             return crate::exit::fail(&e, ExitStatus::Error);
         }

@@ -83,7 +83,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
         Err(status) => return status,
     };
     let scanner = Scanner::new().dpi(args.dpi);
-    let inputs = Source::files(&args.paths);
+    let inputs = Source::files_of(&args.paths, args.kinds.extensions());
     if inputs.is_empty() && !args.allow_empty {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return crate::exit::fail(
@@ -120,7 +120,7 @@ pub fn run(args: &ReportArgs) -> ExitStatus {
     let max_pages = args.max_pages;
     let worker_names = Arc::clone(&names);
     let templates = crate::templates::Templates::new(&args.convert);
-    if crate::templates::Templates::expected(&args.paths, &[])
+    if crate::templates::Templates::expected(&args.paths, &args.kinds.types)
         && let Err(e) = templates.require()
     {
         return crate::exit::fail(&e, ExitStatus::Error);

@@ -47,7 +47,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
     };
     let gather = Gather::batch(&args.batch, runner.threads());
     let templates = Arc::new(Templates::new(&args.convert));
-    if Templates::expected(&args.paths, &args.batch.types) {
+    if Templates::expected(&args.paths, &args.batch.kinds.types) {
         if let Err(e) = templates.require() {
             return crate::exit::fail(&e, ExitStatus::Error);
         }

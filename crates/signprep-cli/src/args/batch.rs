@@ -31,18 +31,8 @@ pub struct BatchArgs {
     /// the default `*.pdf`. Repeatable; the last matching glob wins.
     #[arg(long, short = 'g', value_name = "GLOB", help_heading = "Input")]
     pub glob: Vec<String>,
-    /// The kinds of file a folder walk takes (comma-separated): `pdf`, and `docx`,
-    /// `odt` for Word and OpenDocument templates, converted by LibreOffice. A file
-    /// named on the command line is taken whatever its kind.
-    #[arg(
-        long = "type",
-        value_name = "TYPE[,TYPE]",
-        value_enum,
-        value_delimiter = ',',
-        default_value = "pdf",
-        help_heading = "Input"
-    )]
-    pub types: Vec<InputType>,
+    #[command(flatten)]
+    pub kinds: TypeArgs,
     /// Take only the files whose path hash falls in shard K of N (0-based):
     /// `--shard 0/4` ... `--shard 3/4` split any input exactly.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse, help_heading = "Splitting and resuming")]
@@ -72,6 +62,30 @@ pub struct BatchArgs {
     /// Put wall time and pages/s in the json/ndjson summary (the output then differs between runs).
     #[arg(long, help_heading = "Reporting")]
     pub timing: bool,
+}
+
+/// `--type`: the kinds of file a folder walk takes (`Default`: none given, `pdf`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TypeArgs {
+    /// The kinds of file a folder walk takes (comma-separated): `pdf`, and `docx`,
+    /// `odt` for Word and OpenDocument templates, converted by LibreOffice. A file
+    /// named on the command line is taken whatever its kind.
+    #[arg(
+        long = "type",
+        value_name = "TYPE[,TYPE]",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "pdf",
+        help_heading = "Input"
+    )]
+    pub types: Vec<InputType>,
+}
+
+impl TypeArgs {
+    /// The extensions a walk takes.
+    pub fn extensions(&self) -> Vec<&'static str> {
+        self.types.iter().map(|t| t.extension()).collect()
+    }
 }
 
 /// A kind of input file a folder walk takes (`--type`).

@@ -47,6 +47,8 @@ pub struct CheckArgs {
     pub allow_empty: bool,
     #[command(flatten)]
     pub convert: super::ConvertArgs,
+    #[command(flatten)]
+    pub kinds: super::TypeArgs,
 }
 
 /// `--kind`: [`InputKind`]'s names, each with its one-line summary.

@@ -76,4 +76,6 @@ pub struct MigrateArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub convert: super::ConvertArgs,
+    #[command(flatten)]
+    pub kinds: super::TypeArgs,
 }

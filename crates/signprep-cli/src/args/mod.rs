@@ -22,7 +22,7 @@ mod serve;
 pub mod values;
 
 pub use anchors::AnchorArgs;
-pub use batch::{BatchArgs, InputType};
+pub use batch::{BatchArgs, InputType, TypeArgs};
 pub use check::{CheckArgs, CheckFormat, Deny};
 pub use completions::{CompletionsArgs, ManArgs};
 pub use convert::ConvertArgs;

@@ -44,4 +44,6 @@ pub struct ReportArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub convert: super::ConvertArgs,
+    #[command(flatten)]
+    pub kinds: super::TypeArgs,
 }

@@ -12,7 +12,7 @@ impl BatchArgs {
             hidden: self.hidden,
             follow_links: self.follow,
             globs: self.glob.clone(),
-            types: self.types.iter().map(|t| t.extension()).collect(),
+            types: self.kinds.extensions(),
             bodies: false,
         }
     }

@@ -135,6 +135,15 @@ impl Source {
         Source::walk(paths, &WalkOptions::default(), 0)
     }
 
+    /// [`Source::files`] taking the files of these extensions in folders (`--type`).
+    pub fn files_of(paths: &[PathBuf], types: Vec<&'static str>) -> Vec<Input> {
+        let walk = WalkOptions {
+            types,
+            ..WalkOptions::default()
+        };
+        Source::walk(paths, &walk, 0)
+    }
+
     fn walk(paths: &[PathBuf], walk: &WalkOptions, threads: usize) -> Vec<Input> {
         paths
             .iter()
