@@ -353,9 +353,13 @@ fn soffice_preview_and_report_take_templates() {
 #[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
 fn soffice_check_walks_a_folder_for_templates_with_type() {
     soffice_required();
-    let o = run(&["check", "--format", "ndjson", "--type", "docx,odt", TEMPLATES]);
+    let o = run(&[
+        "check", "--format", "ndjson", "--type", "docx,odt", TEMPLATES,
+    ]);
     let recs = records(&o.stdout);
-    let n = std::fs::read_dir(common::root().join(TEMPLATES)).unwrap().count();
+    let n = std::fs::read_dir(common::root().join(TEMPLATES))
+        .unwrap()
+        .count();
     assert_eq!(recs.len(), n, "{}", String::from_utf8_lossy(&o.stderr));
     let failed: Vec<&str> = recs
         .iter()
@@ -373,6 +377,9 @@ fn the_type_option_names_what_it_takes() {
     let o = run(&["check", "--type", "doc", "."]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8(o.stderr).unwrap();
-    assert!(err.contains("invalid value 'doc' for '--type <TYPE[,TYPE]>'"), "{err}");
+    assert!(
+        err.contains("invalid value 'doc' for '--type <TYPE[,TYPE]>'"),
+        "{err}"
+    );
     assert!(err.contains("[possible values: pdf, docx, odt]"), "{err}");
 }

@@ -1,5 +1,6 @@
-//! `check`, `pack` and `explain`: the pack crate's checker and builder, and
-//! the documentation of every code.
+//! `check`, `pack` and `explain`: the pack crate's checker and builder (a
+//! manifest's `.docx` and `.odt` children converted as the CLI converts
+//! them), and the documentation of every code.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -8,10 +9,12 @@ use serde::Serialize;
 use signprep_core::batch::catch_panic;
 use signprep_core::{Code, FileErrorCode, LoadOptions, Scanner};
 use signprep_pack::{
-    Checked, Checker, Finding, InputKind, PackCode, RandomIds, SeededIds, read_template,
+    Checked, Checker, Finding, InputKind, Manifest, PackCode, RandomIds, SeededIds, read_template,
 };
+use signprep_template::convert::LazyConverter;
 use signprep_template::{Format, Scanned};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One checked input, as `signprep check --format ndjson` writes it (without
 /// the `value` the CLI looks up for each finding's pointer); `error` for a
@@ -151,28 +154,58 @@ fn check_template(checker: &Checker, path: &Path, scanned: Scanned) -> Result<Ch
     Ok(checker.check_converted(&pdf, &scan, path))
 }
 
-/// `pack_manifest(data, path, seed)`: `(body, findings)`, the v1 pack body
-/// (`None` when an error-level finding stops it) and every finding of the
-/// manifest's check. `seed` makes the signers' UUIDs reproducible.
+/// `pack_manifest(data, path, seed, soffice, convert_timeout, cache_dir,
+/// no_cache)`: `(body, findings, convert_failed)`, the v1 pack body (`None`
+/// when an error-level finding stops it) and every finding of the manifest's
+/// check. `seed` makes the signers' UUIDs reproducible. `.docx` and `.odt`
+/// children are converted by LibreOffice as `signprep pack` converts them
+/// (the converter `scan` uses for the same options); a manifest naming one
+/// where LibreOffice cannot be had builds nothing: `convert_failed` is then
+/// why (the Python side raises `ConvertFailed`), as `signprep pack` stops.
 #[pyfunction]
-#[pyo3(signature = (data, path, seed))]
+#[pyo3(signature = (data, path, seed, soffice=None, convert_timeout=None, cache_dir=None, no_cache=false))]
+#[allow(clippy::too_many_arguments)] // keyword arguments, as the Python side passes them
+#[allow(clippy::type_complexity)] // the tuple the Python side unpacks
 pub fn pack_manifest<'py>(
     py: Python<'py>,
     data: &[u8],
     path: PathBuf,
     seed: Option<u64>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    soffice: Option<PathBuf>,
+    convert_timeout: Option<f64>,
+    cache_dir: Option<PathBuf>,
+    no_cache: bool,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Option<String>)> {
+    let convert = crate::scan::convert_options(soffice, convert_timeout, cache_dir, no_cache)?;
     let work = || {
-        let checker = Checker::new().surface(signprep_pack::Surface::Python);
-        match seed {
+        // As `signprep pack`: LibreOffice looked for now when the manifest names a
+        // template (a manifest that cannot be parsed is the check's to report),
+        // else only when a template child comes.
+        let converter = if Manifest::from_bytes(data, &path).is_ok_and(|m| m.names_templates()) {
+            crate::template::lazy(&convert)?
+        } else {
+            Arc::new(LazyConverter::new(convert.clone()))
+        };
+        let checker = Checker::new()
+            .surface(signprep_pack::Surface::Python)
+            .converter(Some(converter));
+        Ok(match seed {
             Some(s) => checker.check_manifest(data, &path, SeededIds::new(s)),
             None => checker.check_manifest(data, &path, RandomIds),
+        })
+    };
+    let done: Result<_, String> = py.detach(|| catch_panic(work)).map_err(|_| internal())?;
+    let (checked, pack) = match done {
+        Ok(built) => built,
+        Err(why) => {
+            let none = py.None().into_bound(py);
+            let findings = pyo3::types::PyList::empty(py).into_any();
+            return Ok((none, findings, Some(why)));
         }
     };
-    let (checked, pack) = py.detach(|| catch_panic(work)).map_err(|_| internal())?;
     let body = pythonize::pythonize(py, &pack)?;
     let findings = pythonize::pythonize(py, &checked.findings)?;
-    Ok((body, findings))
+    Ok((body, findings, None))
 }
 
 /// `explain(code)`: `{"code", "severity", "doc"}`, or `None` for an unknown code

@@ -11,9 +11,11 @@
 //! * `scan`, `scan_many` (the batch engine: parallel, records in input
 //!   order, an error record per bad file), `check`, `pack`, `migrate`,
 //!   `explain`, `codes`: the CLI's commands, as Python values.
-//! * `scan`, `scan_many` and `check` take Word and OpenDocument templates
-//!   (`.docx`, `.odt`: by a path's extension, or by the bytes), converted by
-//!   LibreOffice as the CLI converts them (`template`).
+//! * `scan`, `scan_many`, `check`, `pack` (a manifest's template children)
+//!   and `migrate` take Word and OpenDocument templates (`.docx`, `.odt`: by
+//!   a path's extension, or by the bytes), converted by LibreOffice as the
+//!   CLI converts them (`template`; `migrate` returns the PDF its request
+//!   uploads).
 //! * One exception class per file error code (`signprep.PdfEncrypted`, ...),
 //!   each carrying the stable code; typed stubs (`_native.pyi`, `py.typed`).
 //!

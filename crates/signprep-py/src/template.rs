@@ -3,14 +3,16 @@
 //! so a record is the CLI's for the same file. LibreOffice is looked for when
 //! the first template of a call needs it; a converter (its program, version,
 //! private profiles) is kept for the process and shared by every call with the
-//! same options, and released at exit (`release_converters`, from `atexit`).
+//! same options (scans, and the pack crate's checker and builder for a
+//! manifest's template children: `lazy`), and released at exit
+//! (`release_converters`, from `atexit`).
 
 use crate::scan::Options;
 use pyo3::prelude::*;
 use signprep_core::batch::catch_panic;
 use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_template::convert::{
-    ConvertError, ConvertOptions, Converter, INSTALL_HINT, SOFFICE_ENV,
+    ConvertError, ConvertOptions, INSTALL_HINT, LazyConverter, SOFFICE_ENV,
 };
 use signprep_template::{Format, Scanned, scan_template};
 use std::ffi::OsString;
@@ -28,8 +30,8 @@ type Key = (
     Option<PathBuf>,
 );
 
-/// The converters made so far in this process.
-static CONVERTERS: Mutex<Vec<(Key, Arc<Converter>)>> = Mutex::new(Vec::new());
+/// The converters made so far in this process (each made: `get` is `Ok`).
+static CONVERTERS: Mutex<Vec<(Key, Arc<LazyConverter>)>> = Mutex::new(Vec::new());
 
 fn key(options: &ConvertOptions) -> Key {
     let env = options
@@ -46,32 +48,37 @@ fn key(options: &ConvertOptions) -> Key {
     )
 }
 
-/// The converter for `options`, made on first use; why not, in our words (with
-/// the install hint and the argument that names the program when LibreOffice
-/// was not found). A failure is not kept: a later call looks again.
-pub fn converter(options: &ConvertOptions) -> Result<Arc<Converter>, String> {
+/// The converter for `options`, made on first use (as the pack crate takes
+/// it: its `get` is `Ok`); why not, in our words (with the install hint and
+/// the argument that names the program when LibreOffice was not found). A
+/// failure is not kept: a later call looks again.
+pub fn lazy(options: &ConvertOptions) -> Result<Arc<LazyConverter>, String> {
     let k = key(options);
     let mut all = CONVERTERS.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((_, c)) = all.iter().find(|(have, _)| *have == k) {
         return Ok(Arc::clone(c));
     }
-    match Converter::new(options) {
-        Ok(c) => {
-            let c = Arc::new(c);
-            all.push((k, Arc::clone(&c)));
-            Ok(c)
+    let made = Arc::new(LazyConverter::new(options.clone()));
+    match made.get() {
+        Ok(_) => {
+            all.push((k, Arc::clone(&made)));
+            Ok(made)
         }
-        Err(e @ ConvertError::NotInstalled { .. }) => Err(format!("{e}, or pass soffice=PATH")),
-        Err(e) => {
-            // A program named that is not there: LibreOffice is missing all the same.
-            let missing = matches!(&e, ConvertError::NotRunnable { source, .. }
-                if source.kind() == std::io::ErrorKind::NotFound);
-            Err(if missing {
-                format!("{e}: {INSTALL_HINT}, or pass soffice=PATH naming its `soffice` program")
-            } else {
-                e.to_string()
-            })
+        Err(e) => Err(in_our_words(e)),
+    }
+}
+
+/// Why LibreOffice cannot be had, naming the keyword argument that names it.
+fn in_our_words(e: &ConvertError) -> String {
+    match e {
+        ConvertError::NotInstalled { .. } => format!("{e}, or pass soffice=PATH"),
+        // A program named that is not there: LibreOffice is missing all the same.
+        ConvertError::NotRunnable { source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            format!("{e}: {INSTALL_HINT}, or pass soffice=PATH naming its `soffice` program")
         }
+        _ => e.to_string(),
     }
 }
 
@@ -100,11 +107,15 @@ pub fn scanned(
         record: Record::failed(name.clone(), ErrorInfo::new(code, why)),
         pdf: None,
     };
-    let c = match converter(convert) {
+    let lazy = match lazy(convert) {
         Ok(c) => c,
         Err(why) => return failed(FileErrorCode::ConvertFailed, why),
     };
-    catch_panic(|| scan_template(name.clone(), bytes, format, &c, load, scanner)).unwrap_or_else(
+    let c = match lazy.get() {
+        Ok(c) => c,
+        Err(e) => return failed(FileErrorCode::ConvertFailed, in_our_words(e)),
+    };
+    catch_panic(|| scan_template(name.clone(), bytes, format, c, load, scanner)).unwrap_or_else(
         |panic| Scanned {
             record: Record::from_result(name.clone(), Err(Error::internal(panic))),
             pdf: None,

@@ -2,7 +2,12 @@
 //! `POST /v1/check` with a form, `POST /v1/pack`, `POST /v1/migrate`. The
 //! PDFs are matched to the manifest's `path`s by their file names, in memory
 //! ([`signprep_pack::Checker::check_manifest_given`]): the same check and
-//! build as `signprep check` and `signprep pack` on the files.
+//! build as `signprep check` and `signprep pack` on the files. A `.docx` or
+//! `.odt` part the manifest names is converted by the server's LibreOffice
+//! (the checker's converter, `serve --soffice`) and packed as the PDF it
+//! becomes; without LibreOffice it is that child's `convert_failed` finding.
+//! `/v1/migrate` refuses templates (415): its plan would upload a PDF the
+//! answer cannot carry.
 
 use super::App;
 use super::api::{ApiCode, ApiError, json_response, media_type};
@@ -107,9 +112,9 @@ async fn check_manifest(
 }
 
 /// `POST /v1/check` with `multipart/form-data`: a `manifest` part and a
-/// `pdf` part for each PDF it names; `check --format json`'s output of the
-/// manifest (the findings of its PDFs included), as `signprep check` gives
-/// it on the files.
+/// `pdf` part for each PDF (or `.docx`, `.odt` template) it names; `check
+/// --format json`'s output of the manifest (the findings of its PDFs
+/// included), as `signprep check` gives it on the files.
 pub async fn check_form(
     app: &Arc<App>,
     permit: &Permit,
@@ -149,7 +154,7 @@ async fn admit(
 }
 
 /// `POST /v1/pack` (`multipart/form-data`: a `manifest` part and a `pdf`
-/// part for each PDF it names): 200 and the v1 pack body `signprep pack`
+/// part for each PDF or template it names): 200 and the v1 pack body `signprep pack`
 /// writes (indented; `compact=true`: one line), the codes of its findings
 /// (warnings, infos) in `x-findings`; 422 and `check --format json`'s output
 /// of the manifest when a finding is an error (nothing built).

@@ -6,7 +6,8 @@
 //! The parts: `manifest` (a pack manifest, TOML or JSON; its file name names
 //! it, and its folder is where its `path`s start), `signers` (a signer map,
 //! as `migrate --signers` reads it), and any number of `pdf` (each file
-//! name the path the manifest gives, relative to the manifest's folder).
+//! name the path the manifest gives, relative to the manifest's folder; a
+//! `.docx` or `.odt` name is a template the manifest names).
 
 use super::api::{ApiCode, ApiError};
 use axum::body::Body;

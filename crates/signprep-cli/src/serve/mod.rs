@@ -19,7 +19,8 @@
 //! - [`page`]: the page at `/` for people, its script and style.
 //! - [`preview`]: `POST /v1/preview`, a page drawn as `signprep preview` draws it.
 //! - [`template`]: `.docx` and `.odt` bodies (by media type, else sniffed) and
-//!   the server's LibreOffice, looked for once at start-up when asked.
+//!   the server's LibreOffice, looked for once at start-up when asked (also
+//!   the converter of a form manifest's template parts).
 //! - [`meta`]: `/healthz`, `/readyz`, `/metrics`, `/v1/codes`, `/v1/explain/{code}`.
 //! - [`metrics`]: the counters behind `/metrics` (Prometheus text).
 //!
@@ -125,15 +126,17 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
             );
         }
     };
-    // As `check`'s defaults: the same findings for the same input.
-    let checker = Checker::new()
-        .surface(signprep_pack::Surface::Http)
-        .payload_limit(10 << 20)
-        .load_options(options.clone());
     let (templates, said) = template::ServeTemplates::start(&args.convert);
     if let Some(line) = said {
         say(&line);
     }
+    // As `check`'s defaults: the same findings for the same input; a form
+    // manifest's template parts converted with the server's LibreOffice.
+    let checker = Checker::new()
+        .surface(signprep_pack::Surface::Http)
+        .payload_limit(10 << 20)
+        .load_options(options.clone())
+        .converter(templates.lazy());
     let app = Arc::new(App {
         engine,
         token,

@@ -141,7 +141,7 @@ pub fn document() -> Value {
     refusals(&mut preview_responses);
     let manifest_form = json!({"type": "object", "required": ["manifest"], "properties": {
         "manifest": {"type": "string", "format": "binary", "description": "a pack manifest (TOML or JSON); its file name names it, its folder is where its paths start"},
-        "pdf": {"type": "array", "items": {"type": "string", "format": "binary"}, "description": "each PDF the manifest names, its file name the manifest's path"}
+        "pdf": {"type": "array", "items": {"type": "string", "format": "binary"}, "description": "each PDF the manifest names, its file name the manifest's path; a template (.docx, .odt) it names is converted by the server's LibreOffice (`serve --soffice`), else it is that child's `convert_failed` finding"}
     }});
     let mut pack_responses = Map::new();
     pack_responses.insert("200".into(), json!({"description": "the v1 pack body, as `signprep pack` writes it", "content": {"application/json": {"schema": pack}},

@@ -4,13 +4,16 @@
 //! (`--soffice`, `$SIGNPREP_SOFFICE`). A template is scanned and checked
 //! through [`crate::templates`], as the command line does, so its record is
 //! the CLI's; a server without LibreOffice answers it with the
-//! `convert_failed` record (422) and serves PDFs as ever.
+//! `convert_failed` record (422) and serves PDFs as ever. A form's manifest
+//! naming template parts (`/v1/check`, `/v1/pack`) has them converted by the
+//! pack crate with the same converter ([`ServeTemplates::lazy`]).
 
 use crate::args::ConvertArgs;
 use crate::templates::Templates;
 use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
-use signprep_template::convert::SOFFICE_ENV;
+use signprep_template::convert::{LazyConverter, SOFFICE_ENV};
 use signprep_template::{Format, Scanned};
+use std::sync::Arc;
 
 /// The media type of a Word document (`.docx`).
 pub const DOCX: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -76,6 +79,15 @@ impl ServeTemplates {
         self.templates
             .as_ref()
             .is_some_and(|t| t.converter().is_ok())
+    }
+
+    /// The converter as the pack crate takes it, for a form manifest's `.docx`
+    /// and `.odt` parts (`Checker::converter`): `None` when LibreOffice was not
+    /// asked for (each such part is then its `convert_failed` finding, saying
+    /// no LibreOffice was given); when asked for and missing, the same
+    /// `convert_failed` finding `signprep check` gives without it.
+    pub fn lazy(&self) -> Option<Arc<LazyConverter>> {
+        self.templates.as_ref().map(Templates::lazy)
     }
 
     /// Scans one template body called `name`: its record (the CLI's for the

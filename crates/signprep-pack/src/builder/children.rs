@@ -133,13 +133,13 @@ impl PackBuilder {
                     Finding::file_error(
                         signprep_core::FileErrorCode::ConvertFailed,
                         format!(
-                            "{label} is a {} template, and no LibreOffice was given to convert it",
+                            "{label} is a Word or OpenDocument template ({}), and this build was given no LibreOffice to convert it",
                             format.as_str()
                         ),
                     )
                     .at(at)
                     .file(label)
-                    .hint("convert it to PDF first, or build where LibreOffice is installed"),
+                    .hint("convert it to PDF first; or give LibreOffice: the command line finds it on PATH or --soffice, a server is started with --soffice, Python takes soffice="),
                 );
                 return None;
             }

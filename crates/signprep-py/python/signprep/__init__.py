@@ -235,7 +235,7 @@ def _convert(
     soffice: Union[None, str, "os.PathLike[str]"], convert_timeout: float, cache_dir: CacheDir
 ) -> Dict[str, Any]:
     """The keyword arguments of how templates are converted, as the native side takes them."""
-    if cache_dir is True:
+    if isinstance(cache_dir, bool) and cache_dir:
         raise TypeError("cache_dir is a folder, None (the default folder) or False (no cache), not True")
     return {
         "soffice": None if soffice is None else os.fsdecode(os.fspath(soffice)),
@@ -477,6 +477,9 @@ def pack(
     *,
     base_dir: Union[str, "os.PathLike[str]", None] = None,
     seed: Optional[int] = None,
+    soffice: Union[None, str, "os.PathLike[str]"] = None,
+    convert_timeout: float = 120,
+    cache_dir: CacheDir = None,
 ) -> Record:
     """The v1 pack request body of a manifest (TOML or JSON file, or a dict).
 
@@ -484,6 +487,14 @@ def pack(
     finding raises :class:`PackError` with every finding. ``base_dir`` is where
     a dict manifest's relative paths start (default: the current folder);
     ``seed`` makes the signers' UUIDs reproducible.
+
+    A child whose ``path`` is a template (``.docx``, ``.odt``) is converted by
+    LibreOffice (``soffice``, ``convert_timeout``, ``cache_dir`` as
+    :func:`scan`) and packed as the PDF it becomes, as ``signprep pack`` does;
+    its findings carry their ``source`` in the template. A manifest naming a
+    template where LibreOffice cannot be had raises :class:`ConvertFailed`
+    (``signprep pack`` stops there too); a template LibreOffice refuses is that
+    child's ``convert_failed`` finding (:class:`PackError`).
     """
     if isinstance(manifest, dict):
         data = json.dumps(manifest).encode()
@@ -492,7 +503,11 @@ def pack(
     else:
         path = os.fsdecode(os.fspath(manifest))
         data = _read(path)
-    body, findings = _native.pack_manifest(data, path, seed)
+    body, findings, convert_failed = _native.pack_manifest(
+        data, path, seed, **_convert(soffice, convert_timeout, cache_dir)
+    )
+    if convert_failed is not None:
+        raise ConvertFailed("convert_failed", convert_failed, path)
     if body is None:
         errors = [f for f in findings if f.get("severity") == "error"]
         first = errors[0] if errors else {"code": "internal_error", "message": "nothing built"}
@@ -520,8 +535,12 @@ def migrate(
     anchors: Anchors = None,
     anchor: Sequence[str] = (),
     name: Optional[str] = None,
+    strip: bool = False,
+    soffice: Union[None, str, "os.PathLike[str]"] = None,
+    convert_timeout: float = 120,
+    cache_dir: CacheDir = None,
 ) -> Record:
-    """Migrates a PDF tagged for another vendor, as ``signprep migrate``.
+    """Migrates a PDF (or template) tagged for another vendor, as ``signprep migrate``.
 
     Reads the text tags of ``dialects`` (``"all"``, or ``"adobe,dropbox"``,
     ``["signnow"]``...) and returns ``{"request", "findings", "summary"}``:
@@ -541,7 +560,18 @@ def migrate(
     request is not written anywhere yet; ``None`` for bytes).
     ``anchors`` and ``anchor`` add DocuSign anchor tabs (as :func:`scan`);
     the file's recipients are signers (``recipientId`` ``1`` is ``signer1``,
-    with its email), ``signers`` win over them.
+    with its email), ``signers`` win over them. ``strip=True`` makes a copy
+    without the vendor tags' text to upload instead (``--strip``).
+
+    The result's ``pdf`` is the bytes the request uploads when they are not
+    the file given (the request then has no ``upload``: write them where
+    you keep them and upload that): the stripped copy, or for a
+    template (``.docx``, ``.odt``: a path by its extension, bytes by their
+    content) the PDF LibreOffice makes of it (``soffice``,
+    ``convert_timeout``, ``cache_dir`` as :func:`scan`), stripped with
+    ``strip=True``; else ``None``. A template is migrated as ``signprep
+    migrate`` migrates it: its findings carry their ``source``, where the
+    tag stands in the template.
 
     Raises :class:`PackError` (with every finding) when an error-level
     finding stops the file: a PDF that cannot be read (the code ``scan``
@@ -549,7 +579,9 @@ def migrate(
     ``io_error``), a signer's address that is not valid (``email_invalid``,
     the rule :func:`check` applies), a signer the PDF does not have
     (``migrate_signer_unknown``, with the closest one as hint);
-    :class:`IoError` when ``source`` or ``signers_file`` cannot be read.
+    :class:`IoError` when ``source`` or ``signers_file`` cannot be read;
+    :class:`ConvertFailed` when a template cannot be converted (LibreOffice
+    missing, the time limit, a file it refuses).
     """
     if not isinstance(dialects, str):
         dialects = ",".join(dialects)
@@ -568,13 +600,24 @@ def migrate(
         apply_user_unit=bool(apply_user_unit),
         anchor_files=_anchor_files(anchors),
         anchor=_anchor_args(anchor),
+        strip=bool(strip),
     )
     path, data, shown = _resolve(source, name)
+    form: Optional[str] = "sniff"
     if path is not None:
         data = _read(path)
+        # A file is a template by its extension, as `signprep migrate` tells it.
+        ext = os.path.splitext(path)[1].lower()
+        form = ext[1:] if ext in (".docx", ".odt") else None
     assert data is not None
     stem = os.path.splitext(os.path.basename(shown))[0] if shown != "-" else ""
-    result: Record = _native.migrate_bytes(data, path, stem or "document", options)
+    result: Record = _native.migrate_bytes(
+        data, path, stem or "document", options, form, **_convert(soffice, convert_timeout, cache_dir)
+    )
+    if "error" in result:
+        err = result["error"]
+        code = str(err.get("code", "convert_failed"))
+        raise _ERRORS.get(code, Error)(code, str(err.get("message", "")), shown)
     if result["request"] is None:
         errors = [f for f in result["findings"] if f.get("severity") == "error"]
         first = errors[0] if errors else {"code": "internal_error", "message": "nothing built"}

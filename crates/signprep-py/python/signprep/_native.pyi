@@ -37,6 +37,7 @@ class MigrateOptions:
         apply_user_unit: bool,
         anchor_files: Optional[List[Tuple[str, bytes]]] = None,
         anchor: Optional[List[str]] = None,
+        strip: bool = False,
     ) -> None: ...
 
 class Batch(Iterator[Dict[str, Any]]):
@@ -67,10 +68,24 @@ def check_bytes(
     no_cache: bool = False,
 ) -> Dict[str, Any]: ...
 def pack_manifest(
-    data: bytes, path: str, seed: Optional[int]
-) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]]]: ...
+    data: bytes,
+    path: str,
+    seed: Optional[int],
+    soffice: Optional[str] = None,
+    convert_timeout: Optional[float] = None,
+    cache_dir: Optional[str] = None,
+    no_cache: bool = False,
+) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]], Optional[str]]: ...
 def migrate_bytes(
-    data: bytes, upload: Optional[str], name: str, options: MigrateOptions
+    data: bytes,
+    upload: Optional[str],
+    name: str,
+    options: MigrateOptions,
+    format: Optional[str] = None,
+    soffice: Optional[str] = None,
+    convert_timeout: Optional[float] = None,
+    cache_dir: Optional[str] = None,
+    no_cache: bool = False,
 ) -> Dict[str, Any]: ...
 def explain(code: str) -> Optional[Dict[str, Any]]: ...
 def codes() -> List[str]: ...
