@@ -1,0 +1,522 @@
+"use strict";
+// signprep for Node.js: find `<# TAG_ID #>` text tags, vendor tags and AcroForm fields in
+// PDFs; check and build e-signature request JSON. A thin layer over the native addon
+// (native.cjs): arguments in, records out. Every record is the JSON text of one
+// `signprep scan --format ndjson` line, parsed here (`raw: true` gives the text itself);
+// the work runs on signprep's own threads, never on the event loop.
+const fsp = require("node:fs/promises");
+const path = require("node:path");
+const { fileURLToPath } = require("node:url");
+const native = require("./native.cjs");
+
+/** Error records' and findings' codes, as `SignprepError#code`. */
+class SignprepError extends Error {
+  /**
+   * @param {string} code stable code (`pdf_unreadable`, `io_error`, a finding's code...)
+   * @param {string} detail what went wrong, without the path
+   * @param {{path?: string | null, findings?: object[], record?: object, cause?: unknown}} [more]
+   */
+  constructor(code, detail, more = {}) {
+    const where = more.path ? `${more.path}: ` : "";
+    super(`${where}${detail} [${code}]`, more.cause === undefined ? undefined : { cause: more.cause });
+    this.name = "SignprepError";
+    this.code = code;
+    this.detail = detail;
+    this.path = more.path ?? null;
+    this.findings = more.findings ?? [];
+    if (more.record !== undefined) this.record = more.record;
+  }
+}
+
+function abortError(signal) {
+  if (signal && signal.reason !== undefined) return signal.reason;
+  return new DOMException("This operation was aborted", "AbortError");
+}
+
+/** A native rejection in our terms: TypeError for an argument, SignprepError otherwise. */
+function fromNative(e, file = null) {
+  if (!(e instanceof Error)) return e;
+  if (e.code === "Cancelled") return new DOMException("This operation was aborted", "AbortError");
+  if (e.code === "InvalidArg") {
+    const t = new TypeError(e.message);
+    t.code = "ERR_INVALID_ARG_VALUE";
+    return t;
+  }
+  const m = /^([\s\S]*) \[([a-z0-9_]+)\]$/.exec(e.message);
+  if (m) return new SignprepError(m[2], m[1], { path: file });
+  return new SignprepError("internal_error", e.message, { path: file });
+}
+
+/**
+ * Runs `start(token)` (a native promise), settling early with the signal's reason when
+ * it aborts; the token raised stops the native work at its next check.
+ */
+function run(signal, start, file = null) {
+  if (signal && signal.aborted) return Promise.reject(abortError(signal));
+  let token = null;
+  let work;
+  try {
+    token = signal ? new native.CancelToken() : null;
+    work = start(token);
+  } catch (e) {
+    return Promise.reject(fromNative(e, file));
+  }
+  if (!signal) return work.catch((e) => Promise.reject(fromNative(e, file)));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      token.cancel();
+      reject(abortError(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(fromNative(e, file));
+      },
+    );
+  });
+}
+
+function isBytes(x) {
+  return x instanceof Uint8Array || x instanceof ArrayBuffer || ArrayBuffer.isView(x);
+}
+
+function asUint8(x) {
+  if (x instanceof Uint8Array) return x;
+  if (x instanceof ArrayBuffer) return new Uint8Array(x);
+  return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+}
+
+function isStream(x) {
+  return (
+    x !== null &&
+    typeof x === "object" &&
+    (typeof x[Symbol.asyncIterator] === "function" || typeof x.getReader === "function") &&
+    !isBytes(x)
+  );
+}
+
+/** A readable stream's (Node or web) or an async iterable's bytes. */
+async function readAll(stream, signal) {
+  const parts = [];
+  let size = 0;
+  const iterable =
+    typeof stream[Symbol.asyncIterator] === "function" ? stream : streamIterable(stream.getReader());
+  for await (const chunk of iterable) {
+    if (signal && signal.aborted) throw abortError(signal);
+    const b = typeof chunk === "string" ? Buffer.from(chunk) : asUint8(chunk);
+    parts.push(b);
+    size += b.byteLength;
+  }
+  return Buffer.concat(parts, size);
+}
+
+async function* streamIterable(reader) {
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function pathOf(x) {
+  if (typeof x === "string") return x;
+  if (x instanceof URL) return fileURLToPath(x);
+  return null;
+}
+
+/** The bytes of a file, or `io_error` naming it. */
+async function readFile(file, signal) {
+  try {
+    return await fsp.readFile(file, signal ? { signal } : undefined);
+  } catch (e) {
+    if (e && e.name === "AbortError") throw abortError(signal);
+    throw new SignprepError("io_error", `cannot read: ${systemMessage(e)}`, { path: file, cause: e });
+  }
+}
+
+/** `no such file or directory (ENOENT)` from Node's `ENOENT: no such file or directory, open 'x'`. */
+function systemMessage(e) {
+  const m = /^[A-Z0-9_]+: ([^,]+)/.exec((e && e.message) || "");
+  return m ? `${m[1]} (${e.code})` : String((e && e.message) || e);
+}
+
+function list(x) {
+  if (x === undefined || x === null) return [];
+  return typeof x === "string" || x instanceof URL ? [x] : Array.from(x);
+}
+
+function dialectText(d, fallback) {
+  if (d === undefined || d === null) return fallback;
+  return typeof d === "string" ? d : Array.from(d).join(",");
+}
+
+function typeRules(typeMap) {
+  if (typeMap === undefined || typeMap === null) return [];
+  if (typeof typeMap === "string") {
+    throw new TypeError("typeMap is an object or an array of NAME_OR_GLOB=TYPE strings, not a string");
+  }
+  if (Array.isArray(typeMap)) return typeMap.map(String);
+  return Object.entries(typeMap).map(([name, kind]) => `${name}=${kind === null ? "none" : kind}`);
+}
+
+async function files(paths, signal) {
+  const out = [];
+  for (const p of list(paths)) {
+    const file = pathOf(p);
+    if (file === null) throw new TypeError("anchors are paths (strings or file: URLs)");
+    out.push({ path: file, data: await readFile(file, signal) });
+  }
+  return out.length ? out : undefined;
+}
+
+function convertOptions(o) {
+  if (o.cacheDir === true) {
+    throw new TypeError("cacheDir is a folder, undefined (the default folder) or false (no cache), not true");
+  }
+  return {
+    soffice: o.soffice === undefined || o.soffice === null ? undefined : String(pathOf(o.soffice) ?? o.soffice),
+    convertTimeout: o.convertTimeout,
+    cacheDir: typeof o.cacheDir === "string" || o.cacheDir instanceof URL ? pathOf(o.cacheDir) : undefined,
+    noCache: o.cacheDir === false,
+  };
+}
+
+/** The native scan options of the JavaScript ones. */
+async function scanOptions(o) {
+  const anchor = list(o.anchor).map(String);
+  return {
+    dpi: o.dpi,
+    pageWidth: o.pageWidth,
+    fields: o.fields,
+    applyUserUnit: o.applyUserUnit,
+    dialects: dialectText(o.dialects, undefined),
+    timeout: o.timeout,
+    maxFileSize: o.maxFileSize,
+    typeRules: o.dataFields || (o.typeMap !== undefined && o.typeMap !== null) ? typeRules(o.typeMap) : undefined,
+    anchorFiles: await files(o.anchors, o.signal),
+    anchor: anchor.length ? anchor : undefined,
+    ...convertOptions(o),
+  };
+}
+
+/** A record, or its error thrown as a `SignprepError`. */
+function recordOf(line, raw) {
+  const record = JSON.parse(line);
+  if (record.status === "error") {
+    const err = record.error || {};
+    throw new SignprepError(String(err.code || "internal_error"), String(err.message || ""), {
+      path: record.path,
+      record,
+    });
+  }
+  return raw ? line : record;
+}
+
+/**
+ * Scans one PDF (or `.docx`/`.odt` template): its record, as one
+ * `signprep scan --format ndjson` line.
+ */
+async function scan(input, options = {}) {
+  const o = options || {};
+  const nativeOptions = await scanOptions(o);
+  const file = pathOf(input);
+  let line;
+  if (file !== null) {
+    line = await run(o.signal, (t) => native.scanPath(file, o.name, nativeOptions, t));
+  } else {
+    const data = isBytes(input)
+      ? asUint8(input)
+      : isStream(input)
+        ? await readAll(input, o.signal)
+        : badInput(input);
+    line = await run(o.signal, (t) => native.scanBuffer(data, o.name, nativeOptions, t));
+  }
+  return recordOf(line, o.raw);
+}
+
+function badInput(input) {
+  throw new TypeError(
+    `expected a path (string or file: URL), a Buffer/Uint8Array, or a readable stream, not ${describe(input)}`,
+  );
+}
+
+function describe(x) {
+  if (x === null) return "null";
+  if (typeof x !== "object") return typeof x;
+  return (x.constructor && x.constructor.name) || "object";
+}
+
+/** The tags and fields of one PDF as the service's Data field objects (`scan --data-fields`). */
+async function dataFields(input, options = {}) {
+  const o = { ...(options || {}), dataFields: true, raw: false };
+  const record = await scan(input, o);
+  return record.data_fields || [];
+}
+
+function batchSource(s) {
+  const file = pathOf(s);
+  if (file !== null) return { path: file };
+  if (isBytes(s)) return { data: asUint8(s) };
+  if (s && typeof s === "object" && (s.data !== undefined || s.path !== undefined)) {
+    if (s.data !== undefined) {
+      if (!isBytes(s.data)) throw new TypeError("a source's data is a Buffer/Uint8Array");
+      return { data: asUint8(s.data), name: s.name === undefined ? undefined : String(s.name) };
+    }
+    const p = pathOf(s.path);
+    if (p !== null) return { path: p };
+  }
+  throw new TypeError(
+    `a scanMany source is a path, a Buffer/Uint8Array or { name, data }, not ${describe(s)}`,
+  );
+}
+
+/**
+ * Scans many PDFs in parallel: an async iterator of records in input order. A file
+ * that cannot be scanned gives its error record in its place (no exception).
+ */
+function scanMany(inputs, options = {}) {
+  const o = options || {};
+  if (o.jobs !== undefined && !(Number.isInteger(o.jobs) && o.jobs >= 1)) {
+    throw new RangeError(`jobs must be a whole number >= 1, not ${o.jobs}`);
+  }
+  if (o.window !== undefined && !(Number.isInteger(o.window) && o.window >= 1)) {
+    throw new RangeError(`window must be a whole number >= 1, not ${o.window}`);
+  }
+  if (o.onProgress !== undefined && typeof o.onProgress !== "function") {
+    throw new TypeError("onProgress is a function");
+  }
+  const source =
+    inputs && typeof inputs[Symbol.asyncIterator] === "function"
+      ? inputs[Symbol.asyncIterator]()
+      : inputs && typeof inputs[Symbol.iterator] === "function" && typeof inputs !== "string"
+        ? inputs[Symbol.iterator]()
+        : null;
+  if (source === null) throw new TypeError("scanMany takes an iterable or async iterable of sources");
+  return batchRecords(source, Array.isArray(inputs) ? inputs.length : undefined, o);
+}
+
+async function* batchRecords(source, total, o) {
+  const { signal, onProgress, raw } = o;
+  if (signal && signal.aborted) throw abortError(signal);
+  let batch;
+  try {
+    batch = new native.Batch(await scanOptions(o), o.jobs ?? 0, o.window);
+  } catch (e) {
+    throw fromNative(e);
+  }
+  // Sources pushed ahead of the records taken: enough to keep the engine's window full.
+  const ahead = Math.max(2 * (o.window ?? 128), 256);
+  const onAbort = () => batch.stop();
+  if (signal) signal.addEventListener("abort", onAbort, { once: true });
+  let pushed = 0;
+  let done = 0;
+  let ended = false;
+  let sourceError = null;
+  try {
+    for (;;) {
+      if (signal && signal.aborted) throw abortError(signal);
+      if (!ended && pushed - done < ahead) {
+        const chunk = [];
+        while (!ended && pushed + chunk.length - done < ahead) {
+          try {
+            const r = await source.next();
+            if (r.done) ended = true;
+            else chunk.push(batchSource(r.value));
+          } catch (e) {
+            sourceError = e;
+            ended = true;
+          }
+        }
+        if (signal && signal.aborted) throw abortError(signal);
+        if (chunk.length) batch.push(chunk);
+        pushed += chunk.length;
+        if (ended) batch.end();
+      }
+      let text;
+      try {
+        text = await batch.next();
+      } catch (e) {
+        throw fromNative(e);
+      }
+      if (signal && signal.aborted) throw abortError(signal);
+      if (text === null) break;
+      for (const line of text.split("\n")) {
+        done += 1;
+        const record = raw && !onProgress ? null : JSON.parse(line);
+        if (onProgress) onProgress({ done, total, path: record.path, status: record.status });
+        yield raw ? line : record;
+      }
+    }
+    if (sourceError !== null) throw sourceError;
+  } finally {
+    if (signal) signal.removeEventListener("abort", onAbort);
+    batch.stop();
+    if (!ended && typeof source.return === "function") {
+      try {
+        await source.return();
+      } catch {
+        // The caller's iterator failed to close: nothing of ours to report.
+      }
+    }
+  }
+}
+
+/** Pre-flight: every rule over a PDF, a template, a request body or a manifest. */
+async function check(input, options = {}) {
+  const o = options || {};
+  let data;
+  let name;
+  let template = null;
+  const file = pathOf(input);
+  if (file !== null) {
+    data = file;
+    name = o.name ?? file;
+    const ext = path.extname(file).toLowerCase();
+    template = ext === ".docx" || ext === ".odt" ? ext.slice(1) : null;
+  } else if (isBytes(input)) {
+    data = asUint8(input);
+    name = o.name ?? "-";
+    template = "sniff";
+  } else if (isStream(input)) {
+    data = await readAll(input, o.signal);
+    name = o.name ?? "-";
+    template = "sniff";
+  } else if (input !== null && typeof input === "object") {
+    data = Buffer.from(JSON.stringify(input));
+    name = o.name ?? "-";
+  } else {
+    badInput(input);
+  }
+  const templates = list(o.templates).map((t) => (typeof t === "string" ? t : JSON.stringify(t)));
+  const nativeOptions = {
+    kind: o.kind,
+    maxPayload: o.maxPayload,
+    templates,
+    template: template ?? undefined,
+    ...convertOptions(o),
+  };
+  const line = await run(o.signal, (t) => native.checkInput(data, name, nativeOptions, t), name);
+  const record = JSON.parse(line);
+  if (record.error) {
+    throw new SignprepError(String(record.error.code || "convert_failed"), String(record.error.message || ""), {
+      path: name,
+    });
+  }
+  const findings = record.findings;
+  if (record.kind === null && findings.every((f) => f.code === "kind_unknown")) {
+    // Nothing was checked; the finding says why, naming `kind:`.
+    const why = findings.length ? findings[0].message : "cannot tell what this is";
+    throw new SignprepError("kind_unknown", why, { path: name, findings });
+  }
+  return o.raw ? line : record;
+}
+
+function stopped(findings, file) {
+  const errors = findings.filter((f) => f.severity === "error");
+  const first = errors[0] || { code: "internal_error", message: "nothing built" };
+  return new SignprepError(
+    String(first.code),
+    `${errors.length} error-level finding(s); the first: ${first.message}`,
+    { path: file, findings },
+  );
+}
+
+/** The v1 pack request body of a manifest (TOML or JSON file, or an object). */
+async function pack(manifest, options = {}) {
+  const o = options || {};
+  let data;
+  let file;
+  const given = pathOf(manifest);
+  if (given !== null) {
+    file = given;
+    data = file;
+  } else if (manifest !== null && typeof manifest === "object" && !isBytes(manifest)) {
+    data = Buffer.from(JSON.stringify(manifest));
+    const base = o.baseDir === undefined ? process.cwd() : pathOf(o.baseDir) ?? String(o.baseDir);
+    file = path.join(base, "manifest.json");
+  } else {
+    throw new TypeError(`pack takes a manifest's path or a manifest object, not ${describe(manifest)}`);
+  }
+  const out = JSON.parse(await run(o.signal, (t) => native.packManifest(data, file, o.seed, t), file));
+  if (out.body === null) throw stopped(out.findings, file);
+  return out.body;
+}
+
+/** Migrates a PDF tagged for another vendor, as `signprep migrate`. */
+async function migrate(input, options = {}) {
+  const o = options || {};
+  const signersFile = o.signersFile === undefined || o.signersFile === null ? undefined : pathOf(o.signersFile);
+  if (o.signersFile !== undefined && o.signersFile !== null && signersFile === null) {
+    throw new TypeError("signersFile is a path");
+  }
+  const anchor = list(o.anchor).map(String);
+  const nativeOptions = {
+    signers: Object.entries(o.signers || {}).map(([k, v]) => `${k}=${v}`),
+    signersFile: signersFile ? { path: signersFile, data: await readFile(signersFile, o.signal) } : undefined,
+    dialects: dialectText(o.dialects, "all"),
+    mapType: Object.entries(o.mapType || {}).map(([k, v]) => `${k}=${v === null ? "none" : v}`),
+    template: o.template,
+    strip: o.strip,
+    dpi: o.dpi,
+    pageWidth: o.pageWidth,
+    applyUserUnit: o.applyUserUnit,
+    anchorFiles: await files(o.anchors, o.signal),
+    anchor: anchor.length ? anchor : undefined,
+  };
+  let data;
+  let upload = null;
+  let shown = o.name ?? "-";
+  const file = pathOf(input);
+  if (file !== null) {
+    data = file;
+    upload = file;
+    shown = o.name ?? file;
+  } else if (isBytes(input)) {
+    data = asUint8(input);
+  } else if (isStream(input)) {
+    data = await readAll(input, o.signal);
+  } else {
+    badInput(input);
+  }
+  const stem = shown !== "-" ? path.basename(shown, path.extname(shown)) : "";
+  const out = await run(o.signal, (t) => native.migrateInput(data, upload, stem || "document", nativeOptions, t), shown);
+  const result = JSON.parse(out.json);
+  if (result.request === null) throw stopped(result.findings, shown);
+  if (out.stripped) result.stripped = out.stripped;
+  return result;
+}
+
+/** What a code means: `{ code, severity, doc }`, or `undefined` for an unknown code. */
+function explain(code) {
+  return native.explain(String(code)) ?? undefined;
+}
+
+/** Every documented code: pack and check rules, scan findings, error records. */
+function codes() {
+  return native.codes();
+}
+
+// LibreOffice's scratch folders and profiles, kept for the process, go at exit.
+process.once("exit", () => native.releaseConverters());
+
+module.exports = {
+  SignprepError,
+  version: native.version(),
+  scan,
+  scanMany,
+  dataFields,
+  check,
+  pack,
+  migrate,
+  explain,
+  codes,
+};

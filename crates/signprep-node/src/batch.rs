@@ -1,0 +1,288 @@
+//! `scanMany`: many PDFs (and templates) on the batch engine
+//! (`signprep_core::batch::Stream`, the one under `signprep scan`, as
+//! `BatchScan` runs it and the Python package's `scan_many` drives it),
+//! records handed to JavaScript in input order.
+//!
+//! ```text
+//! JS: push(sources) ─▶ channel ─▶ feeder (the engine's) ─▶ Stream::run on the
+//! driver thread ─ sink ─▶ bounded queue ─▶ next(): a Promise, settled from the
+//! driver thread with every record ready (never a libuv thread held waiting)
+//! ```
+//!
+//! The JavaScript layer pushes sources only so far ahead of the records it has
+//! taken, and the engine reads them only as far as its window, so an async
+//! iterable over millions of paths is never drained into memory. Largest file
+//! first within the window, the watchdog and the per-file panic boundary are
+//! the engine's. `stop()` (the iterator closed, or its `AbortSignal`) raises
+//! the engine's stop flag and ends the run after the files in flight.
+
+use crate::engine::invalid;
+use crate::scan::{Input, Options, ScanOptions, record_json};
+use napi::bindgen_prelude::*;
+use napi::{Env, JsDeferred};
+use napi_derive::napi;
+use signprep_core::Record;
+use signprep_core::batch::{Outcome, PdfSource, Stream, watchdog_for};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, mpsc};
+
+/// Records finished in order and not yet taken by JavaScript, at most.
+const HANDED: usize = 64;
+
+type Resolver = Box<dyn FnOnce(Env) -> Result<Option<String>> + Send>;
+type Waiter = JsDeferred<Option<String>, Resolver>;
+
+/// What the driver thread and JavaScript share.
+#[derive(Default)]
+struct Queue {
+    /// Finished records' JSON lines, in input order.
+    lines: VecDeque<String>,
+    /// A `next()` waiting for records.
+    waiter: Option<Waiter>,
+    /// The run is over: `Some(None)` when it completed, `Some(Some(why))` when it failed.
+    ended: Option<Option<String>>,
+    /// JavaScript stopped taking records.
+    closed: bool,
+}
+
+#[derive(Default)]
+struct Shared {
+    queue: Mutex<Queue>,
+    /// Signalled when JavaScript takes records or stops.
+    room: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The records of `q` that can be handed over now, joined by newlines (a
+/// serde_json line never holds a raw newline), or `None` when the run is over
+/// and every record was handed over; `Err` for a run that failed.
+fn take(q: &mut Queue) -> Option<std::result::Result<Option<String>, String>> {
+    if !q.lines.is_empty() {
+        let lines: Vec<String> = q.lines.drain(..).collect();
+        return Some(Ok(Some(lines.join("\n"))));
+    }
+    match &q.ended {
+        None => None,
+        Some(None) => Some(Ok(None)),
+        Some(Some(why)) => Some(Err(why.clone())),
+    }
+}
+
+fn settle(waiter: Waiter, taken: std::result::Result<Option<String>, String>) {
+    match taken {
+        Ok(chunk) => waiter.resolve(Box::new(move |_| Ok(chunk))),
+        Err(why) => waiter.reject(crate::engine::failure("internal_error", why)),
+    }
+}
+
+/// The native side of `scanMany`'s iterator.
+#[napi]
+pub struct Batch {
+    shared: Arc<Shared>,
+    /// Sources pushed by JavaScript, read by the engine's feeder; `None` once ended.
+    sources: Mutex<Option<mpsc::Sender<Input>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for Batch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Batch").finish_non_exhaustive()
+    }
+}
+
+/// One source pushed: a path, or bytes with the name their record shows.
+#[napi(object)]
+pub struct BatchSource {
+    /// A file to scan (read by the worker that scans it).
+    pub path: Option<String>,
+    /// Bytes to scan (copied).
+    pub data: Option<Uint8Array>,
+    /// The record's `path` for bytes (default `-`).
+    pub name: Option<String>,
+}
+
+impl std::fmt::Debug for BatchSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchSource")
+            .field("path", &self.path)
+            .field("bytes", &self.data.as_ref().map(|d| d.len()))
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+#[napi]
+impl Batch {
+    /// `new Batch(options, jobs, window)`: `jobs` worker threads (0: one per
+    /// core), `window` the engine's bound (default: its own). The run starts
+    /// at once and waits for sources.
+    #[napi(constructor)]
+    pub fn new(options: ScanOptions, jobs: Option<u32>, window: Option<u32>) -> Result<Self> {
+        let options = Options::new(options)?;
+        let jobs = jobs.unwrap_or(0) as usize;
+        let stop = Arc::new(AtomicBool::new(false));
+        // As `BatchScan::run` sets up its stream: the watchdog of the time
+        // budget, the window, the stop flag.
+        let mut engine = Stream::new(jobs)
+            .map_err(|e| invalid(format!("cannot start worker threads: {e}")))?
+            .watchdog(watchdog_for(&options.load))
+            .stop_flag(Arc::clone(&stop));
+        if let Some(n) = window {
+            engine = engine.window(n.max(1) as usize);
+        }
+        let (tx, rx) = mpsc::channel::<Input>();
+        let shared = Arc::new(Shared::default());
+        let sink_shared = Arc::clone(&shared);
+        let end_shared = Arc::clone(&shared);
+        let budget = options.load.time_budget;
+        std::thread::Builder::new()
+            .name("signprep-node-batch".into())
+            .spawn(move || {
+                let work_options = options.clone();
+                let run = engine.run(
+                    rx.into_iter(),
+                    |input: &Input| input.source().size(),
+                    move |input, waiting| input.record(&work_options, waiting == 0),
+                    |input, outcome: Outcome<Record>| {
+                        let r = outcome
+                            .into_result(budget)
+                            .unwrap_or_else(|e| Record::from_result(input.source().name(), Err(e)));
+                        let line = record_json(&r, &options)
+                            .map_err(|e| std::io::Error::other(e.reason.clone()))?;
+                        hand_over(&sink_shared, line)
+                    },
+                );
+                let mut q = end_shared.lock();
+                q.ended = Some(match run {
+                    Ok(_) => None,
+                    Err(e) => Some(format!("scanMany stopped: {e}")),
+                });
+                // A waiting `next()` gets what is left (records are never taken
+                // without one: they wait for the next call).
+                if let Some(w) = q.waiter.take() {
+                    match take(&mut q) {
+                        Some(taken) => {
+                            drop(q);
+                            settle(w, taken);
+                        }
+                        None => q.waiter = Some(w),
+                    }
+                }
+            })
+            .map_err(|e| invalid(format!("cannot start a thread: {e}")))?;
+        Ok(Batch {
+            shared,
+            sources: Mutex::new(Some(tx)),
+            stop,
+        })
+    }
+
+    /// Adds sources at the end of the input.
+    #[napi]
+    pub fn push(&self, sources: Vec<BatchSource>) -> Result<()> {
+        let guard = self.sources.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(tx) = guard.as_ref() else {
+            // After `stop()` nothing more is scanned; after `end()` it is a mistake.
+            if self.stop.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            return Err(invalid("scanMany: a source pushed after the end"));
+        };
+        for s in sources {
+            let source = match (s.path, s.data) {
+                (Some(p), None) => PdfSource::Path(p.into()),
+                (None, Some(d)) => PdfSource::bytes(s.name.unwrap_or_else(|| "-".into()), &d[..]),
+                _ => return Err(invalid("a source is a path or bytes")),
+            };
+            // The run is over (stopped): nothing more to scan.
+            if tx.send(Input::of(source)).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// No more sources: the run ends after the last one pushed.
+    #[napi]
+    pub fn end(&self) {
+        self.sources
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
+
+    /// The records ready, as JSON lines joined by newlines, as soon as there
+    /// is one; `null` when the run is over and every record was taken.
+    #[napi(ts_return_type = "Promise<string | null>")]
+    pub fn next<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
+        let (deferred, promise) = env.create_deferred::<Option<String>, Resolver>()?;
+        let mut q = self.shared.lock();
+        if q.waiter.is_some() {
+            drop(q);
+            deferred.reject(invalid("scanMany: next() called while another waits"));
+            return Ok(promise);
+        }
+        match take(&mut q) {
+            Some(taken) => {
+                drop(q);
+                self.shared.room.notify_all();
+                settle(deferred, taken);
+            }
+            None => q.waiter = Some(deferred),
+        }
+        Ok(promise)
+    }
+
+    /// Stops the run: no more file is started, the files in flight finish,
+    /// a waiting `next()` gets `null`.
+    #[napi]
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.end();
+        let mut q = self.shared.lock();
+        q.closed = true;
+        q.lines.clear();
+        let waiter = q.waiter.take();
+        drop(q);
+        self.shared.room.notify_all();
+        if let Some(w) = waiter {
+            w.resolve(Box::new(|_| Ok(None)));
+        }
+    }
+}
+
+/// The sink's side: queues a record (waiting while the queue is full) and
+/// settles a waiting `next()`; a broken pipe once JavaScript stopped.
+fn hand_over(shared: &Shared, line: String) -> std::io::Result<()> {
+    let mut q = shared.lock();
+    while q.lines.len() >= HANDED && !q.closed {
+        q = shared.room.wait(q).unwrap_or_else(PoisonError::into_inner);
+    }
+    if q.closed {
+        return Err(std::io::ErrorKind::BrokenPipe.into());
+    }
+    q.lines.push_back(line);
+    if let Some(w) = q.waiter.take() {
+        let taken = take(&mut q);
+        drop(q);
+        if let Some(t) = taken {
+            settle(w, t);
+        }
+    }
+    Ok(())
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        // Garbage-collected without being stopped: end the run.
+        self.stop.store(true, Ordering::SeqCst);
+        self.shared.lock().closed = true;
+        self.shared.room.notify_all();
+    }
+}

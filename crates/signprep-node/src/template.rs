@@ -1,0 +1,136 @@
+//! Templates (`.docx`, `.odt`): converted by LibreOffice and scanned through
+//! `signprep_template::scan_template`, the one way every front end scans one,
+//! so a record is the CLI's for the same file. LibreOffice is looked for when
+//! the first template of a call needs it; a converter (its program, version,
+//! private profiles) is kept for the process and shared by every call with the
+//! same options, and released when the addon is unloaded
+//! (`release_converters`, from the environment's cleanup hook).
+
+use crate::scan::Options;
+use signprep_core::batch::catch_panic;
+use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
+use signprep_template::convert::{
+    ConvertError, ConvertOptions, Converter, INSTALL_HINT, SOFFICE_ENV,
+};
+use signprep_template::{Format, Scanned, scan_template};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// What tells two converters apart: the options, and `$SIGNPREP_SOFFICE` when
+/// no program is named (it is read when the converter is made).
+type Key = (
+    Option<PathBuf>,
+    Option<OsString>,
+    usize,
+    Duration,
+    Option<PathBuf>,
+);
+
+/// The converters made so far in this process.
+static CONVERTERS: Mutex<Vec<(Key, Arc<Converter>)>> = Mutex::new(Vec::new());
+
+fn key(options: &ConvertOptions) -> Key {
+    let env = options
+        .program
+        .is_none()
+        .then(|| std::env::var_os(SOFFICE_ENV))
+        .flatten();
+    (
+        options.program.clone(),
+        env,
+        options.jobs,
+        options.timeout,
+        options.cache_dir.clone(),
+    )
+}
+
+/// The converter for `options`, made on first use; why not, in our words (with
+/// the install hint and the argument that names the program when LibreOffice
+/// was not found). A failure is not kept: a later call looks again.
+pub fn converter(options: &ConvertOptions) -> Result<Arc<Converter>, String> {
+    let k = key(options);
+    let mut all = CONVERTERS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, c)) = all.iter().find(|(have, _)| *have == k) {
+        return Ok(Arc::clone(c));
+    }
+    match Converter::new(options) {
+        Ok(c) => {
+            let c = Arc::new(c);
+            all.push((k, Arc::clone(&c)));
+            Ok(c)
+        }
+        Err(e @ ConvertError::NotInstalled { .. }) => Err(format!("{e}, or pass `soffice: PATH`")),
+        Err(e) => {
+            // A program named that is not there: LibreOffice is missing all the same.
+            let missing = matches!(&e, ConvertError::NotRunnable { source, .. }
+                if source.kind() == std::io::ErrorKind::NotFound);
+            Err(if missing {
+                format!("{e}: {INSTALL_HINT}, or pass `soffice: PATH` naming its `soffice` program")
+            } else {
+                e.to_string()
+            })
+        }
+    }
+}
+
+/// Drops the converters kept (their scratch folders and profiles are removed
+/// with them). Called when the addon's environment is torn down.
+pub fn release_converters() {
+    CONVERTERS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clear();
+}
+
+/// A template's scan (record and PDF), `name` its record's `path`; the
+/// `convert_failed` record when LibreOffice cannot be had; a panic caught as
+/// the batch engine catches it.
+pub fn scanned(
+    name: String,
+    bytes: &[u8],
+    format: Format,
+    convert: &ConvertOptions,
+    load: &LoadOptions,
+    scanner: &Scanner,
+) -> Scanned {
+    let failed = |code, why: String| Scanned {
+        record: Record::failed(name.clone(), ErrorInfo::new(code, why)),
+        pdf: None,
+    };
+    let c = match converter(convert) {
+        Ok(c) => c,
+        Err(why) => return failed(FileErrorCode::ConvertFailed, why),
+    };
+    catch_panic(|| scan_template(name.clone(), bytes, format, &c, load, scanner)).unwrap_or_else(
+        |panic| Scanned {
+            record: Record::from_result(name.clone(), Err(Error::internal(panic))),
+            pdf: None,
+        },
+    )
+}
+
+/// A template's scan record, from its bytes.
+pub fn record_of_bytes(name: String, bytes: &[u8], format: Format, options: &Options) -> Record {
+    scanned(
+        name,
+        bytes,
+        format,
+        &options.convert,
+        &options.load,
+        &options.scanner,
+    )
+    .record
+}
+
+/// A template's scan record, from its file (`io_error` when it cannot be read).
+pub fn record_of_path(path: &Path, shown: String, format: Format, options: &Options) -> Record {
+    match std::fs::read(path) {
+        Ok(bytes) => record_of_bytes(shown, &bytes, format, options),
+        Err(e) => Record::failed(
+            shown,
+            ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),
+        ),
+    }
+}
