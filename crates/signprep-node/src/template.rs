@@ -6,7 +6,6 @@
 //! same options, and released when the addon is unloaded
 //! (`release_converters`, from the environment's cleanup hook).
 
-use crate::scan::Options;
 use signprep_core::batch::catch_panic;
 use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_template::convert::{
@@ -112,22 +111,28 @@ pub fn scanned(
 }
 
 /// A template's scan record, from its bytes.
-pub fn record_of_bytes(name: String, bytes: &[u8], format: Format, options: &Options) -> Record {
-    scanned(
-        name,
-        bytes,
-        format,
-        &options.convert,
-        &options.load,
-        &options.scanner,
-    )
-    .record
+pub fn record_of_bytes(
+    name: String,
+    bytes: &[u8],
+    format: Format,
+    convert: &ConvertOptions,
+    load: &LoadOptions,
+    scanner: &Scanner,
+) -> Record {
+    scanned(name, bytes, format, convert, load, scanner).record
 }
 
 /// A template's scan record, from its file (`io_error` when it cannot be read).
-pub fn record_of_path(path: &Path, shown: String, format: Format, options: &Options) -> Record {
+pub fn record_of_path(
+    path: &Path,
+    shown: String,
+    format: Format,
+    convert: &ConvertOptions,
+    load: &LoadOptions,
+    scanner: &Scanner,
+) -> Record {
     match std::fs::read(path) {
-        Ok(bytes) => record_of_bytes(shown, &bytes, format, options),
+        Ok(bytes) => record_of_bytes(shown, &bytes, format, convert, load, scanner),
         Err(e) => Record::failed(
             shown,
             ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),

@@ -76,11 +76,23 @@ impl Input {
     fn record(&self, options: &Options, spread: bool) -> Record {
         match self {
             Input::Pdf(s) => scan_source(s, &options.load, &options.scanner, spread),
-            Input::Template(PdfSource::Path(p), f) => {
-                crate::template::record_of_path(p, p.display().to_string(), *f, options)
-            }
+            Input::Template(PdfSource::Path(p), f) => crate::template::record_of_path(
+                p,
+                p.display().to_string(),
+                *f,
+                &options.convert,
+                &options.load,
+                &options.scanner,
+            ),
             Input::Template(PdfSource::Bytes { name, bytes }, f) => {
-                crate::template::record_of_bytes(name.clone(), bytes, *f, options)
+                crate::template::record_of_bytes(
+                    name.clone(),
+                    bytes,
+                    *f,
+                    &options.convert,
+                    &options.load,
+                    &options.scanner,
+                )
             }
         }
     }

@@ -165,7 +165,14 @@ pub fn record_of(source: &PdfSource, options: &Options) -> Record {
 /// given, or the name the caller chose); a template by its extension.
 fn record_of_path(path: PathBuf, shown: String, options: &Options) -> Record {
     if let Some(format) = Format::from_path(&path) {
-        return crate::template::record_of_path(&path, shown, format, options);
+        return crate::template::record_of_path(
+            &path,
+            shown,
+            format,
+            &options.convert,
+            &options.load,
+            &options.scanner,
+        );
     }
     let mut r = record_of(&PdfSource::Path(path), options);
     r.path = shown;
@@ -176,7 +183,14 @@ fn record_of_path(path: PathBuf, shown: String, options: &Options) -> Record {
 /// ([`Format::sniff`]), else a PDF.
 fn record_of_bytes(data: &[u8], shown: String, options: &Options) -> Record {
     match Format::sniff(data) {
-        Some(format) => crate::template::record_of_bytes(shown, data, format, options),
+        Some(format) => crate::template::record_of_bytes(
+            shown,
+            data,
+            format,
+            &options.convert,
+            &options.load,
+            &options.scanner,
+        ),
         None => record_of(&PdfSource::bytes(shown, data), options),
     }
 }

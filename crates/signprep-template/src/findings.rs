@@ -4,8 +4,8 @@
 //! plain characters.
 
 use crate::lookalike::{lookup, normalize};
-use crate::model::{Look, Paragraph};
-use crate::tags::{Located, snippet};
+use crate::model::{Look, Paragraph, snippet};
+use crate::tags::Located;
 use signprep_core::{Code, Diagnostic, Dialects, Severity, SourcePart, find_text_tags};
 
 /// The tag's name in a finding: its id for a native tag, its text else.

@@ -4,6 +4,7 @@
 //! formats fill it through one [`Collector`].
 
 use signprep_core::{SourcePart, SourcePlace};
+use std::ops::Range;
 
 /// The text properties that matter to a tag, as resolved for one run
 /// (defaults, paragraph style, character style, direct formatting).
@@ -118,7 +119,7 @@ impl Paragraph {
     /// Where the paragraph stands, with the start of its text as the snippet.
     pub fn place(&self) -> SourcePlace {
         let text = self.text();
-        self.place_with(crate::tags::snippet(&text, 0..0))
+        self.place_with(snippet(&text, 0..0))
     }
 
     pub(crate) fn place_with(&self, snippet: String) -> SourcePlace {
@@ -330,4 +331,42 @@ impl Collector {
             commented,
         });
     }
+}
+
+/// `text`'s characters around `range` (byte offsets), at most about 60 of
+/// them, white space as single spaces, `…` where cut.
+pub(crate) fn snippet(text: &str, range: Range<usize>) -> String {
+    const WIDTH: usize = 60;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let a = chars.partition_point(|(i, _)| *i < range.start);
+    let b = chars.partition_point(|(i, _)| *i < range.end).max(a);
+    let (from, to) = if b - a >= WIDTH {
+        (a, a + WIDTH - 1)
+    } else {
+        let room = WIDTH - (b - a);
+        let from = a.saturating_sub(room / 2);
+        let to = (from + WIDTH).min(chars.len());
+        (to.saturating_sub(WIDTH).min(from), to)
+    };
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    let mut last_space = false;
+    for (_, c) in chars.get(from..to).unwrap_or_default() {
+        let c = if c.is_whitespace() && *c != '\u{a0}' {
+            ' '
+        } else {
+            *c
+        };
+        if c == ' ' && last_space {
+            continue;
+        }
+        last_space = c == ' ';
+        out.push(c);
+    }
+    if to < chars.len() {
+        out.push('…');
+    }
+    out.trim().to_string()
 }

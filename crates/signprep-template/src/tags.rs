@@ -4,7 +4,7 @@
 //! A tag that only a deletion holds is found on the text before the
 //! deletion is applied, and shows nowhere.
 
-use crate::model::{Look, Paragraph, Revision, Span};
+use crate::model::{Look, Paragraph, Revision, Span, snippet};
 use signprep_core::{Dialect, Dialects, SourcePart, SourcePlace, find_text_tags};
 use std::ops::Range;
 
@@ -41,44 +41,6 @@ pub(crate) struct Located<'t> {
     pub(crate) commented: bool,
     /// Hidden: a hidden span or paragraph.
     pub(crate) hidden: bool,
-}
-
-/// `text`'s characters around `range` (byte offsets), at most about 60 of
-/// them, white space as single spaces, `…` where cut.
-pub(crate) fn snippet(text: &str, range: Range<usize>) -> String {
-    const WIDTH: usize = 60;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let a = chars.partition_point(|(i, _)| *i < range.start);
-    let b = chars.partition_point(|(i, _)| *i < range.end).max(a);
-    let (from, to) = if b - a >= WIDTH {
-        (a, a + WIDTH - 1)
-    } else {
-        let room = WIDTH - (b - a);
-        let from = a.saturating_sub(room / 2);
-        let to = (from + WIDTH).min(chars.len());
-        (to.saturating_sub(WIDTH).min(from), to)
-    };
-    let mut out = String::new();
-    if from > 0 {
-        out.push('…');
-    }
-    let mut last_space = false;
-    for (_, c) in chars.get(from..to).unwrap_or_default() {
-        let c = if c.is_whitespace() && *c != '\u{a0}' {
-            ' '
-        } else {
-            *c
-        };
-        if c == ' ' && last_space {
-            continue;
-        }
-        last_space = c == ' ';
-        out.push(c);
-    }
-    if to < chars.len() {
-        out.push('…');
-    }
-    out.trim().to_string()
 }
 
 /// A paragraph's text with each span's byte range in it.
