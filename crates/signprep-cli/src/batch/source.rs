@@ -129,13 +129,8 @@ impl Source {
         }
     }
 
-    /// The PATH arguments' inputs with the default walk, all at once
-    /// (`report`, `migrate`, `preview`: a plain list).
-    pub fn files(paths: &[PathBuf]) -> Vec<Input> {
-        Source::walk(paths, &WalkOptions::default(), 0)
-    }
-
-    /// [`Source::files`] taking the files of these extensions in folders (`--type`).
+    /// The PATH arguments' inputs, all at once (`report`, `migrate`, `preview`: a plain
+    /// list), folders walked for the files of these extensions (`--type`; none: `*.pdf`).
     pub fn files_of(paths: &[PathBuf], types: Vec<&'static str>) -> Vec<Input> {
         let walk = WalkOptions {
             types,

@@ -14,7 +14,7 @@ use std::path::Path;
 /// for a folder without PDFs.
 pub fn folder_given(dir: &Path) -> String {
     let shown = dir.display();
-    match crate::batch::Source::files(&[dir.to_path_buf()]).len() {
+    match crate::batch::Source::files_of(&[dir.to_path_buf()], Vec::new()).len() {
         0 => format!("nothing to preview: no PDF in {shown}"),
         n => format!(
             "{shown} is a folder of {}: preview draws one PDF (name it), \
