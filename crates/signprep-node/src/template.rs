@@ -9,78 +9,32 @@
 use signprep_core::batch::catch_panic;
 use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_template::convert::{
-    ConvertError, ConvertOptions, Converter, INSTALL_HINT, SOFFICE_ENV,
+    ConvertError, ConvertOptions, INSTALL_HINT, LazyConverter, release_shared, shared,
 };
 use signprep_template::{Format, Scanned, scan_template};
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
-
-/// What tells two converters apart: the options, and `$SIGNPREP_SOFFICE` when
-/// no program is named (it is read when the converter is made).
-type Key = (
-    Option<PathBuf>,
-    Option<OsString>,
-    usize,
-    Duration,
-    Option<PathBuf>,
-);
-
-/// The converters made so far in this process.
-static CONVERTERS: Mutex<Vec<(Key, Arc<Converter>)>> = Mutex::new(Vec::new());
-
-fn key(options: &ConvertOptions) -> Key {
-    let env = options
-        .program
-        .is_none()
-        .then(|| std::env::var_os(SOFFICE_ENV))
-        .flatten();
-    (
-        options.program.clone(),
-        env,
-        options.jobs,
-        options.timeout,
-        options.cache_dir.clone(),
-    )
-}
+use std::path::Path;
+use std::sync::Arc;
 
 /// The converter for `options`, made on first use; why not, in our words (with
 /// the install hint and the argument that names the program when LibreOffice
 /// was not found). A failure is not kept: a later call looks again.
-pub fn converter(options: &ConvertOptions) -> Result<Arc<Converter>, String> {
-    let k = key(options);
-    let mut all = CONVERTERS.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((_, c)) = all.iter().find(|(have, _)| *have == k) {
-        return Ok(Arc::clone(c));
-    }
-    match Converter::new(options) {
-        Ok(c) => {
-            let c = Arc::new(c);
-            all.push((k, Arc::clone(&c)));
-            Ok(c)
+pub fn converter(options: &ConvertOptions) -> Result<Arc<LazyConverter>, String> {
+    shared(options).map_err(|e| match &e {
+        ConvertError::NotInstalled { .. } => format!("{e}, or pass `soffice: PATH`"),
+        // A program named that is not there: LibreOffice is missing all the same.
+        ConvertError::NotRunnable { source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            format!("{e}: {INSTALL_HINT}, or pass `soffice: PATH` naming its `soffice` program")
         }
-        Err(e @ ConvertError::NotInstalled { .. }) => Err(format!("{e}, or pass `soffice: PATH`")),
-        Err(e) => {
-            // A program named that is not there: LibreOffice is missing all the same.
-            let missing = matches!(&e, ConvertError::NotRunnable { source, .. }
-                if source.kind() == std::io::ErrorKind::NotFound);
-            Err(if missing {
-                format!("{e}: {INSTALL_HINT}, or pass `soffice: PATH` naming its `soffice` program")
-            } else {
-                e.to_string()
-            })
-        }
-    }
+        _ => e.to_string(),
+    })
 }
 
 /// Drops the converters kept (their scratch folders and profiles are removed
 /// with them). Called when the addon's environment is torn down.
 pub fn release_converters() {
-    CONVERTERS
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clear();
+    release_shared();
 }
 
 /// A template's scan (record and PDF), `name` its record's `path`; the
@@ -98,11 +52,15 @@ pub fn scanned(
         record: Record::failed(name.clone(), ErrorInfo::new(code, why)),
         pdf: None,
     };
-    let c = match converter(convert) {
+    let lazy = match converter(convert) {
         Ok(c) => c,
         Err(why) => return failed(FileErrorCode::ConvertFailed, why),
     };
-    catch_panic(|| scan_template(name.clone(), bytes, format, &c, load, scanner)).unwrap_or_else(
+    let c = match lazy.get() {
+        Ok(c) => c,
+        Err(e) => return failed(FileErrorCode::ConvertFailed, e.to_string()),
+    };
+    catch_panic(|| scan_template(name.clone(), bytes, format, c, load, scanner)).unwrap_or_else(
         |panic| Scanned {
             record: Record::from_result(name.clone(), Err(Error::internal(panic))),
             pdf: None,

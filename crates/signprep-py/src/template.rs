@@ -11,60 +11,18 @@ use pyo3::prelude::*;
 use signprep_core::batch::catch_panic;
 use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_template::convert::{
-    ConvertError, ConvertOptions, INSTALL_HINT, LazyConverter, SOFFICE_ENV,
+    ConvertError, ConvertOptions, INSTALL_HINT, LazyConverter, release_shared, shared,
 };
 use signprep_template::{Format, Scanned, scan_template};
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
-
-/// What tells two converters apart: the options, and `$SIGNPREP_SOFFICE` when
-/// no program is named (it is read when the converter is made).
-type Key = (
-    Option<PathBuf>,
-    Option<OsString>,
-    usize,
-    Duration,
-    Option<PathBuf>,
-);
-
-/// The converters made so far in this process (each made: `get` is `Ok`).
-static CONVERTERS: Mutex<Vec<(Key, Arc<LazyConverter>)>> = Mutex::new(Vec::new());
-
-fn key(options: &ConvertOptions) -> Key {
-    let env = options
-        .program
-        .is_none()
-        .then(|| std::env::var_os(SOFFICE_ENV))
-        .flatten();
-    (
-        options.program.clone(),
-        env,
-        options.jobs,
-        options.timeout,
-        options.cache_dir.clone(),
-    )
-}
+use std::path::Path;
+use std::sync::Arc;
 
 /// The converter for `options`, made on first use (as the pack crate takes
 /// it: its `get` is `Ok`); why not, in our words (with the install hint and
 /// the argument that names the program when LibreOffice was not found). A
 /// failure is not kept: a later call looks again.
 pub fn lazy(options: &ConvertOptions) -> Result<Arc<LazyConverter>, String> {
-    let k = key(options);
-    let mut all = CONVERTERS.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((_, c)) = all.iter().find(|(have, _)| *have == k) {
-        return Ok(Arc::clone(c));
-    }
-    let made = Arc::new(LazyConverter::new(options.clone()));
-    match made.get() {
-        Ok(_) => {
-            all.push((k, Arc::clone(&made)));
-            Ok(made)
-        }
-        Err(e) => Err(in_our_words(e)),
-    }
+    shared(options).map_err(|e| in_our_words(&e))
 }
 
 /// Why LibreOffice cannot be had, naming the keyword argument that names it.
@@ -85,10 +43,7 @@ fn in_our_words(e: &ConvertError) -> String {
 /// and profiles are removed with them). Called at exit.
 #[pyfunction]
 pub fn release_converters() {
-    CONVERTERS
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clear();
+    release_shared();
 }
 
 /// A template's scan (record and PDF), `name` its record's `path`; the

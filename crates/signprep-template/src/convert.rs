@@ -15,7 +15,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::Format;
@@ -173,12 +173,70 @@ impl LazyConverter {
         }
     }
 
+    /// One already made.
+    pub fn made(options: ConvertOptions, converter: Converter) -> LazyConverter {
+        let cell = OnceLock::new();
+        let _ = cell.set(Ok(converter));
+        LazyConverter { options, cell }
+    }
+
     /// The converter, made now if it was not; or why there is none.
     pub fn get(&self) -> Result<&Converter, &ConvertError> {
         self.cell
             .get_or_init(|| Converter::new(&self.options))
             .as_ref()
     }
+}
+
+/// What tells two kept converters apart: the options, and `$SIGNPREP_SOFFICE` when no
+/// program is named (it is read when the converter is made).
+type SharedKey = (
+    Option<PathBuf>,
+    Option<std::ffi::OsString>,
+    usize,
+    Duration,
+    Option<PathBuf>,
+);
+
+/// The converters [`shared`] made in this process.
+static SHARED: Mutex<Vec<(SharedKey, Arc<LazyConverter>)>> = Mutex::new(Vec::new());
+
+/// The converter for `options`, kept for the process and shared by every call with the
+/// same options (the Python and Node bindings, whose calls have no run to hold one): made
+/// on first use, its LibreOffice found then. A failure is not kept: a later call looks
+/// again. [`release_shared`] drops them.
+pub fn shared(options: &ConvertOptions) -> Result<Arc<LazyConverter>, ConvertError> {
+    let env = options
+        .program
+        .is_none()
+        .then(|| std::env::var_os(SOFFICE_ENV))
+        .flatten();
+    let key = (
+        options.program.clone(),
+        env,
+        options.jobs,
+        options.timeout,
+        options.cache_dir.clone(),
+    );
+    let mut all = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, c)) = all.iter().find(|(have, _)| *have == key) {
+        return Ok(Arc::clone(c));
+    }
+    let made = Arc::new(LazyConverter::made(
+        options.clone(),
+        Converter::new(options)?,
+    ));
+    all.push((key, Arc::clone(&made)));
+    Ok(made)
+}
+
+/// Drops the converters [`shared`] keeps (their scratch folders and profiles are removed
+/// with them): at the process's exit, or the addon's unloading.
+pub fn release_shared() {
+    SHARED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clear();
 }
 
 /// One conversion's result.
