@@ -1,23 +1,39 @@
 #!/usr/bin/env node
-// signprep's Node.js package against the CLI (and the Python package, when a venv is given),
+// signprep's Node.js package against the CLI and the Python package, in the same run,
 // as benches/python.py measures the Python one:
 //
 //   node benches/node.mjs --bin target/release/signprep [--package crates/signprep-node]
-//        [--python VENV/bin/python] [--times 40] [--repeat 3] DIR...
+//        [--wheel target/ci-wheels/signprep-*.whl | --python VENV/bin/python]
+//        [--times 20] [--repeat 3] [--seconds 5] DIR...
 //
 // Every PDF under the DIRs (sorted, listed --times times) is scanned by, each in a fresh
 // process pinned with taskset (wall time of the whole process, start-up included):
 //
 //   cli       signprep scan --format ndjson --no-summary --quiet --jobs N --files-from LIST
 //   scanMany  for await (const r of scanMany(paths, { jobs: N }))   (records parsed to objects)
-//   python    list(signprep.scan_many(paths, jobs=N))               (with --python)
+//   raw       the same with { raw: true }: each record its CLI line, unparsed
+//   python    list(signprep.scan_many(paths, jobs=N))               (with --wheel or --python)
 //
-// for N = 1 (taskset -c 0) and 2 (-c 0,1), --repeat times alternating; the median pages/s of
-// each and the ratios. Then `scan` of in-memory buffers: every distinct file read once, then
-// scanned from its Buffer for --seconds (default 5) with 1 and 8 calls in flight, on 1 and 2
-// cores: scans/s and pages/s.
+// for N = 1 (taskset -c 0) and 2 (-c 0,1), --repeat rounds; within a round the four run
+// back to back, in an order rotated from round to round. Printed: the median pages/s of
+// each, and the median over the rounds of each one's ratio to the CLI run beside it (a
+// ratio of neighbours survives background load that drifts over minutes better than a
+// ratio of medians), and with GNU time the same ratio of CPU seconds (user + system; moved
+// less than wall time when another process takes a core away). Then `scan` of in-memory
+// buffers: every distinct file read once, then scanned from its Buffer for --seconds with
+// 1 and 8 calls in flight, on 1 and 2 cores: scans/s and pages/s.
+//
+// --wheel installs that wheel (no dependencies, nothing from an index) into a new virtual
+// environment for the run; --python takes one already made. Either way the package must
+// be installed from a wheel (its `_native` module inside the environment's site-packages):
+// an editable `maturin develop` install, a debug build by default, is refused. The wheel
+// to time is the release one .ci/python builds (maturin build --release --zig).
+//
+// The Node children run without NODE_EXTRA_CA_CERTS: a certificate bundle named there is
+// read and parsed at every Node start (~0.1 s on this machine's proxy bundle, 2-3% of a
+// run), a setting of the machine and nothing signprep does or needs.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -28,16 +44,22 @@ const { values: a, positionals: dirs } = parseArgs({
     bin: { type: "string" },
     package: { type: "string", default: "crates/signprep-node" },
     python: { type: "string" },
+    wheel: { type: "string" },
     times: { type: "string", default: "1" },
     repeat: { type: "string", default: "3" },
     seconds: { type: "string", default: "5" },
   },
 });
-if (!a.bin || dirs.length === 0) {
-  console.error("usage: node benches/node.mjs --bin SIGNPREP [--package DIR] [--python PY] DIR...");
+if (!a.bin || dirs.length === 0 || (a.python && a.wheel)) {
+  console.error(
+    "usage: node benches/node.mjs --bin SIGNPREP [--package DIR] [--wheel WHL | --python PY] " +
+      "[--times N] [--repeat N] [--seconds S] DIR...",
+  );
   process.exit(2);
 }
 const pkg = resolve(a.package);
+const nodeEnv = { ...process.env };
+delete nodeEnv.NODE_EXTRA_CA_CERTS;
 
 function pdfs(dir) {
   const out = [];
@@ -53,13 +75,18 @@ const NODE_SCAN = `
 const { readFileSync } = require("node:fs");
 const signprep = require(process.argv[1]);
 const paths = readFileSync(process.argv[2], "utf8").split("\\n").filter(Boolean);
+const raw = process.argv[4] === "raw";
 (async () => {
-  let pages = 0, errors = 0;
-  for await (const r of signprep.scanMany(paths, { jobs: Number(process.argv[3]) })) {
-    pages += r.pages.length;
-    errors += r.status === "error" ? 1 : 0;
+  let pages = 0, errors = 0, chars = 0;
+  for await (const r of signprep.scanMany(paths, { jobs: Number(process.argv[3]), raw })) {
+    if (raw) {
+      chars += r.length;
+    } else {
+      pages += r.pages.length;
+      errors += r.status === "error" ? 1 : 0;
+    }
   }
-  console.log(JSON.stringify({ files: paths.length, pages, errors }));
+  console.log(JSON.stringify({ files: paths.length, pages, errors, chars }));
 })();
 `;
 
@@ -71,6 +98,15 @@ for r in signprep.scan_many(paths, jobs=int(sys.argv[2])):
     pages += len(r["pages"])
     errors += r["status"] == "error"
 print(json.dumps({"files": len(paths), "pages": pages, "errors": errors}))
+`;
+
+// Where the interpreter's signprep comes from: refused unless installed from a wheel.
+const PY_WHERE = `
+import json, os, sys, sysconfig, signprep, signprep._native as native
+site = {os.path.realpath(sysconfig.get_paths()[k]) for k in ("purelib", "platlib")}
+so = os.path.realpath(native.__file__)
+print(json.dumps({"native": so, "wheel": any(so.startswith(d + os.sep) for d in site),
+                  "python": sys.version.split()[0]}))
 `;
 
 const BUFFERS = `
@@ -99,30 +135,81 @@ const seconds = Number(process.argv[4]);
 })();
 `;
 
-function timed(cmd, args) {
+/** GNU time, when there is one: the CPU seconds (user + system) of each run beside its wall time. */
+const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+let cpuFile = null;
+
+function timed(cmd, args, env = process.env) {
+  const [c, as] = gnuTime && cpuFile ? [gnuTime, ["-f", "%U %S", "-o", cpuFile, cmd, ...args]] : [cmd, args];
   const start = performance.now();
-  const out = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 1 << 30 });
-  return { secs: (performance.now() - start) / 1000, out };
+  const out = spawnSync(c, as, { encoding: "utf8", maxBuffer: 1 << 30, env });
+  const secs = (performance.now() - start) / 1000;
+  let cpu = null;
+  if (c === gnuTime) {
+    const m = /([\d.]+) ([\d.]+)\s*$/.exec(readFileSync(cpuFile, "utf8"));
+    cpu = m ? Number(m[1]) + Number(m[2]) : null;
+  }
+  return { secs, cpu, out };
 }
+
+/** The pages of the CLI's records and their characters (lines without newlines, in UTF-16 code
+ * units as JavaScript counts them): from the first run, every run writing the same. */
+let cliPages = null;
+let cliChars = null;
 
 function cli(listing, jobs, cpus) {
-  const { secs, out } = timed("taskset", ["-c", cpus, a.bin, "scan", "--format", "ndjson", "--no-summary",
+  const { secs, cpu, out } = timed("taskset", ["-c", cpus, a.bin, "scan", "--format", "ndjson", "--no-summary",
     "--quiet", "--jobs", String(jobs), "--files-from", listing]);
   if (out.status !== 0 && out.status !== 1) throw new Error(out.stderr);
-  const pages = out.stdout.split("\n").filter(Boolean).reduce((n, l) => n + JSON.parse(l).pages.length, 0);
-  return { secs, pages };
+  if (cliPages === null) {
+    const lines = out.stdout.split("\n").filter(Boolean);
+    cliPages = lines.reduce((n, l) => n + JSON.parse(l).pages.length, 0);
+    cliChars = lines.reduce((n, l) => n + l.length, 0);
+  }
+  return { secs, cpu, pages: cliPages };
 }
 
-function node(listing, jobs, cpus) {
-  const { secs, out } = timed("taskset", ["-c", cpus, process.execPath, "-e", NODE_SCAN, pkg, listing, String(jobs)]);
+function node(listing, jobs, cpus, mode = "objects") {
+  const { secs, cpu, out } = timed("taskset", ["-c", cpus, process.execPath, "-e", NODE_SCAN, pkg, listing,
+    String(jobs), mode], nodeEnv);
   if (out.status !== 0) throw new Error(out.stderr);
-  return { secs, pages: JSON.parse(out.stdout).pages };
+  const m = JSON.parse(out.stdout);
+  return { secs, cpu, pages: mode === "raw" ? cliPages : m.pages, chars: m.chars };
 }
 
-function python(listing, jobs, cpus) {
-  const { secs, out } = timed("taskset", ["-c", cpus, a.python, "-c", PY_SCAN, listing, String(jobs)]);
+function python(py, listing, jobs, cpus) {
+  const { secs, cpu, out } = timed("taskset", ["-c", cpus, py, "-c", PY_SCAN, listing, String(jobs)]);
   if (out.status !== 0) throw new Error(out.stderr);
-  return { secs, pages: JSON.parse(out.stdout).pages };
+  return { secs, cpu, pages: JSON.parse(out.stdout).pages };
+}
+
+/** The interpreter to time: --python as given, or a new environment with --wheel installed. */
+function pythonOf(tmp) {
+  let py = a.python;
+  if (a.wheel) {
+    const venv = join(tmp, "venv");
+    for (const [cmd, args] of [
+      ["python3", ["-m", "venv", venv]],
+      [join(venv, "bin", "python"), ["-m", "pip", "install", "-q", "--no-deps", "--no-index", resolve(a.wheel)]],
+    ]) {
+      const out = spawnSync(cmd, args, { encoding: "utf8" });
+      if (out.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${out.stderr}`);
+    }
+    py = join(venv, "bin", "python");
+  }
+  if (!py) return null;
+  const out = spawnSync(py, ["-c", PY_WHERE], { encoding: "utf8", cwd: tmp });
+  if (out.status !== 0) throw new Error(`${py} cannot import signprep: ${out.stderr}`);
+  const where = JSON.parse(out.stdout);
+  if (!where.wheel) {
+    throw new Error(
+      `${py}'s signprep._native is ${where.native}, outside the environment's site-packages ` +
+        "(an editable `maturin develop` install, a debug build by default): install the release wheel " +
+        "(maturin build --release, as .ci/python does) or pass it with --wheel",
+    );
+  }
+  console.log(`python: ${py} (Python ${where.python}), signprep._native from ${where.native}`);
+  return py;
 }
 
 const median = (v) => {
@@ -134,44 +221,72 @@ const distinct = dirs.flatMap((d) => pdfs(d)).sort();
 const files = Array.from({ length: Number(a.times) }, () => distinct).flat();
 const tmp = mkdtempSync(join(tmpdir(), "signprep-bench-node-"));
 try {
+  const py = pythonOf(tmp);
   const listing = join(tmp, "files.txt");
   writeFileSync(listing, files.join("\n") + "\n");
   const once = join(tmp, "distinct.txt");
   writeFileSync(once, distinct.join("\n") + "\n");
   const rates = {};
-  let pages = 0;
-  const runners = [["cli", cli], ["scanMany", node], ...(a.python ? [["python", python]] : [])];
+  const ratios = {};
+  const cpuRatios = {};
+  cpuFile = join(tmp, "cpu.txt");
+  const runners = [
+    ["cli", cli],
+    ["scanMany", (l, j, c) => node(l, j, c, "objects")],
+    ["raw", (l, j, c) => node(l, j, c, "raw")],
+    ...(py ? [["python", (l, j, c) => python(py, l, j, c)]] : []),
+  ];
+  // The CLI's first run counts the pages the others are rated by.
+  cli(listing, 2, "0,1");
   for (let r = 0; r < Number(a.repeat); r++) {
     for (const [jobs, cpus] of [[1, "0"], [2, "0,1"]]) {
-      for (const [name, run] of runners) {
+      const order = runners.map((_, i) => runners[(i + r) % runners.length]);
+      const round = {};
+      const cpu = {};
+      for (const [name, run] of order) {
         const m = run(listing, jobs, cpus);
-        (rates[`${name}-${jobs}`] ??= []).push(m.pages / m.secs);
-        pages = m.pages;
+        round[name] = m.pages / m.secs;
+        cpu[name] = m.cpu;
+        (rates[`${name}-${jobs}`] ??= []).push(round[name]);
+        if (name === "raw" && m.chars !== cliChars) {
+          throw new Error(`scanMany's raw lines hold ${m.chars} characters, the CLI's ${cliChars}`);
+        }
+      }
+      for (const name of Object.keys(round)) {
+        (ratios[`${name}-${jobs}`] ??= []).push(round[name] / round.cli);
+        if (cpu[name] && cpu.cli) (cpuRatios[`${name}-${jobs}`] ??= []).push(cpu.cli / cpu[name]);
       }
     }
   }
   const med = Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, median(v)]));
-  const f = (x) => x.toFixed(1).padStart(9);
-  console.log(`${files.length} files, ${pages} pages (signprep's count), median of ${a.repeat} runs, pages/s:`);
+  const rat = Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, median(v)]));
+  const cpuRat = Object.fromEntries(Object.entries(cpuRatios).map(([k, v]) => [k, median(v)]));
+  const f = (x) => x.toFixed(1).padStart(8);
+  const q = (x) => x.toFixed(3);
+  console.log(`${files.length} files, ${cliPages} pages (signprep's count); pages/s, median of ${a.repeat} rounds ` +
+    "(x/cli: the median of the rounds' ratios to the CLI run beside them):");
   for (const jobs of [1, 2]) {
-    const c = med[`cli-${jobs}`];
-    const n = med[`scanMany-${jobs}`];
-    let line = `  ${jobs} core${jobs > 1 ? "s" : " "}: cli ${f(c)}   scanMany ${f(n)}   scanMany/cli ${(n / c).toFixed(3)}`;
-    if (a.python) {
-      const p = med[`python-${jobs}`];
-      line += `   scan_many (Python) ${f(p)}   python/cli ${(p / c).toFixed(3)}`;
-    }
+    const k = (n) => `${n}-${jobs}`;
+    let line = `  ${jobs} core${jobs > 1 ? "s" : " "}: cli ${f(med[k("cli")])}   scanMany ${f(med[k("scanMany")])} ` +
+      `(x/cli ${q(rat[k("scanMany")])})   raw ${f(med[k("raw")])} (x/cli ${q(rat[k("raw")])})`;
+    if (py) line += `   python ${f(med[k("python")])} (x/cli ${q(rat[k("python")])})`;
     console.log(line);
   }
-  console.log(`  2 cores / 1 core: scanMany ${(med["scanMany-2"] / med["scanMany-1"]).toFixed(2)}x   ` +
-    `cli ${(med["cli-2"] / med["cli-1"]).toFixed(2)}x`);
-  console.log("  raw:", JSON.stringify(Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, v.map((x) => +x.toFixed(1))]))));
+  console.log("  2 cores / 1 core: " + runners.map(([n]) => `${n} ${(med[`${n}-2`] / med[`${n}-1`]).toFixed(2)}x`).join("   "));
+  if (Object.keys(cpuRat).length) {
+    // CPU time is less moved than wall time by another process taking a core away.
+    for (const jobs of [1, 2]) {
+      console.log(`  CPU (user + system) of the CLI's / of each, median of the rounds, ${jobs} core${jobs > 1 ? "s" : " "}: ` +
+        runners.slice(1).map(([n]) => `${n} ${q(cpuRat[`${n}-${jobs}`])}`).join("   "));
+    }
+  }
+  console.log("  every round:", JSON.stringify(Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, v.map((x) => +x.toFixed(1))]))));
 
   console.log(`scan() of in-memory Buffers (${distinct.length} distinct files, ${a.seconds} s each):`);
   for (const [cores, cpus] of [[1, "0"], [2, "0,1"]]) {
     for (const inFlight of [1, 8]) {
       const out = spawnSync("taskset", ["-c", cpus, process.execPath, "-e", BUFFERS, pkg, once, String(inFlight), a.seconds],
-        { encoding: "utf8" });
+        { encoding: "utf8", env: nodeEnv });
       if (out.status !== 0) throw new Error(out.stderr);
       const m = JSON.parse(out.stdout);
       console.log(`  ${cores} core${cores > 1 ? "s" : " "}, ${inFlight} in flight: ${f(m.scans / m.seconds)} scans/s ` +
@@ -181,3 +296,4 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
+

@@ -304,6 +304,9 @@ function scanMany(inputs, options = {}) {
   return batchRecords(source, Array.isArray(inputs) ? inputs.length : undefined, o);
 }
 
+/** The longest `scanMany` runs on the event loop between two of its turns (ms). */
+const TURN_MS = 4;
+
 async function* batchRecords(source, total, o) {
   const { signal, onProgress, raw } = o;
   if (signal && signal.aborted) throw abortError(signal);
@@ -341,19 +344,27 @@ async function* batchRecords(source, total, o) {
         pushed += chunk.length;
         if (ended) batch.end();
       }
-      let text;
+      let taken;
       try {
-        text = await batch.next();
+        taken = await batch.next();
       } catch (e) {
         throw fromNative(e);
       }
       if (signal && signal.aborted) throw abortError(signal);
-      if (text === null) break;
-      for (const line of text.split("\n")) {
+      if (taken === null) break;
+      // One promise brings every record ready (up to 64); they are parsed and yielded
+      // from microtasks, so a long batch gives the event loop a turn every TURN_MS.
+      let turn = performance.now();
+      for (const line of taken) {
         done += 1;
         const record = raw && !onProgress ? null : JSON.parse(line);
         if (onProgress) onProgress({ done, total, path: record.path, status: record.status });
         yield raw ? line : record;
+        if (performance.now() - turn > TURN_MS) {
+          await new Promise(setImmediate);
+          if (signal && signal.aborted) throw abortError(signal);
+          turn = performance.now();
+        }
       }
     }
     if (sourceError !== null) throw sourceError;

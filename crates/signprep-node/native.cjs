@@ -2,25 +2,42 @@
 // Loads the native addon built for this platform (`signprep.<platform>-<arch>[-<abi>].node`,
 // the names `napi build --platform` gives). The npm tarball holds the Linux x64 (glibc) one;
 // elsewhere, build it from source (README: "Building from source").
-const { existsSync } = require("node:fs");
+const { existsSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
 
+/** The C library's flavours, the likelier first (only asked when both addons are present). */
 function abis() {
-  if (process.platform === "linux") {
-    const report = typeof process.report?.getReport === "function" ? process.report.getReport() : null;
-    const glibc = Boolean(report && report.header && report.header.glibcVersionRuntime);
-    return glibc ? ["-gnu", "-musl"] : ["-musl", "-gnu"];
-  }
+  if (process.platform === "linux") return muslLibc() ? ["-musl", "-gnu"] : ["-gnu", "-musl"];
   if (process.platform === "win32") return ["-msvc", "-gnu"];
   return [""];
 }
 
+/**
+ * True on a musl system. The shell script /usr/bin/ldd names its C library; the diagnostic
+ * report (which says whether glibc is the runtime) is the fallback, as it takes 10-40 ms to
+ * write: a start-up cost paid only when a package holds both Linux addons.
+ */
+function muslLibc() {
+  try {
+    return readFileSync("/usr/bin/ldd", "latin1").includes("musl");
+  } catch {
+    if (typeof process.report?.getReport !== "function") return false;
+    process.report.excludeNetwork = true;
+    const report = process.report.getReport();
+    return !(report && report.header && report.header.glibcVersionRuntime);
+  }
+}
+
 function load() {
+  const base = `signprep.${process.platform}-${process.arch}`;
+  const name = (abi) => join(__dirname, `${base}${abi}.node`);
+  // The addons present: one (the npm tarball's, or a build from source) is loaded as it is.
+  const present = ["-gnu", "-musl", "-msvc", ""].filter((abi) => existsSync(name(abi)));
+  if (present.length === 1) return require(name(present[0]));
   const tried = [];
   for (const abi of abis()) {
-    const file = join(__dirname, `signprep.${process.platform}-${process.arch}${abi}.node`);
-    tried.push(file);
-    if (existsSync(file)) return require(file);
+    tried.push(name(abi));
+    if (present.includes(abi)) return require(name(abi));
   }
   const universal = join(__dirname, `signprep.${process.platform}-universal.node`);
   if (existsSync(universal)) return require(universal);

@@ -11,10 +11,11 @@ export declare class Batch {
   /** No more sources: the run ends after the last one pushed. */
   end(): void
   /**
-   * The records ready, as JSON lines joined by newlines, as soon as there
-   * is one; `null` when the run is over and every record was taken.
+   * The records ready, each its JSON line, as soon as there is one (one
+   * Promise for all of them); `null` when the run is over and every record
+   * was taken.
    */
-  next(): Promise<string | null>
+  next(): Promise<string[] | null>
   /**
    * Stops the run: no more file is started, the files in flight finish,
    * a waiting `next()` gets `null`.

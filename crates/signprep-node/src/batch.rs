@@ -4,9 +4,10 @@
 //! records handed to JavaScript in input order.
 //!
 //! ```text
-//! JS: push(sources) ─▶ channel ─▶ feeder (the engine's) ─▶ Stream::run on the
-//! driver thread ─ sink ─▶ bounded queue ─▶ next(): a Promise, settled from the
-//! driver thread with every record ready (never a libuv thread held waiting)
+//! JS: push(sources) ─▶ channel ─▶ feeder (the engine's) ─▶ Stream::run:
+//! workers scan and write JSON lines ─▶ driver thread (sink, input order) ─▶
+//! bounded queue ─▶ next(): a Promise, settled from the driver thread with
+//! every line ready, one string each (never a libuv thread held waiting)
 //! ```
 //!
 //! The JavaScript layer pushes sources only so far ahead of the records it has
@@ -30,8 +31,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, mpsc};
 /// Records finished in order and not yet taken by JavaScript, at most.
 const HANDED: usize = 64;
 
-type Resolver = Box<dyn FnOnce(Env) -> Result<Option<String>> + Send>;
-type Waiter = JsDeferred<Option<String>, Resolver>;
+/// The records handed over by one `next()`: each its own JSON line.
+type Lines = Vec<String>;
+type Resolver = Box<dyn FnOnce(Env) -> Result<Option<Lines>> + Send>;
+type Waiter = JsDeferred<Option<Lines>, Resolver>;
 
 /// What the driver thread and JavaScript share.
 #[derive(Default)]
@@ -59,13 +62,14 @@ impl Shared {
     }
 }
 
-/// The records of `q` that can be handed over now, joined by newlines (a
-/// serde_json line never holds a raw newline), or `None` when the run is over
-/// and every record was handed over; `Err` for a run that failed.
-fn take(q: &mut Queue) -> Option<std::result::Result<Option<String>, String>> {
+/// The records of `q` that can be handed over now, one string each (not
+/// joined: a batch with one non-Latin-1 character would make V8 hold the whole
+/// of it, and every line cut from it, as two-byte text, slower to decode and
+/// to parse), or `None` when the run is over and every record was handed over;
+/// `Err` for a run that failed.
+fn take(q: &mut Queue) -> Option<std::result::Result<Option<Lines>, String>> {
     if !q.lines.is_empty() {
-        let lines: Vec<String> = q.lines.drain(..).collect();
-        return Some(Ok(Some(lines.join("\n"))));
+        return Some(Ok(Some(q.lines.drain(..).collect())));
     }
     match &q.ended {
         None => None,
@@ -74,7 +78,7 @@ fn take(q: &mut Queue) -> Option<std::result::Result<Option<String>, String>> {
     }
 }
 
-fn settle(waiter: Waiter, taken: std::result::Result<Option<String>, String>) {
+fn settle(waiter: Waiter, taken: std::result::Result<Option<Lines>, String>) {
     match taken {
         Ok(chunk) => waiter.resolve(Box::new(move |_| Ok(chunk))),
         Err(why) => waiter.reject(crate::engine::failure("internal_error", why)),
@@ -145,17 +149,26 @@ impl Batch {
             .name("signprep-node-batch".into())
             .spawn(move || {
                 let work_options = options.clone();
+                // As `signprep scan` does, each worker scans, writes its
+                // record's JSON and drops the record: this thread only hands
+                // lines over (the JSON written in parallel, and a record's
+                // memory freed by the thread that allocated it).
                 let run = engine.run(
                     rx.into_iter(),
                     |input: &Input| input.source().size(),
-                    move |input, waiting| input.record(&work_options, waiting == 0),
-                    |input, outcome: Outcome<Record>| {
-                        let r = outcome
-                            .into_result(budget)
-                            .unwrap_or_else(|e| Record::from_result(input.source().name(), Err(e)));
-                        let line = record_json(&r, &options)
-                            .map_err(|e| std::io::Error::other(e.reason.clone()))?;
-                        hand_over(&sink_shared, line)
+                    move |input, waiting| {
+                        let r = input.record(&work_options, waiting == 0);
+                        record_json(&r, &work_options).map_err(|e| e.reason)
+                    },
+                    |input, outcome: Outcome<std::result::Result<String, String>>| {
+                        let line = match outcome.into_result(budget) {
+                            Ok(line) => line,
+                            Err(e) => {
+                                let r = Record::from_result(input.source().name(), Err(e));
+                                record_json(&r, &options).map_err(|e| e.reason)
+                            }
+                        };
+                        hand_over(&sink_shared, line.map_err(std::io::Error::other)?)
                     },
                 );
                 let mut q = end_shared.lock();
@@ -217,11 +230,12 @@ impl Batch {
             .take();
     }
 
-    /// The records ready, as JSON lines joined by newlines, as soon as there
-    /// is one; `null` when the run is over and every record was taken.
-    #[napi(ts_return_type = "Promise<string | null>")]
+    /// The records ready, each its JSON line, as soon as there is one (one
+    /// Promise for all of them); `null` when the run is over and every record
+    /// was taken.
+    #[napi(ts_return_type = "Promise<string[] | null>")]
     pub fn next<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
-        let (deferred, promise) = env.create_deferred::<Option<String>, Resolver>()?;
+        let (deferred, promise) = env.create_deferred::<Option<Lines>, Resolver>()?;
         let mut q = self.shared.lock();
         if q.waiter.is_some() {
             drop(q);

@@ -93,6 +93,37 @@ test("breaking out early stops the run and closes the sources", async () => {
   assert.ok(pulled < 2000, `read only so far ahead (${pulled})`);
 });
 
+test("a slow consumer still gives the event loop its turns within a batch of records", async () => {
+  // Records pile up while the loop body works 5 ms on each: a whole batch is then ready
+  // at once, and without a turn every few ms its records would be taken one after the
+  // other from microtasks, with no timer, I/O or setImmediate in between.
+  const files = Array.from({ length: 60 }, (_, i) => pdfs[i % pdfs.length]);
+  let ticks = 0;
+  let running = true;
+  const tick = () => {
+    ticks += 1;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  let longest = 0;
+  let since = 0;
+  let seen = -1;
+  try {
+    for await (const _ of signprep.scanMany(files, { jobs: 1 })) {
+      since = ticks === seen ? since + 1 : 0;
+      seen = ticks;
+      longest = Math.max(longest, since);
+      const until = performance.now() + 5;
+      while (performance.now() < until) {
+        // the consumer's own work
+      }
+    }
+  } finally {
+    running = false;
+  }
+  assert.ok(longest <= 2, `${longest + 1} records in a row without an event-loop turn`);
+});
+
 /** Scans `files` while a 5 ms interval timer runs: its largest delay and how often it fired. */
 async function timed(files, options) {
   let ticks = 0;
