@@ -135,7 +135,7 @@ export interface MigrateOptions {
   mapType?: Array<string>
   /** Write `document_type: template`. */
   template?: boolean
-  /** Also return the PDF without the text of the tags that became fields (`--strip`). */
+  /** Also return the PDF without the text of every vendor tag read, fields and left out alike (`--strip`). */
   strip?: boolean
   /** Pixels per inch (default 72). */
   dpi?: number

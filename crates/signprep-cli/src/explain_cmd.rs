@@ -1,4 +1,4 @@
-//! `signprep explain CODE`, `--list` and `--markdown` (which is `docs/diagnostics.md`).
+//! `signprep explain CODE`, `--list` and `--markdown` (which is `docs/src/reference/diagnostics.md`).
 
 use crate::args::ExplainArgs;
 use crate::exit::ExitStatus;
@@ -127,11 +127,11 @@ fn retired(name: &str) -> Option<&'static str> {
         .map(|(_, new)| *new)
 }
 
-/// Where `docs/diagnostics.md` is published: each code has an anchor there
+/// Where `docs/src/reference/diagnostics.md` is published: each code has an anchor there
 /// (`#custom_id_not_in_document`). Follows the workspace's `repository` key.
 pub const DOCS_URL: &str = concat!(
     env!("CARGO_PKG_REPOSITORY"),
-    "/blob/main/docs/diagnostics.md"
+    "/blob/main/docs/src/reference/diagnostics.md"
 );
 
 /// A code's documentation, as `signprep explain CODE` prints it.
@@ -224,12 +224,12 @@ fn list() -> String {
     s
 }
 
-/// `docs/diagnostics.md`.
+/// `docs/src/reference/diagnostics.md`.
 pub fn markdown() -> String {
     let entries = all();
     let mut s = String::new();
     s.push_str("# Diagnostics\n\n");
-    s.push_str("<!-- Generated from the rules' doc comments by `signprep explain --markdown`; do not edit.\n     Regenerate: cargo run -p signprep-cli -- explain --markdown > docs/diagnostics.md -->\n\n");
+    s.push_str("<!-- Generated from the rules' doc comments by `signprep explain --markdown`; do not edit.\n     Regenerate: cargo run -p signprep-cli -- explain --markdown > docs/src/reference/diagnostics.md -->\n\n");
     s.push_str("Every finding of `signprep check`, `signprep pack` and `signprep scan` has a stable\nsnake_case code that never changes once released, and a severity:\n\n");
     for (sev, what) in [
         (

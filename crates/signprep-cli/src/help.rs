@@ -182,7 +182,31 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
 ];
 
-/// The `signprep` command with every subcommand's examples.
+/// The page of the guide (`docs/src/PAGE.md`, built as `docs/book/PAGE.html`) that each
+/// subcommand's help ends by naming. tests/book.rs checks every page named exists.
+const GUIDE: &[(&str, &str)] = &[
+    ("scan", "scanning"),
+    ("pack", "requests"),
+    ("migrate", "migrate/index"),
+    ("schema", "reference/schemas"),
+    ("check", "preflight"),
+    ("explain", "reference/diagnostics"),
+    ("preview", "preview"),
+    ("report", "preview"),
+    ("serve", "server"),
+    ("completions", "getting-started"),
+    ("man", "getting-started"),
+];
+
+/// The line that ends a subcommand's help: where its guide page is.
+fn guide_line(name: &str) -> Option<String> {
+    let (_, page) = GUIDE.iter().find(|(n, _)| *n == name)?;
+    Some(format!(
+        "Guide: docs/book/{page}.html (source: docs/src/{page}.md)"
+    ))
+}
+
+/// The `signprep` command with every subcommand's examples and guide page.
 pub fn command() -> clap::Command {
     let mut cmd = crate::args::Cli::command();
     let header = cmd.get_styles().get_header().to_owned();
@@ -194,6 +218,9 @@ pub fn command() -> clap::Command {
         let mut text = format!("{}Examples:{}", header.render(), header.render_reset());
         for (line, what) in *examples {
             text.push_str(&format!("\n  # {what}\n  {line}"));
+        }
+        if let Some(guide) = guide_line(name) {
+            text.push_str(&format!("\n\n{guide}"));
         }
         cmd = cmd.mut_subcommand(*name, |c| c.after_help(text));
     }
@@ -251,5 +278,17 @@ mod tests {
             assert!(names.contains(name), "examples for no subcommand `{name}`");
         }
         cmd.debug_assert();
+    }
+
+    #[test]
+    fn every_subcommand_names_a_guide_page() {
+        for (name, _) in EXAMPLES {
+            assert!(guide_line(name).is_some(), "`{name}` names no guide page");
+        }
+        assert_eq!(
+            GUIDE.len(),
+            EXAMPLES.len(),
+            "a guide page for no subcommand"
+        );
     }
 }

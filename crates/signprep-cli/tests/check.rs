@@ -595,21 +595,21 @@ fn explain_prints_a_codes_documentation() {
     assert!(stdout(&out).lines().count() > 80);
 }
 
-/// `docs/diagnostics.md` is generated; regenerate it with
-/// `cargo run -p signprep-cli -- explain --markdown > docs/diagnostics.md`
+/// `docs/src/reference/diagnostics.md` is generated; regenerate it with
+/// `cargo run -p signprep-cli -- explain --markdown > docs/src/reference/diagnostics.md`
 /// (or `UPDATE_DIAGNOSTICS=1 cargo test -p signprep-cli --test check`).
 #[test]
 fn diagnostics_md_is_current() {
     let out = run(&["explain", "--markdown"]);
     assert_eq!(out.status.code(), Some(0));
-    let path = root().join("docs/diagnostics.md");
+    let path = root().join("docs/src/reference/diagnostics.md");
     if std::env::var_os("UPDATE_DIAGNOSTICS").is_some() {
         std::fs::write(&path, &out.stdout).unwrap();
     }
     let committed = std::fs::read(&path).unwrap_or_default();
     assert!(
         committed == out.stdout,
-        "docs/diagnostics.md is stale: run `cargo run -p signprep-cli -- explain --markdown > docs/diagnostics.md`"
+        "docs/src/reference/diagnostics.md is stale: run `cargo run -p signprep-cli -- explain --markdown > docs/src/reference/diagnostics.md`"
     );
     let text = stdout(&out);
     for c in PackCode::ALL {
@@ -1149,28 +1149,35 @@ fn the_pre_commit_hook_passes_a_commit_of_other_toml_and_json() {
     );
 }
 
-/// The README's `.pre-commit-config.yaml` sample pins `rev` to what
+/// The `.pre-commit-config.yaml` sample (README or guide) pins `rev` to what
 /// pre-commit takes as immutable (its `WarnMutableRev` rule: a `rev` with a
 /// `.` or of hexadecimal digits only), so pasting it draws no
 /// mutable-reference warning: a full commit hash while no release is
 /// tagged. Before, it said `rev: main` (warned), then `v0.1.0` (no such tag).
 #[test]
 fn the_readme_pins_the_pre_commit_hook_to_an_immutable_rev() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
-    let sample = readme
-        .split("# .pre-commit-config.yaml")
-        .nth(1)
-        .and_then(|s| s.split("```").next())
-        .unwrap();
-    let rev = sample
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("rev: "))
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap();
+    // Every sample, on whichever page of the README or the guide it is.
+    let mut samples = Vec::new();
+    for (page, text) in common::guide() {
+        for s in text.split("# .pre-commit-config.yaml").skip(1) {
+            samples.push((page.clone(), s.split("```").next().unwrap().to_string()));
+        }
+    }
     assert!(
-        rev.len() == 40 && rev.bytes().all(|b| b.is_ascii_hexdigit()),
-        "`rev: {rev}` is not a full commit hash"
+        !samples.is_empty(),
+        "no `# .pre-commit-config.yaml` sample in the README or docs/src"
     );
+    for (page, sample) in samples {
+        let rev = sample
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("rev: "))
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{page}: a pre-commit sample without `rev:`"));
+        assert!(
+            rev.len() == 40 && rev.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{page}: `rev: {rev}` is not a full commit hash"
+        );
+    }
 }
 
 /// A `custom_id` with a zero-width space inside: the message writes it as

@@ -146,7 +146,7 @@ fn sarif_of_the_tampered_example_is_valid_sarif_2_1_0() {
         let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
         assert_eq!(rule["id"], r["ruleId"]);
         assert!(rule["helpUri"].as_str().unwrap().ends_with(&format!(
-            "docs/diagnostics.md#{}",
+            "docs/src/reference/diagnostics.md#{}",
             r["ruleId"].as_str().unwrap()
         )));
         assert!(rule["help"]["text"].as_str().unwrap().len() > 20);

@@ -160,10 +160,11 @@ fn explained() -> std::collections::BTreeSet<String> {
         .collect()
 }
 
-/// Every code is in `explain` and in docs/diagnostics.md, and the two agree.
+/// Every code is in `explain` and in docs/src/reference/diagnostics.md, and the two agree.
 #[test]
 fn explain_and_the_docs_list_the_same_codes() {
-    let docs = std::fs::read_to_string(common::root().join("docs/diagnostics.md")).unwrap();
+    let docs =
+        std::fs::read_to_string(common::root().join("docs/src/reference/diagnostics.md")).unwrap();
     let documented: std::collections::BTreeSet<String> = docs
         .lines()
         .filter_map(|l| {

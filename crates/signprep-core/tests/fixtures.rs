@@ -190,8 +190,8 @@ fn record_snapshot(name: &str) {
     });
 }
 
-/// The README's sample run reads testdata/fixtures; it must hold what the
-/// generator makes today (CI also runs `signprep-testgen --check`).
+/// The sample runs of the README and the guide (docs/src) read testdata/fixtures;
+/// it must hold what the generator makes today (CI also runs `signprep-testgen --check`).
 fn bundled_file_is_the_generated_one(name: &str) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures");
     let on_disk = std::fs::read(dir.join(format!("{name}.pdf"))).expect("fixture file exists");

@@ -25,7 +25,7 @@ pub struct MigrateOptions {
     pub map_type: Option<Vec<String>>,
     /// Write `document_type: template`.
     pub template: Option<bool>,
-    /// Also return the PDF without the text of the tags that became fields (`--strip`).
+    /// Also return the PDF without the text of every vendor tag read, fields and left out alike (`--strip`).
     pub strip: Option<bool>,
     /// Pixels per inch (default 72).
     pub dpi: Option<f64>,

@@ -54,7 +54,7 @@
 //! - [`Checker`]: pre-flight (`signprep check`): every rule over a body, a
 //!   manifest or a PDF of any [`InputKind`] (detected by [`detect`]), with the
 //!   cross-checks between a body and its PDFs; [`Group`] sorts the codes into
-//!   the sections of `docs/diagnostics.md`.
+//!   the sections of `docs/src/reference/diagnostics.md`.
 //!
 //! Findings ([`Finding`]) have stable codes ([`PackCode`], or a scan
 //! [`signprep_core::Code`] for a child's PDF) and a JSON pointer

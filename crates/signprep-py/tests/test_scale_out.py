@@ -1,6 +1,7 @@
 """Scale-out on local clusters: records from N workers, merged, equal one single-process run.
 
-The recipes of docs/scale-out.md, run as they are written there: Dask (a dask.bag on a
+The recipes of the guide's Spark and Dask page (docs/src/spark-dask.md), run as they are
+written there: Dask (a dask.bag on a
 distributed.LocalCluster of two worker processes) and Spark (pyspark, local[2]:
 rdd.mapPartitions for records as dicts, mapInPandas for a DataFrame of JSON records).
 """
@@ -45,8 +46,8 @@ def test_dask_bag_on_a_local_cluster() -> None:
 
 
 def docs_block(heading: str) -> str:
-    """The first ```python block after `heading` in docs/scale-out.md."""
-    text = (ROOT / "docs" / "scale-out.md").read_text(encoding="utf-8")
+    """The first ```python block after `heading` in docs/src/spark-dask.md."""
+    text = (ROOT / "docs" / "src" / "spark-dask.md").read_text(encoding="utf-8")
     after = text[text.index(heading) :]
     start = after.index("```python\n") + len("```python\n")
     return after[start : after.index("```", start)]

@@ -170,11 +170,12 @@ fn reference_previews() {
     }
 }
 
-/// The README's picture, `docs/preview-sample.png`: what
-/// `signprep preview testdata/fixtures/form_signature.pdf` draws with the
-/// signers the README names. Kept current (and small) by this test.
+/// `testdata/preview/form_signature-signers-96dpi.png`: what `signprep preview
+/// testdata/fixtures/form_signature.pdf --signer SIG_1=tenant ... --signer
+/// witness=witness` draws at 96 dpi, signers' colours included (the guide's
+/// pictures are drawn afresh at each build; this one is the reviewed reference).
 #[test]
-fn readme_sample_is_current() {
+fn signers_sample_is_current() {
     let style = Style::new()
         .signer("SIG_1", "tenant")
         .signer("DATE", "tenant")
@@ -183,13 +184,13 @@ fn readme_sample_is_current() {
         .signer("witness", "witness");
     let l = fixture("form_signature", 96.0);
     let img = render_page_with_overlay(&l.doc, &l.pdf, 0, &l.scan, &style).unwrap();
-    let path = root().join("docs/preview-sample.png");
+    let path = root().join("testdata/preview/form_signature-signers-96dpi.png");
     if std::env::var_os("SIGNPREP_UPDATE_PREVIEWS").is_some() {
         std::fs::write(&path, img.to_png().unwrap()).unwrap();
     }
     assert!(
         std::fs::metadata(&path).unwrap().len() < 150_000,
-        "keep the README image small"
+        "keep the reference image small"
     );
     let want = image::open(&path).unwrap().to_rgba8();
     assert_eq!(want.dimensions(), (img.width(), img.height()));

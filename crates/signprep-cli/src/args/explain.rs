@@ -10,7 +10,7 @@ pub struct ExplainArgs {
     /// List every code with its severity and section.
     #[arg(long, conflicts_with_all = ["code", "markdown"])]
     pub list: bool,
-    /// Print every code's documentation as Markdown (docs/diagnostics.md).
+    /// Print every code's documentation as Markdown (docs/src/reference/diagnostics.md).
     #[arg(long, conflicts_with = "code")]
     pub markdown: bool,
 }

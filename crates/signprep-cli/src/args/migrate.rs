@@ -39,9 +39,10 @@ pub struct MigrateArgs {
     #[arg(long)]
     pub template: bool,
     /// Beside each request, `DIR/NAME.pdf`: a copy of the PDF without the text
-    /// of the tags that became fields (taken out of the page content, white
-    /// and invisible tags too, the rest of each line unmoved), which the
-    /// request then uploads. The input is never changed. Needs --out.
+    /// of every vendor tag read (those that became fields and those left out,
+    /// so no other vendor's syntax stays printed; taken out of the page
+    /// content, white and invisible tags too, the rest of each line unmoved),
+    /// which the request then uploads. The input is never changed. Needs --out.
     #[arg(long, requires = "out")]
     pub strip: bool,
     /// Folder for the requests, one `NAME.json` per PDF (created when missing).

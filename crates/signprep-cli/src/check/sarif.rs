@@ -2,7 +2,7 @@
 //! scanning (`github/codeql-action/upload-sarif`) and other SARIF viewers read it.
 //!
 //! - `tool.driver.rules`: the codes the results use, sorted, each with its
-//!   `signprep explain` text and a `helpUri` to its anchor in docs/diagnostics.md.
+//!   `signprep explain` text and a `helpUri` to its anchor in docs/src/reference/diagnostics.md.
 //! - `results`: one per finding, in input order; `level` from the severity
 //!   (info is `note`); the location is the file (relative to the working
 //!   folder, `uriBaseId` `%SRCROOT%`), with the line a JSON pointer lands on

@@ -71,3 +71,42 @@ pub fn assert_abandoned(record: &serde_json::Value) {
         "{record}"
     );
 }
+
+/// Every page of the guide and the README: `(path from the root, text)`, the README
+/// first, then every `docs/src/**/*.md` in path order. Tests that check what the
+/// documentation states read all of them, so a table may live on any page; each
+/// still fails when what it looks for is on none.
+pub fn guide() -> Vec<(String, String)> {
+    let root = root();
+    let mut pages = vec![(
+        "README.md".to_string(),
+        std::fs::read_to_string(root.join("README.md")).unwrap(),
+    )];
+    let mut found = Vec::new();
+    markdown_under(&root.join("docs/src"), &mut found);
+    found.sort();
+    for path in found {
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        pages.push((rel, std::fs::read_to_string(&path).unwrap()));
+    }
+    pages
+}
+
+/// Every `.md` file under `dir`, at any depth (none when `dir` is absent).
+fn markdown_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            markdown_under(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+}

@@ -507,7 +507,7 @@ fn human_size(n: u64) -> String {
     }
 }
 
-/// The section of `docs/diagnostics.md` a code belongs to.
+/// The section of `docs/src/reference/diagnostics.md` a code belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Group {
