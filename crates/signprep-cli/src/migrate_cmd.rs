@@ -250,11 +250,9 @@ fn migrate_template(
 ) -> Result<Migrated, String> {
     let (scanner, load) = m.pdf_reader();
     let scanned = templates.scanned(path, format, load, scanner);
-    let pdf = match (scanned.pdf, &scanned.record.error) {
-        (Some(pdf), None) => pdf,
-        (_, Some(e)) => return Err(format!("[{}] {}", e.code, e.message)),
-        (None, None) => return Err("no PDF was made".into()),
-    };
+    let (pdf, scan) = scanned
+        .into_pdf()
+        .map_err(|e| format!("[{}] {}", e.code, e.message))?;
     let name = path
         .file_stem()
         .map_or_else(|| "document".into(), |s| s.to_string_lossy().into_owned());
@@ -264,7 +262,7 @@ fn migrate_template(
         (None, None) => return Err("no --out or --keep-pdf folder for its PDF".into()),
     };
     let upload = beside.display().to_string();
-    let mut migrated = m.migrate_scanned(&pdf, &scanned.record.scan, Some(&upload), &name);
+    let mut migrated = m.migrate_scanned(&pdf, &scan, Some(&upload), &name);
     // Written only with a plan to upload it (a stripped copy, written later, replaces it).
     if out.is_some() && migrated.plan.is_some() {
         crate::atomic::write_with(&beside, |w| w.write_all(&pdf))

@@ -185,10 +185,9 @@ pub fn check_scanned(
 ) -> crate::check::record::Record {
     use crate::check::record::Record as CheckRecord;
     let shown = path.display().to_string();
-    let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
-        (Some(pdf), None) => (pdf, scanned.record.scan),
-        (_, Some(e)) => return CheckRecord::convert_failed(shown, e.message),
-        (None, None) => return CheckRecord::convert_failed(shown, "no PDF was made".into()),
+    let (pdf, scan) = match scanned.into_pdf() {
+        Ok(made) => made,
+        Err(e) => return CheckRecord::convert_failed(shown, e.message),
     };
     CheckRecord::checked(shown, checker.check_converted(&pdf, &scan, path))
 }

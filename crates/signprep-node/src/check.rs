@@ -124,21 +124,10 @@ fn check_template(
     path: &Path,
     scanned: Scanned,
 ) -> std::result::Result<Checked, Failure> {
-    let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
-        (Some(pdf), None) => (pdf, scanned.record.scan),
-        (_, Some(e)) => {
-            return Err(Failure {
-                code: FileErrorCode::ConvertFailed,
-                message: e.message,
-            });
-        }
-        (None, None) => {
-            return Err(Failure {
-                code: FileErrorCode::ConvertFailed,
-                message: "no PDF was made".into(),
-            });
-        }
-    };
+    let (pdf, scan) = scanned.into_pdf().map_err(|e| Failure {
+        code: FileErrorCode::ConvertFailed,
+        message: e.message,
+    })?;
     Ok(checker.check_converted(&pdf, &scan, path))
 }
 

@@ -136,21 +136,10 @@ pub fn check_bytes<'py>(
 /// checked by every rule of a PDF, led by the template's own findings
 /// (`template_*`); a finding about a tag names its place in the template.
 fn check_template(checker: &Checker, path: &Path, scanned: Scanned) -> Result<Checked, Failure> {
-    let (pdf, scan) = match (scanned.pdf, scanned.record.error) {
-        (Some(pdf), None) => (pdf, scanned.record.scan),
-        (_, Some(e)) => {
-            return Err(Failure {
-                code: FileErrorCode::ConvertFailed,
-                message: e.message,
-            });
-        }
-        (None, None) => {
-            return Err(Failure {
-                code: FileErrorCode::ConvertFailed,
-                message: "no PDF was made".into(),
-            });
-        }
-    };
+    let (pdf, scan) = scanned.into_pdf().map_err(|e| Failure {
+        code: FileErrorCode::ConvertFailed,
+        message: e.message,
+    })?;
     Ok(checker.check_converted(&pdf, &scan, path))
 }
 

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use signprep_core::batch::catch_panic;
-use signprep_core::{ErrorInfo, FileErrorCode, LoadOptions, Scanner};
+use signprep_core::{ErrorInfo, LoadOptions, Scanner};
 use signprep_pack::{Migrated, Migrator, SignerMap};
 use signprep_template::Format;
 use signprep_template::convert::ConvertOptions;
@@ -176,16 +176,7 @@ fn migrate_template(
 ) -> Result<(Migrated, Option<Vec<u8>>), ErrorInfo> {
     let (scanner, load) = m.pdf_reader();
     let scanned = crate::template::scanned(name.to_string(), data, format, convert, load, scanner);
-    let pdf = match (scanned.pdf, scanned.record.error) {
-        (Some(pdf), None) => pdf,
-        (_, Some(e)) => return Err(e),
-        (None, None) => {
-            return Err(ErrorInfo::new(
-                FileErrorCode::ConvertFailed,
-                "no PDF was made".to_string(),
-            ));
-        }
-    };
-    let migrated = m.migrate_scanned(&pdf, &scanned.record.scan, None, name);
+    let (pdf, scan) = scanned.into_pdf()?;
+    let migrated = m.migrate_scanned(&pdf, &scan, None, name);
     Ok((migrated, Some(pdf)))
 }

@@ -4,7 +4,9 @@
 
 use crate::convert::{Conversion, Converter};
 use crate::{Format, Template, round_trip};
-use signprep_core::{Converted, Document, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
+use signprep_core::{
+    Converted, Document, ErrorInfo, FileErrorCode, LoadOptions, Record, Scan, Scanner,
+};
 
 /// What scanning a template gives: its record and, when it converted, the PDF (the bytes
 /// that would be uploaded: `--keep-pdf`).
@@ -14,6 +16,23 @@ pub struct Scanned {
     pub record: Record,
     /// The PDF LibreOffice made, when it made one.
     pub pdf: Option<Vec<u8>>,
+}
+
+impl Scanned {
+    /// The PDF that was made and its scan, for a front end that goes on with them
+    /// (check, migrate, preview); else why there are none: the record's error (its code:
+    /// `convert_failed`, or the scan's own for a PDF that would not scan), or
+    /// `convert_failed` when no PDF was made.
+    pub fn into_pdf(self) -> Result<(Vec<u8>, Scan), ErrorInfo> {
+        match (self.pdf, self.record.error) {
+            (Some(pdf), None) => Ok((pdf, self.record.scan)),
+            (_, Some(e)) => Err(e),
+            (None, None) => Err(ErrorInfo::new(
+                FileErrorCode::ConvertFailed,
+                "no PDF was made".to_string(),
+            )),
+        }
+    }
 }
 
 /// Reads, converts and scans one template called `name` in records. Never fails: a template

@@ -113,21 +113,15 @@ pub fn load_template(
     let label = path.display().to_string();
     signprep_core::batch::test_hook(&label);
     let scanned = templates.scanned(path, format, options, scanner);
-    let (bytes, scan) = match (scanned.pdf, scanned.record.error) {
-        (Some(pdf), None) => (pdf, scanned.record.scan),
-        (_, Some(e)) if e.code == FileErrorCode::IoError => {
+    let (bytes, scan) = match scanned.into_pdf() {
+        Ok(made) => made,
+        Err(e) if e.code == FileErrorCode::IoError => {
             return Err(LoadError::Io(format!("{label}: {}", e.message)));
         }
-        (_, Some(e)) => {
+        Err(e) => {
             return Err(LoadError::Pdf {
                 code: e.code,
                 message: format!("{label}: {}", e.message),
-            });
-        }
-        (None, None) => {
-            return Err(LoadError::Pdf {
-                code: FileErrorCode::ConvertFailed,
-                message: format!("{label}: no PDF was made"),
             });
         }
     };
