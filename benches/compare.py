@@ -25,7 +25,9 @@ What it does:
      ratio is kept and the median of the rounds judges the target (best/best pairs runs
      from different rounds). Two controls of what the machine gives two cores right now:
      two floor processes at once, and two `scan --jobs 1` processes at once (signprep's
-     own work split perfectly), each pinned to its own core.
+     own work split perfectly), each pinned to its own core. The floor and PyMuPDF's
+     `search_for` + `widgets()` also run on the batch, one core, for issue 36's targets
+     (the same job as PyMuPDF in its loop, and the floor, on the set and on the batch).
   4. Prints a markdown table and writes it into benches/README.md between the
      `<!-- compare:begin -->` / `<!-- compare:end -->` markers; the raw numbers go to
      target/compare/latest.json.
@@ -78,6 +80,8 @@ TOOLS = {
     # batch of thousands of files sees, where process start-up (~2-5 ms) is amortized
     "signprep-batch": ("**signprep** `scan --jobs 1`, batch", "batch", "signprep", True),
     "signprep-batch-all": ("**signprep** `scan --jobs 0`, batch", "batch", "signprep", False),
+    # the floor and PyMuPDF's same job on the batch too (issue 36 judges both sets)
+    "floor-batch": ("lopdf floor: load + inflate `/Contents`", "batch", "floor", True),
     "signprep-tags": ("**signprep** `scan --jobs 1 --no-fields` (tags only)", "tags", "signprep", True),
     "floor-inflate": ("lopdf floor: load + inflate `/Contents`", "tags", "floor", True),
     # control: what the machine gives a perfectly parallel job right now
@@ -86,6 +90,8 @@ TOOLS = {
     "pymupdf-rawdict": ("PyMuPDF `rawdict` chars + regex", "tags", "peer", True),
     "pymupdf-search": ("PyMuPDF `search_for(\"<#\")`", "tags", "peer", True),
     "pymupdf-search-widgets": ("PyMuPDF `search_for(\"<#\")` + `widgets()` (tags and fields)", "tags", "peer", True),
+    "pymupdf-search-widgets-batch": ("PyMuPDF `search_for(\"<#\")` + `widgets()` (tags and fields)", "batch", "peer",
+                                     True),
     "pdftotext": ("poppler `pdftotext -bbox-layout` + parsing", "tags", "peer", True),
     "pdfplumber": ("pdfplumber chars + regex", "tags", "peer", True),
     "signprep-forms": ("**signprep** `scan --jobs 1` (tags and fields)", "forms", "signprep", True),
@@ -250,8 +256,9 @@ def command(key, kind, lists, signprep, floor):
         extra = ["--no-fields"] if key == "signprep-tags" else []
         return [str(signprep), "scan", "--format", "ndjson", "--jobs", jobs, *extra, "--files-from", lst]
     if kind == "floor":
-        return [str(floor), "--mode", key.removeprefix("floor-"), "--files-from", lst]
-    return [sys.executable, str(HERE / "peers.py"), key, lst]
+        mode = "inflate" if key == "floor-batch" else key.removeprefix("floor-")
+        return [str(floor), "--mode", mode, "--files-from", lst]
+    return [sys.executable, str(HERE / "peers.py"), key.removesuffix("-batch"), lst]
 
 
 def parse_output(kind, rc, stdout, stderr):
@@ -320,6 +327,8 @@ def report(res, sets, meta, counts):
         """The signprep run a tool is compared with."""
         if TOOLS[key][1] == "forms":
             return "signprep-forms"
+        if TOOLS[key][1] == "batch":
+            return "signprep-batch"
         if TOOLS[key][2] == "peer" and key not in SAME_JOB_AS_FULL_SCAN and "signprep-tags" in res:
             return "signprep-tags"
         return "signprep"
@@ -333,12 +342,13 @@ def report(res, sets, meta, counts):
                  f"beside it to show the spread; peak RSS is the largest of the runs.")
     lines.append("")
     lines.append("Versions: " + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()) + ".")
-    for set_name, title in (("tags", "Tag scan"), ("forms", "Form fields")):
+    for set_name, title in (("tags", "Tag scan"), ("batch", f"Batch (the tag set {BATCH_REPEAT} times over)"),
+                            ("forms", "Form fields")):
         s = sets[set_name]
         if not any(TOOLS[k][1] == set_name and TOOLS[k][3] for k in res):
             continue
         lines += ["", f"### {title}: {s['files']} files, {s['pages']} pages, one core (`taskset -c 0`)", ""]
-        what = "tags found" if set_name == "tags" else "widgets / fields found"
+        what = "widgets / fields found" if set_name == "forms" else "tags found"
         lines.append(f"| tool | pages/s | median of the runs | pages/s in loop | peak RSS | signprep / tool | {what} | failed files |")
         lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for key, (label, tset, kind, pinned) in TOOLS.items():
@@ -353,7 +363,7 @@ def report(res, sets, meta, counts):
             if kind == "signprep" and set_name == "forms":
                 found = r["fields"]
             if kind == "floor":
-                found = "–" if key == "floor-inflate" else f"{found:,} ops"
+                found = "–" if key in ("floor-inflate", "floor-batch") else f"{found:,} ops"
             median = median_rate(key)
             lines.append(f"| {label} | {fmt_rate(rate(key))} | {fmt_rate(median)} | {fmt_rate(loop_rate(key))} | "
                          f"{fmt_mb(r['rss'])} | {ratio} | {found} | {r['failed']} |")
@@ -470,6 +480,26 @@ def report(res, sets, meta, counts):
     if t:
         lines += ["", "### Targets (issue 8)", "", "| target | measured | |", "|---|---|---|"]
         lines += [f"| {a} | {b} | {c} |" for a, b, c in t]
+    # Issue 36: the same job as PyMuPDF in its loop, and the floor, on the set and on the batch.
+    t36 = []
+    for what, sp_key, mu_key, floor_key in (("88-file set" if sets["tags"]["files"] == 88 else "tag set",
+                                              "signprep", "pymupdf-search-widgets", "floor-inflate"),
+                                             ("batch", "signprep-batch", "pymupdf-search-widgets-batch", "floor-batch")):
+        s_rate = rate(sp_key)
+        if s_rate and mu_key in res:
+            x = s_rate / best_rate(mu_key)
+            t36.append((f"{what}: ≥ 15× PyMuPDF `search_for` + `widgets()` in its loop (the same job)",
+                        f"{x:.1f}× ({s_rate:,.0f} against {best_rate(mu_key):,.0f} pages/s)",
+                        verdict(x >= 15, f"{x / 15:.0%} of the target")))
+        if s_rate and floor_key in res:
+            f = s_rate / rate(floor_key)
+            t36.append((f"{what}: ≥ 85% of the lopdf load + inflate floor",
+                        f"{f:.0%} ({s_rate:,.0f} of {rate(floor_key):,.0f} pages/s)",
+                        verdict(f >= 0.85, f"needs {0.85 * rate(floor_key):,.0f} pages/s, "
+                                           f"{0.85 / f:.2f}× more")))
+    if t36:
+        lines += ["", "### Targets (issue 36)", "", "| target | measured | |", "|---|---|---|"]
+        lines += [f"| {a} | {b} | {c} |" for a, b, c in t36]
     noisy = [k for k, r in res.items() if r["spread"] > 0.25]
     if noisy:
         lines += ["", f"Noisy (slowest run > 25% over the best): {', '.join(noisy)}; "

@@ -36,6 +36,13 @@ use clap::error::ErrorKind;
 use exit::ExitStatus;
 use std::process::ExitCode;
 
+/// jemalloc on Linux: a scan allocates in many small pieces (a key per dictionary entry of
+/// every object it parses), where glibc's malloc cost 3-4% more CPU (issue 36; the numbers
+/// are in benches/README.md).
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     let parsed = help::command()
         .try_get_matches()

@@ -339,7 +339,7 @@ impl Scanner {
         let n = doc.page_count();
         let res = Resources::new(doc);
         let per_page = |i: usize| -> Result<PageResult, Error> {
-            let text = interpret_page(&res, i)?;
+            let mut text = interpret_page(&res, i)?;
             // Built once, for whichever of the readers below needs them.
             let lines = PageLines::new(&text);
             let found = find_page_tags_in(i, &lines);
@@ -372,8 +372,13 @@ impl Scanner {
                     ));
                 }
             }
-            diags.extend(text.diagnostics);
-            if text.glyphs.is_empty() && text.images > 0 {
+            // Done with the page: its buffers go back to this thread for its
+            // next page (the lines borrow them, so they go first).
+            drop(lines);
+            diags.extend(std::mem::take(&mut text.diagnostics));
+            let no_text_layer = text.glyphs.is_empty() && text.images > 0;
+            text.recycle();
+            if no_text_layer {
                 diags.push(
                     Diagnostic::new(
                         Code::PageNoTextLayer,

@@ -156,7 +156,7 @@ impl<'a, T: Tracer> Interp<'a, T> {
             res,
             page: index,
             display,
-            out: PageText::default(),
+            out: PageText::reuse(),
             gs: GState::default(),
             stack: Vec::new(),
             tm: Matrix::IDENTITY,

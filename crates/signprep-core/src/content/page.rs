@@ -88,7 +88,61 @@ const NO_RUN: Run = Run {
     clip: None,
 };
 
+/// A page's buffers kept by each thread for its next page: the text, glyph
+/// and run vectors grow to a page's size once instead of being allocated,
+/// regrown and freed again for every page (a few large blocks each, the
+/// largest the glyph records reserved for the page's content).
+#[derive(Default)]
+struct Spare {
+    text: String,
+    glyphs: Vec<GlyphRec>,
+    runs: Vec<Run>,
+}
+
+/// Largest buffer kept for the next page, in bytes: a huge page's buffers
+/// go back to the allocator, so what a thread holds stays small.
+const MAX_SPARE_BYTES: usize = 4 << 20;
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
+}
+
 impl PageText {
+    /// An empty page on the buffers this thread kept (see [`PageText::recycle`]).
+    pub(super) fn reuse() -> PageText {
+        let spare = SPARE.with(|s| s.take());
+        PageText {
+            text: spare.text,
+            glyphs: spare.glyphs,
+            runs: spare.runs,
+            ..PageText::default()
+        }
+    }
+
+    /// Gives the page's buffers back to this thread for its next page (the
+    /// caller is done with the page; buffers too large to be worth keeping
+    /// are freed).
+    pub(crate) fn recycle(self) {
+        fn keep<T>(mut v: Vec<T>) -> Vec<T> {
+            if v.capacity().saturating_mul(size_of::<T>()) > MAX_SPARE_BYTES {
+                return Vec::new();
+            }
+            v.clear();
+            v
+        }
+        let mut text = self.text;
+        if text.capacity() > MAX_SPARE_BYTES {
+            text = String::new();
+        }
+        text.clear();
+        let spare = Spare {
+            text,
+            glyphs: keep(self.glyphs),
+            runs: keep(self.runs),
+        };
+        SPARE.with(|s| s.replace(spare));
+    }
+
     pub(crate) fn glyph_text(&self, g: &GlyphRec) -> &str {
         self.text
             .get(g.text.0 as usize..g.text.1 as usize)
