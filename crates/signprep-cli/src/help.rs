@@ -4,10 +4,14 @@
 
 use clap::CommandFactory;
 
-/// Two to four examples per subcommand, `(command line, what it does)`.
-const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
+/// One example: `(command line, what it does)`.
+type Example = (&'static str, &'static str);
+
+/// Per subcommand, its page of the guide (`docs/src/PAGE.md`) and two to four examples.
+const EXAMPLES: &[(&str, &str, &[Example])] = &[
     (
         "scan",
+        "scanning",
         &[
             (
                 "signprep scan contracts/",
@@ -29,6 +33,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "pack",
+        "requests",
         &[
             (
                 "signprep pack pack.toml -o pack.json",
@@ -46,6 +51,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "migrate",
+        "migrate/index",
         &[
             (
                 "signprep migrate contract.pdf --signer signer1=client@example.com > contract.json",
@@ -63,6 +69,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "schema",
+        "reference/schemas",
         &[
             ("signprep schema pack", "the JSON Schema of a pack body"),
             (
@@ -73,6 +80,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "check",
+        "preflight",
         &[
             (
                 "signprep check pack.json",
@@ -94,6 +102,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "explain",
+        "reference/diagnostics",
         &[
             (
                 "signprep explain custom_id_not_in_document",
@@ -106,6 +115,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "preview",
         "preview",
         &[
             (
@@ -124,6 +134,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "report",
+        "preview",
         &[
             (
                 "signprep report contracts/ -o report.html",
@@ -137,6 +148,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "serve",
+        "server",
         &[
             (
                 "signprep serve --addr 127.0.0.1:8080 --jobs 2",
@@ -154,6 +166,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "completions",
+        "getting-started",
         &[
             (
                 "signprep completions bash > ~/.local/share/bash-completion/completions/signprep",
@@ -172,6 +185,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "man",
+        "getting-started",
         &[
             ("signprep man | man -l -", "read the manual page now"),
             (
@@ -182,35 +196,17 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
 ];
 
-/// The page of the guide (`docs/src/PAGE.md`, built as `docs/book/PAGE.html`) that each
-/// subcommand's help ends by naming. tests/book.rs checks every page named exists.
-const GUIDE: &[(&str, &str)] = &[
-    ("scan", "scanning"),
-    ("pack", "requests"),
-    ("migrate", "migrate/index"),
-    ("schema", "reference/schemas"),
-    ("check", "preflight"),
-    ("explain", "reference/diagnostics"),
-    ("preview", "preview"),
-    ("report", "preview"),
-    ("serve", "server"),
-    ("completions", "getting-started"),
-    ("man", "getting-started"),
-];
-
-/// The line that ends a subcommand's help: where its guide page is.
-fn guide_line(name: &str) -> Option<String> {
-    let (_, page) = GUIDE.iter().find(|(n, _)| *n == name)?;
-    Some(format!(
-        "Guide: docs/book/{page}.html (source: docs/src/{page}.md)"
-    ))
+/// The line that ends a subcommand's help: where its guide page is (`docs/src/PAGE.md`,
+/// built as `docs/book/PAGE.html`; tests/book.rs checks every page named exists).
+fn guide_line(page: &str) -> String {
+    format!("Guide: docs/book/{page}.html (source: docs/src/{page}.md)")
 }
 
 /// The `signprep` command with every subcommand's examples and guide page.
 pub fn command() -> clap::Command {
     let mut cmd = crate::args::Cli::command();
     let header = cmd.get_styles().get_header().to_owned();
-    for (name, examples) in EXAMPLES {
+    for (name, page, examples) in EXAMPLES {
         // `preview` and `report` are missing without the `render` feature, `serve` without `serve`.
         if cmd.find_subcommand(name).is_none() {
             continue;
@@ -219,9 +215,7 @@ pub fn command() -> clap::Command {
         for (line, what) in *examples {
             text.push_str(&format!("\n  # {what}\n  {line}"));
         }
-        if let Some(guide) = guide_line(name) {
-            text.push_str(&format!("\n\n{guide}"));
-        }
+        text.push_str(&format!("\n\n{}", guide_line(page)));
         cmd = cmd.mut_subcommand(*name, |c| c.after_help(text));
     }
     cmd.mut_subcommand("migrate", |c| {
@@ -262,11 +256,11 @@ mod tests {
         for name in &names {
             let n = EXAMPLES
                 .iter()
-                .find(|(n, _)| n == name)
-                .map_or(0, |(_, e)| e.len());
+                .find(|(n, _, _)| n == name)
+                .map_or(0, |(_, _, e)| e.len());
             assert!((2..=4).contains(&n), "`{name}` has {n} examples");
         }
-        for (name, _) in EXAMPLES {
+        for (name, _, _) in EXAMPLES {
             #[cfg(not(feature = "render"))]
             if matches!(*name, "preview" | "report") {
                 continue;
@@ -278,17 +272,5 @@ mod tests {
             assert!(names.contains(name), "examples for no subcommand `{name}`");
         }
         cmd.debug_assert();
-    }
-
-    #[test]
-    fn every_subcommand_names_a_guide_page() {
-        for (name, _) in EXAMPLES {
-            assert!(guide_line(name).is_some(), "`{name}` names no guide page");
-        }
-        assert_eq!(
-            GUIDE.len(),
-            EXAMPLES.len(),
-            "a guide page for no subcommand"
-        );
     }
 }

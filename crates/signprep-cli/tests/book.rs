@@ -251,14 +251,7 @@ fn book_examples() {
 #[test]
 #[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
 fn soffice_book_examples() {
-    let found = std::process::Command::new("soffice")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "the guide's ```console,soffice blocks need LibreOffice's soffice on PATH (apt-get install libreoffice-writer-nogui)"
-    );
+    common::soffice_required("the guide's ```console,soffice blocks");
     let (failures, ran) = run_pages(true);
     report("console,soffice commands of docs/src failed", &failures);
     assert!(ran > 0, "no ```console,soffice command in docs/src");

@@ -6,7 +6,9 @@
 //! all; what follows a `;` or a `(` is a condition: `warning; error when ...`)
 //! and in prose (`` `vendor_anchor_not_found` warning ``, `` (`code`, info) ``,
 //! `` an error (`document_kind_unknown`) ``). Each of them is compared with
-//! `signprep explain --list`; every disagreement is listed with its line.
+//! `signprep explain --list`; every disagreement is listed with its line. And every
+//! pack code is documented on some written page (the "Pack findings" table and the
+//! pages around it), not only in the generated reference.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -225,4 +227,32 @@ fn explain_the_readme_and_the_guide_agree_on_every_severity() {
         })
         .collect();
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// Every pack code is documented: the "Pack findings" table and the pages around it,
+/// in the README or on whichever page of the guide holds them. The generated
+/// reference lists every code by construction; it is no evidence that the written
+/// pages document one.
+#[test]
+fn every_pack_code_is_documented_in_the_readme_or_the_guide() {
+    let texts: Vec<String> = common::guide()
+        .into_iter()
+        .filter(|(page, _)| page != GENERATED)
+        .map(|(_, text)| text)
+        .collect();
+    assert!(
+        texts.iter().any(|t| t
+            .lines()
+            .any(|l| l.starts_with('#') && l.trim_start_matches('#').trim() == "Pack findings")),
+        "no `Pack findings` heading in the README or docs/src"
+    );
+    let missing: Vec<&str> = signprep_pack::PackCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .filter(|c| !texts.iter().any(|t| t.contains(&format!("`{c}`"))))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "codes documented on no page of the README or docs/src (but {GENERATED}): {missing:?}"
+    );
 }

@@ -176,30 +176,10 @@ fn a_server_not_asked_for_libreoffice_names_each_template_part_convert_failed() 
     assert_eq!(convert_failed(&a.json()), failed, "{}", a.text());
 }
 
-/// LibreOffice's `soffice`: `$SIGNPREP_SOFFICE`, else on PATH; the test fails
-/// (it is run on purpose) when there is none.
-fn soffice() -> String {
-    if let Some(p) = std::env::var_os("SIGNPREP_SOFFICE").filter(|p| !p.is_empty()) {
-        return p.to_string_lossy().into_owned();
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in ["soffice", "libreoffice"] {
-            let c = dir.join(name);
-            if c.is_file() {
-                return c.to_string_lossy().into_owned();
-            }
-        }
-    }
-    panic!(
-        "LibreOffice is needed by the soffice_* tests and was not found: install it (libreoffice-writer-nogui) or set SIGNPREP_SOFFICE"
-    );
-}
-
 #[test]
 #[ignore = "needs LibreOffice: run with -- --ignored soffice_"]
 fn soffice_pack_and_check_of_a_form_naming_templates_equal_the_clis() {
-    let soffice = soffice();
+    let soffice = common::soffice();
     let dir = common::scratch("serve-template-forms", "soffice");
     let manifest = on_disk(&dir);
     let cache = dir.join("cache");

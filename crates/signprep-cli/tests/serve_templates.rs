@@ -31,26 +31,6 @@ fn media(path: &str) -> &'static str {
     if path.ends_with(".odt") { ODT } else { DOCX }
 }
 
-/// LibreOffice's `soffice`: `$SIGNPREP_SOFFICE`, else on PATH; the test fails
-/// (it is run on purpose) when there is none.
-fn soffice() -> String {
-    if let Some(p) = std::env::var_os("SIGNPREP_SOFFICE").filter(|p| !p.is_empty()) {
-        return p.to_string_lossy().into_owned();
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in ["soffice", "libreoffice"] {
-            let c = dir.join(name);
-            if c.is_file() {
-                return c.to_string_lossy().into_owned();
-            }
-        }
-    }
-    panic!(
-        "LibreOffice is needed by the soffice_* tests and was not found: install it (libreoffice-writer-nogui) or set SIGNPREP_SOFFICE"
-    );
-}
-
 #[test]
 fn a_server_without_libreoffice_answers_a_template_422_convert_failed_and_serves_pdfs() {
     let missing = common::scratch("serve-templates", "missing");
@@ -148,7 +128,7 @@ fn keep_pdf_is_refused_by_the_server() {
 #[test]
 #[ignore = "needs LibreOffice: run with -- --ignored soffice_"]
 fn soffice_scan_and_check_records_equal_the_clis() {
-    let soffice = soffice();
+    let soffice = common::soffice();
     let cache = common::scratch("serve-templates", "cache");
     let cache = cache.to_str().unwrap();
     let convert = ["--soffice", soffice.as_str(), "--cache-dir", cache];
@@ -233,7 +213,7 @@ fn soffice_scan_and_check_records_equal_the_clis() {
 #[test]
 #[ignore = "needs LibreOffice: run with -- --ignored soffice_"]
 fn soffice_a_damaged_template_is_422_convert_failed_as_the_cli_says() {
-    let soffice = soffice();
+    let soffice = common::soffice();
     let cache = common::scratch("serve-templates", "damaged");
     let cache = cache.to_str().unwrap();
     let path = "testdata/templates/docx_truncated.docx";

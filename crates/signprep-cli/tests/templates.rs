@@ -71,7 +71,7 @@ macro_rules! fixture {
         #[test]
         #[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
         fn $name() {
-            soffice_required();
+            common::soffice_required("these tests");
             let tmp = scratch("templates", stringify!($name));
             let kept = tmp.join("kept");
             let path = format!("{TEMPLATES}/{}", $file);
@@ -95,17 +95,6 @@ macro_rules! fixture {
             }
         }
     )*};
-}
-
-fn soffice_required() {
-    let found = std::process::Command::new("soffice")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "these tests need LibreOffice's soffice on PATH (apt-get install libreoffice-writer-nogui)"
-    );
 }
 
 /// What a snapshot keeps of a template's record: status and error code, each tag's id
@@ -195,7 +184,7 @@ fixture! {
 #[test]
 #[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
 fn soffice_a_batch_goes_on_past_a_bad_template_and_a_rerun_converts_nothing() {
-    soffice_required();
+    common::soffice_required("these tests");
     let tmp = scratch("templates", "batch");
     let cache = tmp.join("cache");
     let args = |jobs: &str| {
@@ -254,7 +243,7 @@ fn soffice_a_batch_goes_on_past_a_bad_template_and_a_rerun_converts_nothing() {
 #[test]
 #[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
 fn soffice_migrate_of_a_template_uploads_its_pdf_stripped() {
-    soffice_required();
+    common::soffice_required("these tests");
     let tmp = scratch("templates", "migrate");
     let out = tmp.join("out");
     let o = run(&[
@@ -316,7 +305,7 @@ fn soffice_migrate_of_a_template_uploads_its_pdf_stripped() {
 #[test]
 #[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
 fn soffice_preview_and_report_take_templates() {
-    soffice_required();
+    common::soffice_required("these tests");
     let tmp = scratch("templates", "preview");
     let o = run(&[
         "preview",
@@ -352,7 +341,7 @@ fn soffice_preview_and_report_take_templates() {
 #[test]
 #[ignore = "needs LibreOffice: run by CI with --ignored soffice_"]
 fn soffice_check_walks_a_folder_for_templates_with_type() {
-    soffice_required();
+    common::soffice_required("these tests");
     let o = run(&[
         "check", "--format", "ndjson", "--type", "docx,odt", TEMPLATES,
     ]);

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use signprep_core::{Code, Dialects, Document, LoadOptions, Scan, Scanner};
+use signprep_core::{Code, Dialect, Dialects, Document, LoadOptions, Scan, Scanner};
 use signprep_pack::AnchorFile;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -51,17 +51,15 @@ fn code(cell: &str) -> String {
 
 /// The vendor page of the guide that holds a vendor's rows.
 fn page_of(vendor: &str) -> &'static str {
-    match vendor {
-        "Adobe Acrobat Sign" => "adobe",
-        "Dropbox Sign" => "dropbox",
-        "BoldSign" => "boldsign",
-        "DocuSeal" => "docuseal",
-        "signNow" => "signnow",
-        "PandaDoc" => "pandadoc",
-        "Documenso" => "documenso",
-        "DocuSign" => "docusign",
-        other => panic!("a row of an unknown vendor `{other}`"),
-    }
+    vendors()
+        .find(|d| d.vendor() == vendor)
+        .map(Dialect::as_str)
+        .unwrap_or_else(|| panic!("a row of an unknown vendor `{vendor}`"))
+}
+
+/// Every vendor `migrate` reads: the text-tag dialects and DocuSign's anchors.
+fn vendors() -> impl Iterator<Item = Dialect> {
+    Dialect::ALL.into_iter().chain([Dialect::Docusign])
 }
 
 /// The rows of one page's constructs table (none when the page has none).
@@ -214,16 +212,7 @@ fn every_row_of_the_constructs_table_is_read_as_it_says() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Every vendor has its rows.
-    for vendor in [
-        "Adobe Acrobat Sign",
-        "Dropbox Sign",
-        "BoldSign",
-        "DocuSeal",
-        "signNow",
-        "PandaDoc",
-        "Documenso",
-        "DocuSign",
-    ] {
+    for vendor in vendors().map(Dialect::vendor) {
         assert!(
             rows.iter().any(|r| r.vendor == vendor),
             "no row for {vendor}"

@@ -110,3 +110,37 @@ fn markdown_under(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// LibreOffice's `soffice`: `$SIGNPREP_SOFFICE`, else on PATH; the test fails
+/// (it is run on purpose) when there is none.
+pub fn soffice() -> String {
+    if let Some(p) = std::env::var_os("SIGNPREP_SOFFICE").filter(|p| !p.is_empty()) {
+        return p.to_string_lossy().into_owned();
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        for name in ["soffice", "libreoffice"] {
+            let c = dir.join(name);
+            if c.is_file() {
+                return c.to_string_lossy().into_owned();
+            }
+        }
+    }
+    panic!(
+        "LibreOffice is needed by the soffice_* tests and was not found: install it (libreoffice-writer-nogui) or set SIGNPREP_SOFFICE"
+    );
+}
+
+/// Asserts that LibreOffice's `soffice --version` runs: the soffice_ tests are run on
+/// purpose (CI: `--ignored soffice_`) and fail, never skip, without it. `who` names what
+/// needs it, for the message.
+pub fn soffice_required(who: &str) {
+    let found = std::process::Command::new("soffice")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "{who} need LibreOffice's soffice on PATH (apt-get install libreoffice-writer-nogui)"
+    );
+}
