@@ -118,6 +118,72 @@ fn stalled_uploads_are_answered_408_and_give_their_places_back() {
     assert_eq!(server.get("/readyz").json()["requests_in_flight"], 0);
 }
 
+/// A client that trickles its body, a byte every 200 ms (each well within
+/// `--body-timeout 1`), is answered 408 once the body falls behind
+/// `--body-min-rate` (100 bytes a second after the first second: at about
+/// 1.05 s), where it used to hold its place until its 1,000 bytes were in
+/// (200 s). A slow but steady upload of the same server's limits is taken.
+#[test]
+fn a_trickled_body_is_answered_408_at_the_minimum_rate() {
+    const LIMIT: Duration = Duration::from_secs(6);
+    let server = Server::start(
+        &["--quiet", "--body-timeout", "1", "--body-min-rate", "100"],
+        &[],
+    );
+    let mut s = connect(&server);
+    s.write_all(head("/v1/scan", "Content-Length: 1000\r\n").as_bytes())
+        .unwrap();
+    let start = Instant::now();
+    let mut sent = 0;
+    // Bounded: at most LIMIT / 200 ms bytes; the server closes long before.
+    while start.elapsed() < LIMIT && s.write_all(b"%").is_ok() {
+        sent += 1;
+        std::thread::sleep(Duration::from_millis(200));
+        if server_answered(&s) {
+            break;
+        }
+    }
+    let took = start.elapsed();
+    let (status, text) = read_to_close(&mut s).unwrap();
+    assert_eq!(status, 408, "after {took:?}, {sent} bytes sent: {text}");
+    assert!(
+        text.contains(r#""code":"body_timeout""#)
+            && text.contains("the body arrived too slowly")
+            && text.contains("minimum of 100 bytes a second after the first 1 s"),
+        "{text}"
+    );
+    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+    eprintln!("a body trickled a byte every 200 ms: 408 after {took:?} ({sent} bytes sent)");
+
+    // Steady: the fixture in four parts 300 ms apart (pauses within the
+    // timeout, ~1 KiB a second on average: above the minimum).
+    let pdf = read(PDF);
+    let mut s = connect(&server);
+    let framing = format!("Content-Length: {}\r\n", pdf.len());
+    s.write_all(head("/v1/scan", &framing).as_bytes()).unwrap();
+    for part in pdf.chunks(pdf.len().div_ceil(4)) {
+        s.write_all(part).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let mut got = [0u8; 12];
+    s.read_exact(&mut got).unwrap();
+    assert_eq!(
+        &got,
+        b"HTTP/1.1 200",
+        "a steady upload of {} bytes",
+        pdf.len()
+    );
+}
+
+/// Whether the server has written to `s` (without consuming it).
+fn server_answered(s: &TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    s.set_nonblocking(true).unwrap();
+    let answered = matches!(s.peek(&mut byte), Ok(n) if n > 0);
+    s.set_nonblocking(false).unwrap();
+    answered
+}
+
 /// A request whose headers never end: the connection is closed after
 /// `--header-timeout`, and counted.
 #[test]

@@ -34,6 +34,13 @@ pub struct ServeArgs {
     /// sending is answered 408 and its place among --max-pending given back.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = timeout)]
     pub body_timeout: Duration,
+    /// Bytes a second a request's body must arrive at, over the whole body,
+    /// after its first --body-timeout (as Apache's mod_reqtimeout MinRate:
+    /// each RATE bytes received give the body another second; K, M for
+    /// powers of 1024; 0: no minimum): a client that trickles a byte now and
+    /// then is answered 408 instead of holding its place for as long as it likes.
+    #[arg(long, value_name = "RATE", default_value = "500", value_parser = size)]
+    pub body_min_rate: u64,
     /// Wait this long at most for a request's headers, from its first byte
     /// (or, on a kept-alive connection, from the end of the last answer):
     /// the connection is closed.

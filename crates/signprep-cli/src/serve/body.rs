@@ -1,7 +1,8 @@
 //! Reading a request's body: within `--max-body` (413 `body_too_large`),
-//! within `--body-timeout` between two reads (408 `body_timeout`), a client
-//! that hangs up mid-body told apart from a body that cannot be read; and
-//! the lingering read after a refusal answered before its body was read.
+//! within `--body-timeout` between two reads and at `--body-min-rate` over the
+//! whole body (408 `body_timeout`), a client that hangs up mid-body told apart
+//! from a body that cannot be read; and the lingering read after a refusal
+//! answered before its body was read.
 //!
 //! A refusal answered while the client is still sending is followed by a
 //! bounded read of the rest ([`linger`]), in the background, as nginx's
@@ -15,7 +16,7 @@ use axum::http::{HeaderMap, header};
 use http_body_util::BodyExt;
 use std::time::Duration;
 
-/// How bodies are read: `--max-body`, `--body-timeout`.
+/// How bodies are read: `--max-body`, `--body-timeout`, `--body-min-rate`.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyLimits {
     /// The largest body taken, in bytes.
@@ -23,6 +24,49 @@ pub struct BodyLimits {
     /// The longest wait for the next bytes of a body (nginx's
     /// `client_body_timeout`: between two reads, not for the whole body).
     pub timeout: Duration,
+    /// Bytes a second a body must arrive at, over the whole body, after the
+    /// first `timeout` (Apache's `mod_reqtimeout` `MinRate`: each
+    /// `min_rate` bytes received extend the body's time by a second); 0: no
+    /// minimum. A client that trickles a byte now and then, each within
+    /// `timeout`, would otherwise hold its place for as long as it likes.
+    pub min_rate: u64,
+}
+
+impl BodyLimits {
+    /// The time a body may have taken once `read` bytes of it came:
+    /// `timeout` plus a second per `min_rate` bytes; `None` without a
+    /// minimum rate.
+    fn allowance(&self, read: u64) -> Option<Duration> {
+        if self.min_rate == 0 {
+            return None;
+        }
+        let earned = Duration::from_millis(read.saturating_mul(1000) / self.min_rate);
+        Some(self.timeout.saturating_add(earned))
+    }
+}
+
+/// What a body being read may wait for next: the timeout between two
+/// reads, or less when the whole body's allowance ends sooner (`slow`).
+struct Wait {
+    wait: Duration,
+    slow: bool,
+}
+
+/// The next wait for a body that started at `started` and has `read` bytes.
+fn next_wait(limits: &BodyLimits, started: tokio::time::Instant, read: u64) -> Wait {
+    let left = limits
+        .allowance(read)
+        .map(|a| a.saturating_sub(started.elapsed()));
+    match left {
+        Some(left) if left < limits.timeout => Wait {
+            wait: left,
+            slow: true,
+        },
+        _ => Wait {
+            wait: limits.timeout,
+            slow: false,
+        },
+    }
 }
 
 /// The longest a refused body is read on after its answer ([`linger`]).
@@ -69,6 +113,18 @@ fn timed_out(timeout: Duration) -> ApiError {
         format!(
             "the body stopped arriving: no byte of it came for {} s (this server's body timeout); send the whole body without pausing",
             seconds(timeout)
+        ),
+    )
+}
+
+fn too_slow(limits: &BodyLimits, read: u64, took: Duration) -> ApiError {
+    ApiError::new(
+        ApiCode::BodyTimeout,
+        format!(
+            "the body arrived too slowly: {read} bytes in {:.1} s, under this server's minimum of {} bytes a second after the first {} s; send the whole body at once",
+            took.as_secs_f64(),
+            limits.min_rate,
+            seconds(limits.timeout)
         ),
     )
 }
@@ -134,7 +190,8 @@ fn hung_up(e: &axum::Error) -> bool {
 /// The whole body, refused with 413 as soon as it is known to be over the
 /// limit: by its `Content-Length` before any byte is read, or once the
 /// bytes read pass it (the rest is read and dropped after the answer,
-/// [`linger`]); 408 when no byte comes for `--body-timeout`.
+/// [`linger`]); 408 when no byte comes for `--body-timeout`, or the body
+/// comes slower than `--body-min-rate` ([`BodyLimits::min_rate`]).
 pub async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
@@ -148,8 +205,12 @@ pub async fn read_body(
         .and_then(|n| usize::try_from(n).ok())
         .unwrap_or(0);
     let mut out = Vec::with_capacity(declared.min(max));
+    let started = tokio::time::Instant::now();
     loop {
-        let frame = match tokio::time::timeout(limits.timeout, body.frame()).await {
+        let read = out.len() as u64;
+        let next = next_wait(&limits, started, read);
+        let frame = match tokio::time::timeout(next.wait, body.frame()).await {
+            Err(_) if next.slow => return Err(too_slow(&limits, read, started.elapsed())),
             Err(_) => return Err(timed_out(limits.timeout)),
             Ok(None) => return Ok(out),
             Ok(Some(Err(e))) => return Err(unreadable(&e)),
@@ -181,8 +242,10 @@ pub async fn refuse(
     }
     let mut e = e;
     let mut read = 0u64;
+    let started = tokio::time::Instant::now();
     loop {
-        match tokio::time::timeout(limits.timeout, body.frame()).await {
+        let next = next_wait(&limits, started, read);
+        match tokio::time::timeout(next.wait, body.frame()).await {
             Ok(None) => return e,
             Ok(Some(Ok(frame))) => {
                 let n = frame.data_ref().map_or(0, |d| d.len() as u64);

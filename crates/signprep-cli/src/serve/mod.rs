@@ -26,7 +26,7 @@
 //!
 //! ```text
 //! TCP ─ hyper (HTTP/1, --header-timeout) ─ request id ─ log ─ token ─ route: media type, query,
-//!   admit (--max-pending, else 503) ─ body (--max-body, else 413; --body-timeout, else 408)
+//!   admit (--max-pending, else 503) ─ body (--max-body, else 413; --body-timeout and --body-min-rate, else 408)
 //!   ─ Engine::run: a one-item run of core::batch::Stream on the shared pool
 //!   ─ the CLI's writer (scan's ndjson record, check's json or sarif) ─ response
 //! ```
@@ -143,6 +143,7 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
         body: body::BodyLimits {
             max: args.max_body,
             timeout: args.body_timeout,
+            min_rate: args.body_min_rate,
         },
         options,
         checker: Arc::new(checker),

@@ -79,7 +79,7 @@ pub fn document() -> Value {
             ),
             (
                 "408",
-                "no byte of the body came for `--body-timeout` (`body_timeout`); the connection is closed",
+                "no byte of the body came for `--body-timeout`, or the body came slower than `--body-min-rate` (`body_timeout`); the connection is closed",
             ),
             (
                 "413",
