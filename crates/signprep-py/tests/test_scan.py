@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import fractions
 import io
 import pathlib
 
@@ -152,3 +153,41 @@ def test_bad_type_maps_are_refused() -> None:
         signprep.scan(pdf, type_map=["no equals sign"])
     with pytest.raises(TypeError, match="not a str"):
         signprep.scan(pdf, type_map="SIG_*=signature")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        # Not a number where one is wanted: never coerced (True would be 1 dpi).
+        ({"dpi": "96"}, TypeError, "dpi: expected a number, not str '96'"),
+        ({"dpi": True}, TypeError, "dpi: expected a number, not bool True"),
+        ({"page_width": True}, TypeError, "page_width: expected a number, not bool True"),
+        ({"timeout": "5"}, TypeError, "timeout: expected a number, not str '5'"),
+        ({"max_file_size": True}, TypeError, "max_file_size: expected a whole number of bytes, not bool True"),
+        ({"max_file_size": 1.5}, TypeError, "max_file_size: expected a whole number of bytes, not float 1.5"),
+        ({"fields": "no"}, TypeError, "fields: expected True or False, not str 'no'"),
+        ({"apply_user_unit": 0}, TypeError, "apply_user_unit: expected True or False, not int 0"),
+        ({"dialects": 5}, TypeError, "dialects: expected a string"),
+        ({"dialects": ["adobe", 5]}, TypeError, "dialects: expected names"),
+        # Numbers that make no sense: named, with what is taken.
+        ({"timeout": -1}, ValueError, r"timeout: -1 is not a number of seconds 0 or more \(0: no limit\)"),
+        ({"timeout": float("nan")}, ValueError, "timeout: nan is not a number of seconds"),
+        ({"timeout": 1e300}, ValueError, "timeout: 1e[+]300 s is longer than signprep can wait"),
+        ({"max_file_size": -5}, ValueError, "max_file_size: -5 is below 0"),
+        ({"convert_timeout": 0}, ValueError, "convert_timeout: 0 is not a number of seconds above 0"),
+    ],
+)
+def test_arguments_that_make_no_sense_are_named(options: dict, error: type, message: str) -> None:
+    pdf = FIXTURES / "base14_courier.pdf"
+    with pytest.raises(error, match=message):
+        signprep.scan(pdf, **options)
+    # scan_many refuses them before it reads a source.
+    with pytest.raises(error, match=message):
+        signprep.scan_many([pdf], **options)
+
+
+def test_numbers_of_other_types_are_taken() -> None:
+    pdf = FIXTURES / "base14_courier.pdf"
+    whole = signprep.scan(pdf, dpi=96.0, timeout=60.0)
+    assert signprep.scan(pdf, dpi=96, timeout=60) == whole
+    assert signprep.scan(pdf, dpi=fractions.Fraction(96), timeout=60) == whole

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import atexit
 import json
+import math
+import numbers
 import os
 import re
 from typing import (
@@ -185,6 +187,74 @@ _ERRORS: Dict[str, Type[Error]] = {
 }
 
 
+def _shown(value: Any) -> str:
+    """A value as an argument's message names it: its type and (short) repr."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def _real(name: str, value: Any) -> float:
+    """A number argument: an int or a float, not a bool or a string (``dpi=True``
+    would be 1 dpi, ``dpi="96"`` a typo that happens to parse)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: expected a number, not {_shown(value)}")
+    return float(value)
+
+
+def _optional_real(name: str, value: Any) -> Optional[float]:
+    return None if value is None else _real(name, value)
+
+
+def _flag(name: str, value: Any) -> bool:
+    """A yes/no argument: True or False (``fields="no"`` is not False)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name}: expected True or False, not {_shown(value)}")
+    return value
+
+
+# Longest wait signprep takes (std's Duration: 2**64 seconds).
+_MAX_SECONDS = float(2**64)
+
+
+def _seconds(name: str, value: Any, *, none: str) -> float:
+    """Seconds: a number, 0 or more (0 allowed only when ``none`` says what it
+    means), finite and within what a wait can be."""
+    v = _real(name, value)
+    if math.isnan(v) or v < 0 or (v == 0 and not none):
+        least = f"0 or more ({none})" if none else "above 0"
+        raise ValueError(f"{name}: {value!r} is not a number of seconds {least}")
+    if v >= _MAX_SECONDS:
+        raise ValueError(f"{name}: {v:g} s is longer than signprep can wait (under {_MAX_SECONDS:g} s)")
+    return v
+
+
+def _count(name: str, value: Any, least: int, what: str) -> int:
+    """A whole number of at least ``least`` (``what`` it counts, for the message)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: expected a whole number of {what}, not {_shown(value)}")
+    n = int(value)
+    if n < least:
+        raise ValueError(f"{name}: {n} is below {least}: give a whole number of {what}, {least} or more")
+    if n >= 2**64:
+        raise ValueError(f"{name}: {n} is too large (under 2**64 {what})")
+    return n
+
+
+def _dialect_list(dialects: Any) -> str:
+    """``"adobe,dropbox"``, ``"all"`` or a sequence of names, as one string."""
+    if isinstance(dialects, str):
+        return dialects
+    if isinstance(dialects, (bytes, Mapping)) or not isinstance(dialects, Iterable):
+        raise TypeError(f"dialects: expected a string ('adobe,dropbox', 'all') or a list of names, not {_shown(dialects)}")
+    names = list(dialects)
+    for n in names:
+        if not isinstance(n, str):
+            raise TypeError(f"dialects: expected names (strings), not {_shown(n)}")
+    return ",".join(names)
+
+
 def _raise_for(record: Record) -> Record:
     """The record itself, or its error raised as the matching exception."""
     if record.get("status") == "error":
@@ -211,19 +281,17 @@ def _options(
     convert_timeout: float = 120,
     cache_dir: CacheDir = None,
 ) -> _native.Options:
-    if not isinstance(dialects, str):
-        dialects = ",".join(dialects)
     rules: Optional[List[str]] = None
-    if data_fields or type_map is not None:
+    if _flag("data_fields", data_fields) or type_map is not None:
         rules = _type_rules(type_map)
     return _native.Options(
-        dpi=float(dpi),
-        page_width=None if page_width is None else float(page_width),
-        fields=bool(fields),
-        apply_user_unit=bool(apply_user_unit),
-        dialects=dialects,
-        timeout=timeout,
-        max_file_size=max_file_size,
+        dpi=_real("dpi", dpi),
+        page_width=_optional_real("page_width", page_width),
+        fields=_flag("fields", fields),
+        apply_user_unit=_flag("apply_user_unit", apply_user_unit),
+        dialects=_dialect_list(dialects),
+        timeout=None if timeout is None else _seconds("timeout", timeout, none="0: no limit"),
+        max_file_size=None if max_file_size is None else _count("max_file_size", max_file_size, 0, "bytes"),
         data_fields=rules,
         anchor_files=_anchor_files(anchors),
         anchor=_anchor_args(anchor),
@@ -239,7 +307,7 @@ def _convert(
         raise TypeError("cache_dir is a folder, None (the default folder) or False (no cache), not True")
     return {
         "soffice": None if soffice is None else os.fsdecode(os.fspath(soffice)),
-        "convert_timeout": float(convert_timeout),
+        "convert_timeout": _seconds("convert_timeout", convert_timeout, none=""),
         "cache_dir": None if cache_dir is None or cache_dir is False else os.fsdecode(os.fspath(cache_dir)),
         "no_cache": cache_dir is False,
     }
@@ -394,10 +462,10 @@ def scan_many(
         dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map,
         anchors, anchor, soffice, convert_timeout, cache_dir,
     )
-    if jobs is not None and jobs < 1:
-        raise ValueError(f"jobs must be at least 1, not {jobs}")
-    if window is not None and window < 1:
-        raise ValueError(f"window must be at least 1, not {window}")
+    if jobs is not None:
+        jobs = _count("jobs", jobs, 1, "threads")
+    if window is not None:
+        window = _count("window", window, 1, "files")
 
     def inputs() -> Iterator[Tuple[Optional[str], Optional[bytes], str]]:
         for s in sources:
@@ -456,6 +524,7 @@ def check(
         else:
             template = "sniff"
     texts = [t if isinstance(t, str) else json.dumps(t) for t in templates]
+    max_payload = _count("max_payload", max_payload, 1, "bytes")
     record: Record = _native.check_bytes(
         data, path, kind, max_payload, texts, template, **_convert(soffice, convert_timeout, cache_dir)
     )
@@ -583,8 +652,6 @@ def migrate(
     :class:`ConvertFailed` when a template cannot be converted (LibreOffice
     missing, the time limit, a file it refuses).
     """
-    if not isinstance(dialects, str):
-        dialects = ",".join(dialects)
     signers_data: Optional[Tuple[str, bytes]] = None
     if signers_file is not None:
         file_name = os.fsdecode(os.fspath(signers_file))
@@ -592,15 +659,15 @@ def migrate(
     options = _native.MigrateOptions(
         signers=[f"{k}={v}" for k, v in (signers or {}).items()],
         signers_file=signers_data,
-        dialects=dialects,
+        dialects=_dialect_list(dialects),
         map_type=[f"{k}={'none' if v is None else v}" for k, v in (map_type or {}).items()],
-        template=bool(template),
-        dpi=float(dpi),
-        page_width=None if page_width is None else float(page_width),
-        apply_user_unit=bool(apply_user_unit),
+        template=_flag("template", template),
+        dpi=_real("dpi", dpi),
+        page_width=_optional_real("page_width", page_width),
+        apply_user_unit=_flag("apply_user_unit", apply_user_unit),
         anchor_files=_anchor_files(anchors),
         anchor=_anchor_args(anchor),
-        strip=bool(strip),
+        strip=_flag("strip", strip),
     )
     path, data, shown = _resolve(source, name)
     form: Optional[str] = "sniff"
