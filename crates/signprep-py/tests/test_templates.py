@@ -100,6 +100,33 @@ def test_scan_records_equal_the_clis(soffice: str, tmp_path: pathlib.Path) -> No
 
 
 @pytest.mark.soffice
+def test_scan_many_converts_a_lists_templates_ahead(soffice: str, tmp_path: pathlib.Path) -> None:
+    cache = tmp_path / "cache"
+    options = signprep._options(72, None, True, True, (), 60, None, soffice=soffice, cache_dir=cache)
+    # Three templates and a PDF: the three converted in one go, into the cache.
+    assert signprep._native.prepare_templates([*FILES, PDF], options) == len(FILES)
+    assert len(list(cache.rglob("*.pdf"))) == len(FILES)
+    # Already there: nothing left to convert.
+    assert signprep._native.prepare_templates([*FILES, PDF], options) == 0
+    # scan_many of a list prepares the same way, and its records are the CLI's.
+    expected = cli_records("scan", "--soffice", soffice, "--cache-dir", str(cache), *FILES, PDF)
+    fresh = tmp_path / "fresh"
+    got = list(signprep.scan_many([*FILES, PDF], soffice=soffice, cache_dir=fresh, jobs=2))
+    assert len(list(fresh.rglob("*.pdf"))) == len(FILES)
+
+    def same(r: Dict[str, Any]) -> Dict[str, Any]:
+        # A conversion's PDF carries its time: two conversions differ in their hash.
+        if "converted" not in r:
+            return r
+        return {**r, "converted": {k: v for k, v in r["converted"].items() if k != "pdf_sha256"}}
+
+    assert [same(r) for r in got] == [same(r) for r in expected]
+    # Without a cache, nothing is converted ahead (each in its turn, as before).
+    no_cache = signprep._options(72, None, True, True, (), 60, None, soffice=soffice, cache_dir=False)
+    assert signprep._native.prepare_templates(FILES, no_cache) == 0
+
+
+@pytest.mark.soffice
 def test_a_template_converted_here_scans_as_the_clis(soffice: str) -> None:
     # No cache: LibreOffice runs in this process.
     [want] = cli_records("scan", "--soffice", soffice, "--no-cache", FILES[0])

@@ -456,7 +456,9 @@ def scan_many(
     its place: no exception for a bad PDF. An exception raised by ``sources``
     itself is raised after the records of the sources before it. Options as
     :func:`scan`; a template that cannot be converted gives its
-    ``convert_failed`` record.
+    ``convert_failed`` record. When ``sources`` is a list or a tuple, its
+    templates are converted before the first record, several per LibreOffice
+    process, into the conversion cache (not with ``cache_dir=False``).
     """
     options = _options(
         dpi, page_width, fields, apply_user_unit, dialects, timeout, max_file_size, data_fields, type_map,
@@ -466,6 +468,13 @@ def scan_many(
         jobs = _count("jobs", jobs, 1, "threads")
     if window is not None:
         window = _count("window", window, 1, "files")
+
+    if isinstance(sources, (list, tuple)):
+        # A list known up front: its templates are converted ahead, several per
+        # LibreOffice process (as `signprep scan` does for a folder or a list).
+        paths = [os.fsdecode(os.fspath(s)) for s in sources if isinstance(s, (str, os.PathLike))]
+        if any(os.path.splitext(p)[1].lower() in (".docx", ".odt") for p in paths):
+            _native.prepare_templates(paths, options)
 
     def inputs() -> Iterator[Tuple[Optional[str], Optional[bytes], str]]:
         for s in sources:
