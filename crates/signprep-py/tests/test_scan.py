@@ -191,3 +191,12 @@ def test_numbers_of_other_types_are_taken() -> None:
     whole = signprep.scan(pdf, dpi=96.0, timeout=60.0)
     assert signprep.scan(pdf, dpi=96, timeout=60) == whole
     assert signprep.scan(pdf, dpi=fractions.Fraction(96), timeout=60) == whole
+
+
+def test_thread_counts_past_the_bound_are_refused() -> None:
+    pdf = FIXTURES / "base14_courier.pdf"
+    # 20000 threads on two cores used to spin for minutes before the first record.
+    with pytest.raises(ValueError, match="jobs: 20000 is more than 1024 threads"):
+        signprep.scan_many([pdf], jobs=20000)
+    with pytest.raises(TypeError, match="jobs: expected a whole number of threads, not float 2.0"):
+        signprep.scan_many([pdf], jobs=2.0)

@@ -79,13 +79,18 @@ pub enum ConvertError {
     },
 }
 
+/// The most LibreOffice processes a converter runs at once ([`ConvertOptions::jobs`]
+/// is clamped to it): each takes about 150 MB.
+pub const MAX_JOBS: usize = 64;
+
 /// Where LibreOffice is and how to run it.
 #[derive(Clone, Debug)]
 pub struct ConvertOptions {
     /// The `soffice` program; `None`: [`SOFFICE_ENV`], then `soffice` and `libreoffice` on
     /// `PATH`, then the usual install folders.
     pub program: Option<PathBuf>,
-    /// LibreOffice processes at once (each with its own profile); at least 1.
+    /// LibreOffice processes at once (each with its own profile); from 1 to
+    /// [`MAX_JOBS`].
     pub jobs: usize,
     /// The time limit of one conversion.
     pub timeout: Duration,
@@ -291,7 +296,7 @@ impl Converter {
             timeout: options.timeout,
             cache: Some(cache),
             scratch,
-            free: Mutex::new((0..options.jobs.max(1)).rev().collect()),
+            free: Mutex::new((0..options.jobs.clamp(1, MAX_JOBS)).rev().collect()),
             freed: Condvar::new(),
             seq: AtomicU64::new(0),
         })

@@ -1,6 +1,6 @@
 //! `signprep check`.
 
-use super::values::{count, duration, size};
+use super::values::{duration, jobs, size};
 use clap::{Args, ValueEnum};
 use signprep_pack::InputKind;
 use std::path::PathBuf;
@@ -39,7 +39,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout_per_file: Option<Duration>,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = jobs)]
     pub jobs: Option<usize>,
     /// Exit 0 when the paths hold nothing to check (an empty folder); without
     /// it that is an error (exit status 2), so a gate on the wrong folder fails.

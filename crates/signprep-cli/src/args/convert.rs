@@ -1,6 +1,6 @@
 //! The options of `.docx` and `.odt` inputs: LibreOffice, its processes, the cache.
 
-use super::values::{count, duration};
+use super::values::{convert_jobs, duration};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -13,7 +13,7 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "PATH", help_heading = "Templates (.docx, .odt)")]
     pub soffice: Option<PathBuf>,
     /// LibreOffice processes at once, each with a private profile (about 150 MB of memory each)
-    #[arg(long, value_name = "N", value_parser = count, default_value_t = 2, help_heading = "Templates (.docx, .odt)")]
+    #[arg(long, value_name = "N", value_parser = convert_jobs, default_value_t = 2, help_heading = "Templates (.docx, .odt)")]
     pub convert_jobs: usize,
     /// Give up converting one template after this long (seconds, or 500ms, 30s, 2m): its
     /// record is `convert_failed` and the run goes on

@@ -1,6 +1,6 @@
 //! `signprep migrate`.
 
-use super::values::{count, dialect_list, dpi, duration, page_width};
+use super::values::{dialect_list, dpi, duration, jobs, page_width};
 use clap::Args;
 use signprep_core::Dialects;
 use std::path::PathBuf;
@@ -73,7 +73,7 @@ pub struct MigrateArgs {
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout_per_file: Option<std::time::Duration>,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub convert: super::ConvertArgs,

@@ -1,6 +1,6 @@
 //! `signprep preview`.
 
-use super::values::{count, dialect_list, page_list, preview_dpi, type_rule};
+use super::values::{dialect_list, jobs, page_list, preview_dpi, type_rule};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -54,7 +54,7 @@ pub struct PreviewArgs {
     #[command(flatten)]
     pub anchors: super::AnchorArgs,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub convert: super::ConvertArgs,

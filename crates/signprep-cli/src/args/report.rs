@@ -1,6 +1,6 @@
 //! `signprep report`.
 
-use super::values::{count, duration, preview_dpi, type_rule};
+use super::values::{count, duration, jobs, preview_dpi, type_rule};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout_per_file: Option<std::time::Duration>,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = jobs)]
     pub jobs: Option<usize>,
     /// No progress bar (shown on a terminal, as `scan`'s).
     #[arg(long, short = 'q')]

@@ -1,6 +1,6 @@
 //! `signprep scan`.
 
-use super::values::{count, dialect_list, dpi, page_width, type_rule};
+use super::values::{dialect_list, dpi, jobs, page_width, type_rule};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -30,7 +30,7 @@ pub struct ScanArgs {
     #[arg(long, hide = true, conflicts_with = "ignore_user_unit")]
     pub apply_user_unit: bool,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = jobs)]
     pub jobs: Option<usize>,
     /// Find tags only: skip the AcroForm fields (each record's `fields` is then empty, and no
     /// field finding is made). Faster, most of all on form-heavy files.

@@ -1,6 +1,6 @@
 //! `signprep serve`.
 
-use super::values::{count, duration, size};
+use super::values::{count, duration, jobs, size};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// Worker threads for the work of all requests together [default: all cores].
-    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = count)]
+    #[arg(long, short = 'j', allow_negative_numbers = true, value_parser = jobs)]
     pub jobs: Option<usize>,
     /// Largest request body (bytes, or with K, M, G or T, powers of 1024: 500K,
     /// 20MB, 1GiB): a larger one is refused with 413 and not read.

@@ -19,6 +19,32 @@ pub fn count(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("`{s}` is not a count (a whole number, 0 or more)"))
 }
 
+/// `--jobs`: a count of worker threads (0: one per core), at most the core's
+/// [`MAX_JOBS`](signprep_core::batch::MAX_JOBS).
+pub fn jobs(s: &str) -> Result<usize, String> {
+    let n = count(s)?;
+    let most = signprep_core::batch::MAX_JOBS;
+    if n > most {
+        return Err(format!(
+            "`{s}` is more than {most} worker threads (0: one per core)"
+        ));
+    }
+    Ok(n)
+}
+
+/// `--convert-jobs`: LibreOffice processes at once, 1 to the converter's
+/// [`MAX_JOBS`](signprep_template::convert::MAX_JOBS).
+pub fn convert_jobs(s: &str) -> Result<usize, String> {
+    let n = count(s)?;
+    let most = signprep_template::convert::MAX_JOBS;
+    if n == 0 || n > most {
+        return Err(format!(
+            "`{s}`: from 1 to {most} LibreOffice processes (each takes about 150 MB)"
+        ));
+    }
+    Ok(n)
+}
+
 /// A number, in the range the core's [`Scale`](signprep_core::Scale) takes.
 fn number(s: &str) -> Result<f64, String> {
     s.trim()
@@ -181,6 +207,29 @@ impl std::fmt::Display for Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Thread counts past the core's bound are refused at the flag (`--jobs
+    /// 20000` used to spin for minutes starting threads); 0 stays "one per core".
+    #[test]
+    fn jobs_are_bounded() {
+        assert_eq!(jobs("0"), Ok(0));
+        assert_eq!(jobs("1024"), Ok(1024));
+        assert_eq!(
+            jobs("1025"),
+            Err("`1025` is more than 1024 worker threads (0: one per core)".to_string())
+        );
+        assert!(jobs("-1").is_err());
+        assert_eq!(convert_jobs("64"), Ok(64));
+        for bad in ["0", "65", "1000000000"] {
+            assert_eq!(
+                convert_jobs(bad),
+                Err(format!(
+                    "`{bad}`: from 1 to 64 LibreOffice processes (each takes about 150 MB)"
+                )),
+                "--convert-jobs {bad}"
+            );
+        }
+    }
 
     #[test]
     fn sizes_every_unit() {

@@ -43,7 +43,7 @@ mod stream;
 
 pub use outcome::Outcome;
 pub use scan::{BatchScan, PdfSource, scan_source, watchdog_for};
-pub use stream::{Flow, MAX_STUCK, Stream, catch_panic, panic_message};
+pub use stream::{Flow, MAX_JOBS, MAX_STUCK, Stream, catch_panic, panic_message};
 
 /// Test hooks, compiled in with the `testing` feature only (without it this
 /// does nothing and reads no environment variable): a job whose name ends

@@ -77,6 +77,11 @@ pub enum Flow {
     BrokenPipe,
 }
 
+/// The most worker threads a run may have ([`Stream::new`] refuses more): far
+/// above any machine's cores, and far below what makes thread creation itself
+/// the work (`--jobs 20000` on two cores spun for minutes before this bound).
+pub const MAX_JOBS: usize = 1024;
+
 /// The pool and the bounds of an ordered stream.
 ///
 /// ```
@@ -129,6 +134,12 @@ impl Stream {
     /// (~5% of its wall time); finished records waiting for an older one are
     /// what it holds in memory (a few KB each, typically).
     pub fn new(jobs: usize) -> io::Result<Stream> {
+        if jobs > MAX_JOBS {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{jobs} worker threads is more than the {MAX_JOBS} a run may have"),
+            ));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .thread_name(|i| format!("signprep-worker-{i}"))

@@ -230,16 +230,20 @@ def _seconds(name: str, value: Any, *, none: str) -> float:
     return v
 
 
-def _count(name: str, value: Any, least: int, what: str) -> int:
-    """A whole number of at least ``least`` (``what`` it counts, for the message)."""
+def _count(name: str, value: Any, least: int, what: str, most: int = 2**64 - 1) -> int:
+    """A whole number from ``least`` to ``most`` (``what`` it counts, for the message)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name}: expected a whole number of {what}, not {_shown(value)}")
     n = int(value)
     if n < least:
         raise ValueError(f"{name}: {n} is below {least}: give a whole number of {what}, {least} or more")
-    if n >= 2**64:
-        raise ValueError(f"{name}: {n} is too large (under 2**64 {what})")
+    if n > most:
+        raise ValueError(f"{name}: {n} is more than {most} {what}")
     return n
+
+
+# Most worker threads a run may have (signprep_core::batch::MAX_JOBS).
+_MAX_JOBS = 1024
 
 
 def _dialect_list(dialects: Any) -> str:
@@ -465,7 +469,7 @@ def scan_many(
         anchors, anchor, soffice, convert_timeout, cache_dir,
     )
     if jobs is not None:
-        jobs = _count("jobs", jobs, 1, "threads")
+        jobs = _count("jobs", jobs, 1, "threads", _MAX_JOBS)
     if window is not None:
         window = _count("window", window, 1, "files")
 

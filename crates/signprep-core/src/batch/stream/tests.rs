@@ -346,3 +346,18 @@ fn a_late_result_is_dropped_and_the_thread_is_replaced_again_next_run() {
     assert_eq!(flow, Flow::Completed);
     assert_eq!(out, ["0:0", "1:1", "2:2", "3:3", "4:4"]);
 }
+
+/// More worker threads than [`MAX_JOBS`] is refused, not attempted.
+#[test]
+fn more_threads_than_the_bound_are_refused() {
+    let e = Stream::new(MAX_JOBS + 1)
+        .err()
+        .map(|e| (e.kind(), e.to_string()));
+    assert_eq!(
+        e,
+        Some((
+            std::io::ErrorKind::InvalidInput,
+            "1025 worker threads is more than the 1024 a run may have".to_string()
+        ))
+    );
+}
