@@ -4,7 +4,7 @@
 //
 //   node benches/node.mjs --bin target/release/signprep [--package crates/signprep-node]
 //        [--wheel target/ci-wheels/signprep-*.whl | --python VENV/bin/python]
-//        [--times 20] [--repeat 3] [--seconds 5] DIR...
+//        [--times 20] [--repeat 3] [--seconds 5] [--baseline PKG] DIR...
 //
 // Every PDF under the DIRs (sorted, listed --times times) is scanned by, each in a fresh
 // process pinned with taskset (wall time of the whole process, start-up included):
@@ -13,6 +13,7 @@
 //   scanMany  for await (const r of scanMany(paths, { jobs: N }))   (records parsed to objects)
 //   raw       the same with { raw: true }: each record its CLI line, unparsed
 //   python    list(signprep.scan_many(paths, jobs=N))               (with --wheel or --python)
+//   baseline  scanMany of another build of the package (--baseline DIR: before a change, say)
 //
 // for N = 1 (taskset -c 0) and 2 (-c 0,1), --repeat rounds; within a round the four run
 // back to back, in an order rotated from round to round. Printed: the median pages/s of
@@ -48,12 +49,13 @@ const { values: a, positionals: dirs } = parseArgs({
     times: { type: "string", default: "1" },
     repeat: { type: "string", default: "3" },
     seconds: { type: "string", default: "5" },
+    baseline: { type: "string" },
   },
 });
 if (!a.bin || dirs.length === 0 || (a.python && a.wheel)) {
   console.error(
     "usage: node benches/node.mjs --bin SIGNPREP [--package DIR] [--wheel WHL | --python PY] " +
-      "[--times N] [--repeat N] [--seconds S] DIR...",
+      "[--times N] [--repeat N] [--seconds S] [--baseline DIR] DIR...",
   );
   process.exit(2);
 }
@@ -169,8 +171,8 @@ function cli(listing, jobs, cpus) {
   return { secs, cpu, pages: cliPages };
 }
 
-function node(listing, jobs, cpus, mode = "objects") {
-  const { secs, cpu, out } = timed("taskset", ["-c", cpus, process.execPath, "-e", NODE_SCAN, pkg, listing,
+function node(listing, jobs, cpus, mode = "objects", dir = pkg) {
+  const { secs, cpu, out } = timed("taskset", ["-c", cpus, process.execPath, "-e", NODE_SCAN, dir, listing,
     String(jobs), mode], nodeEnv);
   if (out.status !== 0) throw new Error(out.stderr);
   const m = JSON.parse(out.stdout);
@@ -235,6 +237,7 @@ try {
     ["scanMany", (l, j, c) => node(l, j, c, "objects")],
     ["raw", (l, j, c) => node(l, j, c, "raw")],
     ...(py ? [["python", (l, j, c) => python(py, l, j, c)]] : []),
+    ...(a.baseline ? [["baseline", (l, j, c) => node(l, j, c, "objects", resolve(a.baseline))]] : []),
   ];
   // The CLI's first run counts the pages the others are rated by.
   cli(listing, 2, "0,1");
@@ -270,6 +273,7 @@ try {
     let line = `  ${jobs} core${jobs > 1 ? "s" : " "}: cli ${f(med[k("cli")])}   scanMany ${f(med[k("scanMany")])} ` +
       `(x/cli ${q(rat[k("scanMany")])})   raw ${f(med[k("raw")])} (x/cli ${q(rat[k("raw")])})`;
     if (py) line += `   python ${f(med[k("python")])} (x/cli ${q(rat[k("python")])})`;
+    if (a.baseline) line += `   baseline ${f(med[k("baseline")])} (x/cli ${q(rat[k("baseline")])})`;
     console.log(line);
   }
   console.log("  2 cores / 1 core: " + runners.map(([n]) => `${n} ${(med[`${n}-2`] / med[`${n}-1`]).toFixed(2)}x`).join("   "));

@@ -2,12 +2,16 @@
 // signprep for Node.js: find `<# TAG_ID #>` text tags, vendor tags and AcroForm fields in
 // PDFs; check and build e-signature request JSON. A thin layer over the native addon
 // (native.cjs): arguments in, records out. Every record is the JSON text of one
-// `signprep scan --format ndjson` line, parsed here (`raw: true` gives the text itself);
-// the work runs on signprep's own threads, never on the event loop.
+// `signprep scan --format ndjson` line, parsed here (`raw: true` gives the text itself),
+// but for `scanMany`'s records as objects, built from tapes (tape.cjs) into the objects
+// `JSON.parse` of that line gives; the work runs on signprep's own threads, never on the
+// event loop.
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { fileURLToPath } = require("node:url");
 const native = require("./native.cjs");
+const { Tapes } = require("./tape.cjs");
+const { checkOptions } = require("./options.cjs");
 
 /** Error records' and findings' codes, as `SignprepError#code`. */
 class SignprepError extends Error {
@@ -226,7 +230,7 @@ function recordOf(line, raw) {
  * `signprep scan --format ndjson` line.
  */
 async function scan(input, options = {}) {
-  const o = options || {};
+  const o = checkOptions("scan", options);
   const nativeOptions = await scanOptions(o);
   const file = pathOf(input);
   let line;
@@ -257,7 +261,7 @@ function describe(x) {
 
 /** The tags and fields of one PDF as the service's Data field objects (`scan --data-fields`). */
 async function dataFields(input, options = {}) {
-  const o = { ...(options || {}), dataFields: true, raw: false };
+  const o = { ...checkOptions("dataFields", options), dataFields: true, raw: false };
   const record = await scan(input, o);
   return record.data_fields || [];
 }
@@ -284,16 +288,7 @@ function batchSource(s) {
  * that cannot be scanned gives its error record in its place (no exception).
  */
 function scanMany(inputs, options = {}) {
-  const o = options || {};
-  if (o.jobs !== undefined && !(Number.isInteger(o.jobs) && o.jobs >= 1)) {
-    throw new RangeError(`jobs must be a whole number >= 1, not ${o.jobs}`);
-  }
-  if (o.window !== undefined && !(Number.isInteger(o.window) && o.window >= 1)) {
-    throw new RangeError(`window must be a whole number >= 1, not ${o.window}`);
-  }
-  if (o.onProgress !== undefined && typeof o.onProgress !== "function") {
-    throw new TypeError("onProgress is a function");
-  }
+  const o = checkOptions("scanMany", options);
   const source =
     inputs && typeof inputs[Symbol.asyncIterator] === "function"
       ? inputs[Symbol.asyncIterator]()
@@ -301,18 +296,35 @@ function scanMany(inputs, options = {}) {
         ? inputs[Symbol.iterator]()
         : null;
   if (source === null) throw new TypeError("scanMany takes an iterable or async iterable of sources");
-  return batchRecords(source, Array.isArray(inputs) ? inputs.length : undefined, o);
+  return batchRecords(source, Array.isArray(inputs) ? inputs : null, o);
 }
 
 /** The longest `scanMany` runs on the event loop between two of its turns (ms). */
 const TURN_MS = 4;
 
-async function* batchRecords(source, total, o) {
+async function* batchRecords(source, sources, o) {
   const { signal, onProgress, raw } = o;
+  const total = sources === null ? undefined : sources.length;
   if (signal && signal.aborted) throw abortError(signal);
+  const nativeOptions = await scanOptions(o);
+  if (Array.isArray(sources)) {
+    // A list known up front: its templates are converted ahead, several per LibreOffice
+    // process, into the conversion cache (as `signprep scan` does for a folder or a list).
+    const paths = sources
+      .map((s) => pathOf(s) ?? (s && typeof s === "object" && s.data === undefined ? pathOf(s.path) : null))
+      .filter((p) => p !== null);
+    if (paths.some((p) => /\.(docx|odt)$/i.test(p))) {
+      try {
+        await native.prepareTemplates(paths, nativeOptions);
+      } catch (e) {
+        throw fromNative(e);
+      }
+      if (signal && signal.aborted) throw abortError(signal);
+    }
+  }
   let batch;
   try {
-    batch = new native.Batch(await scanOptions(o), o.jobs ?? 0, o.window);
+    batch = new native.Batch(nativeOptions, o.jobs ?? 0, o.window, raw === true);
   } catch (e) {
     throw fromNative(e);
   }
@@ -324,6 +336,8 @@ async function* batchRecords(source, total, o) {
   let done = 0;
   let ended = false;
   let sourceError = null;
+  // Records as objects come as tapes (tape.cjs), built faster than JSON.parse of their lines.
+  const tapes = raw ? null : new Tapes();
   try {
     for (;;) {
       if (signal && signal.aborted) throw abortError(signal);
@@ -352,12 +366,15 @@ async function* batchRecords(source, total, o) {
       }
       if (signal && signal.aborted) throw abortError(signal);
       if (taken === null) break;
-      // One promise brings every record ready (up to 64); they are parsed and yielded
+      // One promise brings every record ready (up to 64); they are built and yielded
       // from microtasks, so a long batch gives the event loop a turn every TURN_MS.
       let turn = performance.now();
-      for (const line of taken) {
+      const reader = raw ? null : tapes.reader(taken);
+      const count = raw ? taken.lines.length : reader.length;
+      for (let i = 0; i < count; i++) {
         done += 1;
-        const record = raw && !onProgress ? null : JSON.parse(line);
+        const line = raw ? taken.lines[i] : null;
+        const record = raw ? (onProgress ? JSON.parse(line) : null) : reader.record(i);
         if (onProgress) onProgress({ done, total, path: record.path, status: record.status });
         yield raw ? line : record;
         if (performance.now() - turn > TURN_MS) {
@@ -383,7 +400,7 @@ async function* batchRecords(source, total, o) {
 
 /** Pre-flight: every rule over a PDF, a template, a request body or a manifest. */
 async function check(input, options = {}) {
-  const o = options || {};
+  const o = checkOptions("check", options);
   let data;
   let name;
   let template = null;
@@ -443,7 +460,7 @@ function stopped(findings, file) {
 
 /** The v1 pack request body of a manifest (TOML or JSON file, or an object). */
 async function pack(manifest, options = {}) {
-  const o = options || {};
+  const o = checkOptions("pack", options);
   let data;
   let file;
   const given = pathOf(manifest);
@@ -464,7 +481,7 @@ async function pack(manifest, options = {}) {
 
 /** Migrates a PDF tagged for another vendor, as `signprep migrate`. */
 async function migrate(input, options = {}) {
-  const o = options || {};
+  const o = checkOptions("migrate", options);
   const signersFile = o.signersFile === undefined || o.signersFile === null ? undefined : pathOf(o.signersFile);
   if (o.signersFile !== undefined && o.signersFile !== null && signersFile === null) {
     throw new TypeError("signersFile is a path");

@@ -1,21 +1,21 @@
 /** The native side of `scanMany`'s iterator. */
 export declare class Batch {
   /**
-   * `new Batch(options, jobs, window)`: `jobs` worker threads (0: one per
-   * core), `window` the engine's bound (default: its own). The run starts
-   * at once and waits for sources.
+   * `new Batch(options, jobs, window, raw)`: `jobs` worker threads (0: one
+   * per core), `window` the engine's bound (default: its own); `raw`: the
+   * records as their JSON lines, else as tapes. The run starts at once and
+   * waits for sources.
    */
-  constructor(options: ScanOptions, jobs?: number | undefined | null, window?: number | undefined | null)
+  constructor(options: ScanOptions, jobs?: number | undefined | null, window?: number | undefined | null, raw?: boolean | undefined | null)
   /** Adds sources at the end of the input. */
   push(sources: Array<BatchSource>): void
   /** No more sources: the run ends after the last one pushed. */
   end(): void
   /**
-   * The records ready, each its JSON line, as soon as there is one (one
-   * Promise for all of them); `null` when the run is over and every record
-   * was taken.
+   * The records ready, as soon as there is one (one Promise for all of
+   * them); `null` when the run is over and every record was taken.
    */
-  next(): Promise<string[] | null>
+  next(): Promise<Chunk | null>
   /**
    * Stops the run: no more file is started, the files in flight finish,
    * a waiting `next()` gets `null`.
@@ -75,6 +75,24 @@ export interface CheckOptions {
   cacheDir?: string
   /** Keep no converted template. */
   noCache?: boolean
+}
+
+/**
+ * The records one `next()` gives: with `raw`, their JSON lines; otherwise
+ * their tapes, one after the other (`tape.rs`: a record that is its JSON
+ * line has the op `LINE`, its line in `texts`).
+ */
+export interface Chunk {
+  /** `raw`: each record's JSON line. */
+  lines?: Array<string>
+  /** The records' ops. */
+  ops?: Uint32Array
+  /** Their numbers. */
+  nums?: Float64Array
+  /** Each record's strings, one after the other (or its JSON line). */
+  texts?: Array<string>
+  /** The shapes first met since the last chunk (ids following on): each its keys. */
+  shapes?: Array<Array<string>>
 }
 
 /**
@@ -169,6 +187,18 @@ export interface MigrateOutput {
  * signers' UUIDs reproducible.
  */
 export declare function packManifest(input: string | Uint8Array, path: string, seed?: number | undefined | null, token?: CancelToken | undefined | null): Promise<string>
+
+/**
+ * `prepareTemplates(paths, options)`: converts the templates among `paths`
+ * (`.docx`, `.odt`, by extension) into the conversion cache before a
+ * `scanMany` of a list scans them, several per LibreOffice process and as
+ * many processes at once as the converter has, as `signprep scan` does
+ * before a batch whose list it knows (starting LibreOffice is most of a
+ * conversion's time). Nothing is done without a cache (`cacheDir: false`)
+ * or without LibreOffice (each template is then converted, or reported, in
+ * its turn). Resolves to how many were converted; runs off the event loop.
+ */
+export declare function prepareTemplates(paths: Array<string>, options: ScanOptions): Promise<number>
 
 /**
  * Drops the LibreOffice converters kept for templates (their scratch folders

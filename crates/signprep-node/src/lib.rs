@@ -43,6 +43,7 @@ mod check;
 mod engine;
 mod migrate;
 mod scan;
+mod tape;
 mod template;
 
 use napi_derive::napi;

@@ -6,13 +6,17 @@
 //! same options, and released when the addon is unloaded
 //! (`release_converters`, from the environment's cleanup hook).
 
+use crate::scan::{Options, ScanOptions};
+use napi::bindgen_prelude::AsyncTask;
+use napi::{Env, Task};
+use napi_derive::napi;
 use signprep_core::batch::catch_panic;
 use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_template::convert::{
     ConvertError, ConvertOptions, INSTALL_HINT, LazyConverter, release_shared, shared,
 };
 use signprep_template::{Format, Scanned, scan_template};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The converter for `options`, made on first use; why not, in our words (with
@@ -96,4 +100,58 @@ pub fn record_of_path(
             ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),
         ),
     }
+}
+
+/// Converts a list's templates ahead of a `scanMany` ([`prepare_templates`]).
+#[derive(Debug)]
+pub struct PrepareTask {
+    templates: Vec<(PathBuf, Format)>,
+    convert: ConvertOptions,
+}
+
+impl Task for PrepareTask {
+    type Output = u32;
+    type JsValue = u32;
+
+    fn compute(&mut self) -> napi::Result<u32> {
+        if self.templates.is_empty() || self.convert.cache_dir.is_none() {
+            return Ok(0);
+        }
+        let Ok(lazy) = converter(&self.convert) else {
+            return Ok(0);
+        };
+        let templates = &self.templates;
+        let done = catch_panic(|| match lazy.get() {
+            Ok(c) => c.prepare(templates),
+            Err(_) => 0,
+        })
+        .unwrap_or(0);
+        Ok(u32::try_from(done).unwrap_or(u32::MAX))
+    }
+
+    fn resolve(&mut self, _env: Env, done: u32) -> napi::Result<u32> {
+        Ok(done)
+    }
+}
+
+/// `prepareTemplates(paths, options)`: converts the templates among `paths`
+/// (`.docx`, `.odt`, by extension) into the conversion cache before a
+/// `scanMany` of a list scans them, several per LibreOffice process and as
+/// many processes at once as the converter has, as `signprep scan` does
+/// before a batch whose list it knows (starting LibreOffice is most of a
+/// conversion's time). Nothing is done without a cache (`cacheDir: false`)
+/// or without LibreOffice (each template is then converted, or reported, in
+/// its turn). Resolves to how many were converted; runs off the event loop.
+#[napi(ts_return_type = "Promise<number>")]
+pub fn prepare_templates(
+    paths: Vec<String>,
+    options: ScanOptions,
+) -> napi::Result<AsyncTask<PrepareTask>> {
+    let convert = Options::new(options)?.convert;
+    let templates = paths
+        .into_iter()
+        .map(PathBuf::from)
+        .filter_map(|p| Format::from_path(&p).map(|f| (p, f)))
+        .collect();
+    Ok(AsyncTask::new(PrepareTask { templates, convert }))
 }

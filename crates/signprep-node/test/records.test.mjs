@@ -1,9 +1,10 @@
 // Records are the CLI's: byte for byte as JSON text (`raw: true`), equal as objects.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cliScan, corpus, esm, filesIn, fixtures, lines, root, signprep } from "./helpers.mjs";
+import { cliScan, corpus, esm, filesIn, fixtures, lines, pkgDir, root, signprep } from "./helpers.mjs";
 
 const pdfs = filesIn(fixtures);
 
@@ -71,6 +72,47 @@ test("the corpus sets (tags, forms, real) are the CLI's, byte for byte", async (
   assert.equal(got.length, want.length);
   for (let i = 0; i < want.length; i++) assert.equal(got[i], want[i], files[i]);
   t.diagnostic(`${files.length} corpus files`);
+});
+
+/** Each record as `JSON.stringify` writes it: the CLI's line parsed, keys in the same order. */
+const texts = (records) => records.map((r) => JSON.stringify(r));
+const parsed = (want) => want.map((l) => JSON.stringify(JSON.parse(l)));
+
+test("scanMany's records as objects are the CLI's lines parsed, keys in order", async (t) => {
+  const hostile = filesIn(join(root, "testdata", "hostile"));
+  const vendor = filesIn(join(root, "testdata", "migrate"));
+  const sets = ["tags", "forms", "real", "malformed", "external"].flatMap((d) => filesIn(join(corpus, d)));
+  const files = [...pdfs, ...hostile, ...vendor, ...sets, join(root, "no-such-file.pdf")];
+  assert.deepEqual(texts(await lines(signprep.scanMany(files, { jobs: 2 }))), parsed(cliScan(files)));
+  const options = [
+    [{ dialects: "all" }, ["--dialect", "all"]],
+    [{ dataFields: true, typeMap: { "SIG_*": "signature" } }, ["--data-fields", "--type-map", "SIG_*=signature"]],
+  ];
+  for (const [o, args] of options) {
+    const some = [...pdfs.slice(0, 20), ...vendor];
+    assert.deepEqual(texts(await lines(signprep.scanMany(some, o))), parsed(cliScan(some, args)), args.join(" "));
+  }
+  t.diagnostic(`${files.length} files`);
+});
+
+test("records as objects are the same where Node refuses code from strings", () => {
+  // The objects are built key by key then (tape.cjs), not from generated object literals;
+  // enough records that most go over as tapes (the first MB of JSON is lines: src/tape.rs).
+  const files = [...pdfs, ...Array(4).fill(["tags", "forms", "real"].flatMap((d) => filesIn(join(corpus, d)))).flat()];
+  const script = `
+    const signprep = require(${JSON.stringify(pkgDir)});
+    (async () => {
+      const out = [];
+      for await (const r of signprep.scanMany(JSON.parse(process.argv[1]))) out.push(JSON.stringify(r));
+      process.stdout.write(JSON.stringify(out));
+    })();`;
+  const run = spawnSync(
+    process.execPath,
+    ["--disallow-code-generation-from-strings", "-e", script, JSON.stringify(files)],
+    { encoding: "utf8", maxBuffer: 1 << 30 },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), parsed(cliScan(files)));
 });
 
 test("the ES module entry point is the same package", async () => {
