@@ -117,7 +117,35 @@ const MAX_JOBS = 1024;
 /** The largest window the native side takes (a u32). */
 const U32 = 2 ** 32 - 1;
 
+/** A string, or an array of strings (`dialects: "adobe,dropbox"` or `["signnow"]`). */
+function names(fn, key, v) {
+  if (typeof v === "string") return;
+  if (!Array.isArray(v)) throw wrongType(fn, key, "a string or an array of strings", v);
+  for (const item of v) {
+    if (typeof item !== "string") throw wrongType(fn, `${key}[]`, "a string", item);
+  }
+}
+
+/** A plain object of strings (or nulls, when `nulls`): `signers`, `mapType`. */
+function table(nulls) {
+  return (fn, key, v) => {
+    if (typeof v !== "object" || Array.isArray(v)) throw wrongType(fn, key, "an object", v);
+    for (const [k, item] of Object.entries(v)) {
+      if (typeof item !== "string" && !(nulls && item === null)) {
+        throw wrongType(fn, `${key}.${k}`, nulls ? "a string or null" : "a string", item);
+      }
+    }
+  };
+}
+
 const CHECKS = {
+  dialects: names,
+  anchor: names,
+  signers: table(false),
+  mapType: table(true),
+  templates: (fn, key, v) => {
+    if (!Array.isArray(v)) throw wrongType(fn, key, "an array of template documents", v);
+  },
   dpi: number,
   pageWidth: number,
   timeout: seconds(true),

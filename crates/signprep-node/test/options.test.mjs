@@ -40,6 +40,11 @@ const cases = [
   ["migrate", { strip: 1 }, "TypeError", "ERR_INVALID_ARG_TYPE", /`strip` is true or false, not number 1/],
   ["scan", { signal: {} }, "TypeError", "ERR_INVALID_ARG_TYPE", /`signal` is an AbortSignal/],
   ["scan", 72, "TypeError", "ERR_INVALID_ARG_TYPE", /^scan: `options` is an object, not number 72$/],
+  ["scan", { dialects: 5 }, "TypeError", "ERR_INVALID_ARG_TYPE", /^scan: `dialects` is a string or an array of strings, not number 5$/],
+  ["scan", { dialects: ["adobe", 5] }, "TypeError", "ERR_INVALID_ARG_TYPE", /`dialects\[\]` is a string, not number 5/],
+  ["migrate", { signers: { s1: 5 } }, "TypeError", "ERR_INVALID_ARG_TYPE", /`signers.s1` is a string, not number 5/],
+  ["migrate", { mapType: "initials" }, "TypeError", "ERR_INVALID_ARG_TYPE", /`mapType` is an object/],
+  ["check", { templates: "{}" }, "TypeError", "ERR_INVALID_ARG_TYPE", /`templates` is an array of template documents/],
   // Numbers out of range: named with what is taken (timeout: -1 used to mean no limit).
   ["scan", { timeout: -1 }, "RangeError", "ERR_OUT_OF_RANGE", /`timeout` is a number of seconds 0 or more \(0: no limit\), under 2\*\*64, not -1$/],
   ["scan", { timeout: NaN }, "RangeError", "ERR_OUT_OF_RANGE", /not NaN$/],
