@@ -100,7 +100,12 @@ fn words(msg: &str) -> String {
     }
     if let Some(rest) = msg.strip_prefix("unknown field ") {
         return match rest.split_once(", expected ") {
-            Some((key, expected)) => format!("unknown key {key}; expected {expected}"),
+            Some((key, expected)) => match meant(key, expected) {
+                Some(best) => {
+                    format!("unknown key {key} (did you mean `{best}`?); expected {expected}")
+                }
+                None => format!("unknown key {key}; expected {expected}"),
+            },
             None => format!(
                 "unknown key {}",
                 rest.split_once(", ").map_or(rest, |(k, _)| k)
@@ -142,6 +147,15 @@ fn words(msg: &str) -> String {
 }
 
 /// serde's name of what was found: `integer `3``, `string "x"`, `map`.
+/// The key of serde's list (`` one of `a`, `b` `` or `` `a` or `b` ``) that an
+/// unknown `` `key` `` was probably meant as (`singers`: `signers`).
+fn meant<'a>(key: &str, expected: &'a str) -> Option<&'a str> {
+    let key = key.trim_matches('`');
+    let names = expected.split('`').skip(1).step_by(2);
+    let mut budget = crate::suggest::BUDGET;
+    crate::suggest::closest(key, names, &mut budget)
+}
+
 fn found_words(found: &str) -> String {
     match found {
         "map" => "an object (a table)".into(),
@@ -192,7 +206,7 @@ mod tests {
         let e = serde_json::from_str::<M>(r#"{"name": "a", "nmae": 1}"#).unwrap_err();
         assert_eq!(
             json(&e),
-            "line 1, column 20: unknown key `nmae`; expected `name` or `signers`"
+            "line 1, column 20: unknown key `nmae` (did you mean `name`?); expected `name` or `signers`"
         );
         let e = serde_json::from_str::<M>("{}").unwrap_err();
         assert_eq!(json(&e), "line 1, column 2: the key `name` is missing");
@@ -206,6 +220,23 @@ mod tests {
         assert_eq!(
             json(&e),
             "line 1, column 25: an object where a list should be"
+        );
+    }
+
+    /// An unknown key names the one it was probably meant as, from serde's list.
+    #[test]
+    fn an_unknown_key_names_the_key_meant() {
+        let text = "name = \"a\"\nsingers = []\n";
+        let e = toml::from_str::<M>(text).unwrap_err();
+        assert_eq!(
+            toml(&e, text),
+            "line 2, column 1: unknown key `singers` (did you mean `signers`?); expected `name` or `signers`"
+        );
+        let text = "name = \"a\"\nwhatever = 1\n";
+        let e = toml::from_str::<M>(text).unwrap_err();
+        assert_eq!(
+            toml(&e, text),
+            "line 2, column 1: unknown key `whatever`; expected `name` or `signers`"
         );
     }
 
