@@ -129,9 +129,10 @@ export interface PackOptions extends CallOptions {
   seed?: number;
 }
 
-/** `migrate`'s options: the CLI's (`signprep migrate --help`). */
+/** `migrate`'s options: the CLI's (`signprep migrate --help`); a template's conversion as `scan`'s. */
 export interface MigrateOptions
   extends CallOptions,
+    ConvertOptions,
     Pick<NativeMigrateOptions, "template" | "strip" | "dpi" | "pageWidth" | "applyUserUnit"> {
   /** Who signs for a vendor signer or role: `{ signer1: "client@example.com" }`. */
   signers?: Record<string, string>;
@@ -158,6 +159,11 @@ export interface Migrated {
   summary: { tags: number; placed: number; left_out: number; signers: number; signers_without_email: number };
   /** With `strip`: the PDF without the vendor tags' text, to upload instead. */
   stripped?: Buffer;
+  /**
+   * A template's PDF (`.docx`, `.odt`: converted by LibreOffice; with `strip`, stripped):
+   * what its request uploads (the request's `upload` is then absent).
+   */
+  pdf?: Buffer;
 }
 
 /**

@@ -499,6 +499,7 @@ async function migrate(input, options = {}) {
     applyUserUnit: o.applyUserUnit,
     anchorFiles: await files(o.anchors, o.signal),
     anchor: anchor.length ? anchor : undefined,
+    ...convertOptions(o),
   };
   let data;
   let upload = null;
@@ -508,10 +509,15 @@ async function migrate(input, options = {}) {
     data = file;
     upload = file;
     shown = o.name ?? file;
+    // A file is a template by its extension, as `signprep migrate` tells it.
+    const ext = path.extname(file).toLowerCase();
+    if (ext === ".docx" || ext === ".odt") nativeOptions.format = ext.slice(1);
   } else if (isBytes(input)) {
     data = asUint8(input);
+    nativeOptions.format = "sniff";
   } else if (isStream(input)) {
     data = await readAll(input, o.signal);
+    nativeOptions.format = "sniff";
   } else {
     badInput(input);
   }
@@ -519,7 +525,8 @@ async function migrate(input, options = {}) {
   const out = await run(o.signal, (t) => native.migrateInput(data, upload, stem || "document", nativeOptions, t), shown);
   const result = JSON.parse(out.json);
   if (result.request === null) throw stopped(result.findings, shown);
-  if (out.stripped) result.stripped = out.stripped;
+  if (out.pdf) result.pdf = out.pdf;
+  else if (out.stripped) result.stripped = out.stripped;
   return result;
 }
 

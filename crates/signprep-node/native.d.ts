@@ -165,6 +165,19 @@ export interface MigrateOptions {
   anchorFiles?: Array<FileInput>
   /** DocuSign quick tabs `STRING=TYPE[:SIGNER]` (`--anchor`). */
   anchor?: Array<string>
+  /**
+   * The input is a template: `docx` or `odt` (a file of that extension),
+   * `sniff` (bytes: a template when they are one); absent: a PDF.
+   */
+  format?: string
+  /** LibreOffice's `soffice` program (templates). */
+  soffice?: string
+  /** Seconds one conversion may take (default 120). */
+  convertTimeout?: number
+  /** Where converted PDFs are kept (default: the CLI's cache folder). */
+  cacheDir?: string
+  /** Keep no converted PDF. */
+  noCache?: boolean
 }
 
 /**
@@ -177,6 +190,11 @@ export interface MigrateOutput {
   json: string
   /** The stripped copy of the PDF. */
   stripped?: Buffer
+  /**
+   * A template's PDF, as converted (or, with `strip`, stripped): what its
+   * request uploads.
+   */
+  pdf?: Buffer
 }
 
 /**

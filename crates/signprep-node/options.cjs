@@ -36,6 +36,7 @@ const KNOWN = {
   pack: [...CALL, "baseDir", "seed"],
   migrate: [
     ...CALL,
+    ...CONVERT,
     "signers",
     "signersFile",
     "dialects",

@@ -1,15 +1,17 @@
-//! `migrate`: a PDF tagged for another vendor → the v0 request that places its
-//! fields for this service (`signprep migrate`; the conversion is
-//! `signprep_pack::Migrator`), and with `strip` the PDF without the tags' text.
+//! `migrate`: a PDF (or a `.docx`/`.odt` template, converted by LibreOffice)
+//! tagged for another vendor → the v0 request that places its fields for this
+//! service (`signprep migrate`; the conversion is `signprep_pack::Migrator`),
+//! and with `strip` the PDF without the tags' text.
 
 use crate::engine::{CancelToken, Source, failed_error, failure, invalid, run_one, to_json};
 use crate::scan::FileInput;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use serde::Serialize;
-use signprep_core::LoadOptions;
-use signprep_core::Scanner;
+use signprep_core::{ErrorInfo, LoadOptions, Scanner};
 use signprep_pack::{Finding, Migrated, Migrator, SignerMap, Surface};
+use signprep_template::Format;
+use signprep_template::convert::ConvertOptions;
 
 /// How to migrate: `signprep migrate`'s options.
 #[napi(object)]
@@ -37,6 +39,17 @@ pub struct MigrateOptions {
     pub anchor_files: Option<Vec<FileInput>>,
     /// DocuSign quick tabs `STRING=TYPE[:SIGNER]` (`--anchor`).
     pub anchor: Option<Vec<String>>,
+    /// The input is a template: `docx` or `odt` (a file of that extension),
+    /// `sniff` (bytes: a template when they are one); absent: a PDF.
+    pub format: Option<String>,
+    /// LibreOffice's `soffice` program (templates).
+    pub soffice: Option<String>,
+    /// Seconds one conversion may take (default 120).
+    pub convert_timeout: Option<f64>,
+    /// Where converted PDFs are kept (default: the CLI's cache folder).
+    pub cache_dir: Option<String>,
+    /// Keep no converted PDF.
+    pub no_cache: Option<bool>,
 }
 
 /// What one PDF gave: `json` is `{"request", "findings", "summary"}`,
@@ -48,6 +61,9 @@ pub struct MigrateOutput {
     pub json: String,
     /// The stripped copy of the PDF.
     pub stripped: Option<Buffer>,
+    /// A template's PDF, as converted (or, with `strip`, stripped): what its
+    /// request uploads.
+    pub pdf: Option<Buffer>,
 }
 
 impl std::fmt::Debug for MigrateOutput {
@@ -55,6 +71,7 @@ impl std::fmt::Debug for MigrateOutput {
         f.debug_struct("MigrateOutput")
             .field("json", &self.json)
             .field("stripped", &self.stripped.as_ref().map(|b| b.len()))
+            .field("pdf", &self.pdf.as_ref().map(|b| b.len()))
             .finish()
     }
 }
@@ -82,11 +99,17 @@ pub struct MigrateTask {
     upload: Option<String>,
     name: String,
     migrator: Option<Migrator>,
+    /// A template's format and how it is converted.
+    template: Option<(Format, ConvertOptions)>,
     token: Option<CancelToken>,
 }
 
+/// What a migration hands back: the JSON, the stripped copy of a PDF, a
+/// template's PDF.
+type Done = (String, Option<Vec<u8>>, Option<Vec<u8>>);
+
 impl Task for MigrateTask {
-    type Output = (String, Option<Vec<u8>>);
+    type Output = Done;
     type JsValue = MigrateOutput;
 
     fn compute(&mut self) -> Result<Self::Output> {
@@ -105,14 +128,31 @@ impl Task for MigrateTask {
             }
             None => migrator,
         };
-        let mut m: Migrated = run_one(self.token.as_ref(), move |_, _| {
-            migrator.migrate_pdf(&data, upload.as_deref(), &name)
-        })
-        .map_err(failed_error)?;
+        let template = self.template.take();
+        let done: std::result::Result<(Migrated, Option<Vec<u8>>), ErrorInfo> =
+            run_one(self.token.as_ref(), move |_, _| match &template {
+                Some((format, convert)) => {
+                    migrate_template(&migrator, &data, *format, convert, &name)
+                }
+                None => Ok((migrator.migrate_pdf(&data, upload.as_deref(), &name), None)),
+            })
+            .map_err(failed_error)?;
+        let (mut m, converted) = done.map_err(|e| failure(e.code.as_str(), e.message))?;
+        // A template's request uploads its PDF (converted, or stripped), handed
+        // back as `pdf`; a PDF's, the file given.
+        let pdf = match converted {
+            Some(converted) => Some(m.stripped.take().unwrap_or(converted)),
+            None => None,
+        };
         // The plan is returned, not written: its upload is absolute, as on
-        // `signprep migrate`'s standard output.
+        // `signprep migrate`'s standard output; none when it uploads `pdf`.
         if let Some(plan) = &mut m.plan {
             plan.place_uploads(None);
+            if pdf.is_some()
+                && let Some(request) = plan.requests.first_mut()
+            {
+                request.upload = None;
+            }
         }
         let s = &m.summary;
         let json = to_json(&Out {
@@ -126,15 +166,34 @@ impl Task for MigrateTask {
                 signers_without_email: s.signers_without_email,
             },
         })?;
-        Ok((json, m.stripped.take()))
+        Ok((json, m.stripped.take(), pdf))
     }
 
-    fn resolve(&mut self, _env: Env, (json, stripped): Self::Output) -> Result<MigrateOutput> {
+    fn resolve(&mut self, _env: Env, (json, stripped, pdf): Done) -> Result<MigrateOutput> {
         Ok(MigrateOutput {
             json,
             stripped: stripped.map(Buffer::from),
+            pdf: pdf.map(Buffer::from),
         })
     }
+}
+
+/// A template migrated as `signprep migrate` migrates one (the CLI's
+/// `migrate_template`, and the Python package's, kept in step): converted,
+/// scanned with the migration's scanner (so its findings carry their place in
+/// the template), migrated from that scan; the PDF made returned beside it.
+fn migrate_template(
+    m: &Migrator,
+    data: &[u8],
+    format: Format,
+    convert: &ConvertOptions,
+    name: &str,
+) -> std::result::Result<(Migrated, Option<Vec<u8>>), ErrorInfo> {
+    let (scanner, load) = m.pdf_reader();
+    let scanned = crate::template::scanned(name.to_string(), data, format, convert, load, scanner);
+    let (pdf, scan) = scanned.into_pdf()?;
+    let migrated = m.migrate_scanned(&pdf, &scan, None, name);
+    Ok((migrated, Some(pdf)))
 }
 
 /// `migrateInput(input, upload, name, options, token)`: one PDF (its path,
@@ -177,11 +236,40 @@ pub fn migrate_input(
     if let Some(a) = crate::scan::anchor_file(options.anchor_files, options.anchor)? {
         migrator = migrator.anchors(a);
     }
+    let source = Source::of(input);
+    let template = match options.format.as_deref() {
+        None => None,
+        Some("docx") => Some(Format::Docx),
+        Some("odt") => Some(Format::Odt),
+        // Bytes: a template when they are one (a path is told by its extension).
+        Some("sniff") => match &source {
+            Source::Data(d) => Format::sniff(d),
+            Source::Path(_) => None,
+        },
+        Some(other) => {
+            return Err(invalid(format!(
+                "format: `{other}` is not docx, odt or sniff"
+            )));
+        }
+    };
+    let template = match template {
+        Some(f) => Some((
+            f,
+            crate::scan::convert_options(
+                options.soffice,
+                options.convert_timeout,
+                options.cache_dir,
+                options.no_cache,
+            )?,
+        )),
+        None => None,
+    };
     Ok(AsyncTask::new(MigrateTask {
-        data: Some(Source::of(input)),
+        data: Some(source),
         upload,
         name,
         migrator: Some(migrator),
+        template,
         token: token.cloned(),
     }))
 }

@@ -4,12 +4,12 @@
 // SIGNPREP_REQUIRE_SOFFICE=1 (CI, which installs it), where they fail.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { test } from "node:test";
-import { cliScan, pkgDir, root, signprep } from "./helpers.mjs";
+import { cliPath, cliScan, pkgDir, root, signprep } from "./helpers.mjs";
 
 const native = createRequire(import.meta.url)(join(pkgDir, "native.cjs"));
 
@@ -69,4 +69,70 @@ test("scanMany of a list converts its templates ahead; records are the CLI's", {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+const VENDOR = join(root, "testdata", "templates", "docx_vendor_dropbox.docx");
+
+test("migrate of a template equals the CLI's, the converted PDF handed back", { skip: !program }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "signprep-node-migrate-"));
+  try {
+    const cache = join(dir, "cache");
+    const signers = { signer1: "client@example.com" };
+    for (const strip of [false, true]) {
+      const out = join(dir, `out-${strip}`);
+      const run = spawnSync(
+        cliPath(),
+        [
+          "migrate",
+          VENDOR,
+          "--out",
+          out,
+          "--soffice",
+          program,
+          "--cache-dir",
+          cache,
+          "--quiet",
+          ...Object.entries(signers).map(([k, v]) => `--signer=${k}=${v}`),
+          ...(strip ? ["--strip"] : []),
+        ],
+        { encoding: "utf8" },
+      );
+      assert.equal(run.status, 0, run.stderr);
+      const want = JSON.parse(readFileSync(join(out, "docx_vendor_dropbox.json"), "utf8"));
+      const uploaded = readFileSync(join(out, "docx_vendor_dropbox.pdf"));
+      const got = await signprep.migrate(VENDOR, { signers, soffice: program, cacheDir: cache, strip });
+      // The same request, but that it uploads the bytes handed back, not a file written.
+      assert.equal("upload" in got.request.requests[0], false);
+      assert.equal(want.requests[0].upload, "docx_vendor_dropbox.pdf");
+      delete want.requests[0].upload;
+      assert.deepEqual(got.request, want);
+      assert.ok(got.pdf.equals(uploaded), `strip ${strip}: the PDF is the one the CLI wrote`);
+      assert.equal(got.stripped, undefined);
+      // Bytes are told by their content.
+      const byBytes = await signprep.migrate(readFileSync(VENDOR), {
+        name: VENDOR,
+        signers,
+        soffice: program,
+        cacheDir: cache,
+        strip,
+      });
+      assert.deepEqual(byBytes.request, got.request);
+      assert.ok(byBytes.pdf.equals(got.pdf));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("migrate of a template without LibreOffice rejects with convert_failed", async () => {
+  await assert.rejects(signprep.migrate(VENDOR, { soffice: "/nonexistent/soffice" }), {
+    name: "SignprepError",
+    code: "convert_failed",
+  });
+  // A PDF needs no LibreOffice, and uploads the file given.
+  const pdf = await signprep.migrate(join(root, "testdata", "migrate", "dropbox_contract.pdf"), {
+    soffice: "/nonexistent/soffice",
+  });
+  assert.equal(pdf.pdf, undefined);
+  assert.match(pdf.request.requests[0].upload, /dropbox_contract\.pdf$/);
 });
