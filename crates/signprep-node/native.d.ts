@@ -134,6 +134,9 @@ export interface FileInput {
  */
 export declare function findingSchema(): string
 
+/** The most worker threads a run may have (`scanMany`'s `jobs`): the core's bound. */
+export declare function maxJobs(): number
+
 /**
  * `migrateInput(input, upload, name, options, token)`: one PDF (its path,
  * or its bytes) migrated. `upload` is the path written as the PDF to upload

@@ -112,8 +112,8 @@ function count(least, what, most = Number.MAX_SAFE_INTEGER) {
   };
 }
 
-/** The most worker threads a run may have (signprep_core::batch::MAX_JOBS). */
-const MAX_JOBS = 1024;
+/** The most worker threads a run may have (the core's bound, from the addon). */
+const MAX_JOBS = require("./native.cjs").maxJobs();
 
 /** The largest window the native side takes (a u32). */
 const U32 = 2 ** 32 - 1;

@@ -21,7 +21,7 @@
 //! the engine's. `stop()` (the iterator closed, or its `AbortSignal`) raises
 //! the engine's stop flag and ends the run after the files in flight.
 
-use crate::engine::invalid;
+use crate::engine::{invalid, to_json};
 use crate::scan::{Input, Options, ScanOptions, record_json};
 use crate::tape::{self, Encoded, Shapes};
 use napi::bindgen_prelude::*;
@@ -399,24 +399,19 @@ fn item(
     options: &Options,
     shapes: Option<&Shapes>,
 ) -> std::result::Result<Item, String> {
-    if let Some(shapes) = shapes.filter(|s| !s.lines_first()) {
-        let data_fields = options
-            .data_fields
-            .as_ref()
-            .map(|m| signprep_pack::data_fields(&r.scan, m));
-        let record = ScanRecord {
-            record: r,
-            data_fields: data_fields.as_deref(),
-        };
-        if let Ok(t) = tape::encode(&record, shapes) {
+    // The data fields are made once, for the tape and for a line alike.
+    ScanRecord::with(r, options.data_fields.as_ref(), |record| {
+        if let Some(shapes) = shapes.filter(|s| !s.lines_first())
+            && let Ok(t) = tape::encode(record, shapes)
+        {
             return Ok(Item::Tape(t));
         }
-    }
-    let line = record_json(r, options).map_err(|e| e.reason)?;
-    if let Some(shapes) = shapes {
-        shapes.line_sent(line.len());
-    }
-    Ok(Item::Line(line))
+        let line = to_json(record).map_err(|e| e.reason)?;
+        if let Some(shapes) = shapes {
+            shapes.line_sent(line.len());
+        }
+        Ok(Item::Line(line))
+    })
 }
 
 /// The sink's side: queues a record (waiting while the queue is full) and

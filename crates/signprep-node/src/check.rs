@@ -181,18 +181,13 @@ pub fn check_input(
         _ => None,
     }
     .filter(|_| kind.is_none_or(|k| k == InputKind::Pdf));
-    let template = match format {
-        Some(f) => Some((
-            f,
-            crate::scan::convert_options(
-                options.soffice,
-                options.convert_timeout,
-                options.cache_dir,
-                options.no_cache,
-            )?,
-        )),
-        None => None,
-    };
+    let template = crate::template::conversion(
+        format,
+        options.soffice,
+        options.convert_timeout,
+        options.cache_dir,
+        options.no_cache,
+    )?;
     Ok(AsyncTask::new(CheckTask {
         data: Some(Source::of(input)),
         path: PathBuf::from(path),

@@ -61,6 +61,12 @@ pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// The most worker threads a run may have (`scanMany`'s `jobs`): the core's bound.
+#[napi]
+pub fn max_jobs() -> u32 {
+    u32::try_from(signprep_core::batch::MAX_JOBS).unwrap_or(u32::MAX)
+}
+
 /// The JSON Schema of a finding (`check`, `pack` and `migrate` give them),
 /// as JSON text: what `scripts/gen-types.mjs` makes the `Finding` type from.
 #[napi]

@@ -252,18 +252,13 @@ pub fn migrate_input(
             )));
         }
     };
-    let template = match template {
-        Some(f) => Some((
-            f,
-            crate::scan::convert_options(
-                options.soffice,
-                options.convert_timeout,
-                options.cache_dir,
-                options.no_cache,
-            )?,
-        )),
-        None => None,
-    };
+    let template = crate::template::conversion(
+        template,
+        options.soffice,
+        options.convert_timeout,
+        options.cache_dir,
+        options.no_cache,
+    )?;
     Ok(AsyncTask::new(MigrateTask {
         data: Some(source),
         upload,

@@ -258,14 +258,7 @@ impl Input {
 /// A record as the JSON text of its `scan --format ndjson` line (with its
 /// `data_fields` when the options ask for them).
 pub fn record_json(r: &Record, options: &Options) -> Result<String> {
-    let data_fields = options
-        .data_fields
-        .as_ref()
-        .map(|m| signprep_pack::data_fields(&r.scan, m));
-    to_json(&ScanRecord {
-        record: r,
-        data_fields: data_fields.as_deref(),
-    })
+    ScanRecord::with(r, options.data_fields.as_ref(), |record| to_json(record))
 }
 
 /// One scan on the engine: the record's JSON text.

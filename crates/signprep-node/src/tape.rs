@@ -259,7 +259,11 @@ struct Compound<'a> {
     outer: Option<usize>,
 }
 
-impl Compound<'_> {
+impl<'a> Compound<'a> {
+    fn new(w: &'a mut Writer, at: usize, outer: Option<usize>) -> Self {
+        Compound { w, at, n: 0, outer }
+    }
+
     fn end_array(self) -> Result<(), Error> {
         self.w.end_array(self.at, self.n)?;
         match self.outer {
@@ -392,12 +396,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
         let at = self.open_array();
-        Ok(Compound {
-            w: self,
-            at,
-            n: 0,
-            outer: None,
-        })
+        Ok(Compound::new(self, at, None))
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, Error> {
         self.serialize_seq(Some(len))
@@ -415,21 +414,11 @@ impl<'a> ser::Serializer for &'a mut Writer {
         let outer = self.open_object();
         self.key(variant);
         let at = self.open_array();
-        Ok(Compound {
-            w: self,
-            at,
-            n: 0,
-            outer: Some(outer),
-        })
+        Ok(Compound::new(self, at, Some(outer)))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Error> {
         let at = self.open_object();
-        Ok(Compound {
-            w: self,
-            at,
-            n: 0,
-            outer: None,
-        })
+        Ok(Compound::new(self, at, None))
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound<'a>, Error> {
         self.serialize_map(None)
@@ -444,12 +433,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         let outer = self.open_object();
         self.key(variant);
         let at = self.open_object();
-        Ok(Compound {
-            w: self,
-            at,
-            n: 0,
-            outer: Some(outer),
-        })
+        Ok(Compound::new(self, at, Some(outer)))
     }
 }
 

@@ -35,6 +35,25 @@ pub fn converter(options: &ConvertOptions) -> Result<Arc<LazyConverter>, String>
     })
 }
 
+/// A template's format with how it is to be converted (`soffice`,
+/// `convertTimeout`, `cacheDir`, `noCache`, as the calls take them); `None`
+/// for a PDF, which needs no converter.
+pub fn conversion(
+    format: Option<Format>,
+    soffice: Option<String>,
+    convert_timeout: Option<f64>,
+    cache_dir: Option<String>,
+    no_cache: Option<bool>,
+) -> napi::Result<Option<(Format, ConvertOptions)>> {
+    format
+        .map(|f| {
+            let convert =
+                crate::scan::convert_options(soffice, convert_timeout, cache_dir, no_cache)?;
+            Ok((f, convert))
+        })
+        .transpose()
+}
+
 /// Drops the converters kept (their scratch folders and profiles are removed
 /// with them). Called when the addon's environment is torn down.
 pub fn release_converters() {

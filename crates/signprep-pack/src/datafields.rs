@@ -81,6 +81,18 @@ pub struct ScanRecord<'a> {
     pub data_fields: Option<&'a [DataField]>,
 }
 
+impl ScanRecord<'_> {
+    /// `f` of `r` as its record is written: with its data fields, made by
+    /// `map`, when one is given (`scan --data-fields --type-map`).
+    pub fn with<T>(r: &Record, map: Option<&TypeMap>, f: impl FnOnce(&ScanRecord<'_>) -> T) -> T {
+        let data_fields = map.map(|m| data_fields(&r.scan, m));
+        f(&ScanRecord {
+            record: r,
+            data_fields: data_fields.as_deref(),
+        })
+    }
+}
+
 /// A malformed type-map rule.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -204,15 +204,9 @@ pub fn to_python<'py>(
     r: &Record,
     options: &Options,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let data_fields = options
-        .data_fields
-        .as_ref()
-        .map(|m| signprep_pack::data_fields(&r.scan, m));
-    let record = ScanRecord {
-        record: r,
-        data_fields: data_fields.as_deref(),
-    };
-    Ok(pythonize::pythonize(py, &record)?)
+    ScanRecord::with(r, options.data_fields.as_ref(), |record| {
+        Ok(pythonize::pythonize(py, record)?)
+    })
 }
 
 /// `scan_path(path, shown, options)`: the record of one file (an error record

@@ -242,10 +242,6 @@ def _count(name: str, value: Any, least: int, what: str, most: int = 2**64 - 1) 
     return n
 
 
-# Most worker threads a run may have (signprep_core::batch::MAX_JOBS).
-_MAX_JOBS = 1024
-
-
 def _dialect_list(dialects: Any) -> str:
     """``"adobe,dropbox"``, ``"all"`` or a sequence of names, as one string."""
     if isinstance(dialects, str):
@@ -469,7 +465,7 @@ def scan_many(
         anchors, anchor, soffice, convert_timeout, cache_dir,
     )
     if jobs is not None:
-        jobs = _count("jobs", jobs, 1, "threads", _MAX_JOBS)
+        jobs = _count("jobs", jobs, 1, "threads", _native.MAX_JOBS)
     if window is not None:
         window = _count("window", window, 1, "files")
 

@@ -2,6 +2,7 @@
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 __version__: str
+MAX_JOBS: int
 
 class Options:
     def __init__(
