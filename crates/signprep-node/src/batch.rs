@@ -28,9 +28,12 @@ use napi::bindgen_prelude::*;
 use napi::{Env, JsDeferred};
 use napi_derive::napi;
 use signprep_core::Record;
-use signprep_core::batch::{Outcome, PdfSource, Stream, watchdog_for};
+use signprep_core::batch::{Outcome, PdfSource, Stream, catch_panic, watchdog_for};
 use signprep_pack::ScanRecord;
+use signprep_template::Format;
+use signprep_template::convert::ConvertOptions;
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, mpsc};
 
@@ -442,4 +445,58 @@ impl Drop for Batch {
         self.shared.lock().closed = true;
         self.shared.room.notify_all();
     }
+}
+
+/// Converts a list's templates ahead of a `scanMany` ([`prepare_templates`]).
+#[derive(Debug)]
+pub struct PrepareTask {
+    templates: Vec<(PathBuf, Format)>,
+    convert: ConvertOptions,
+}
+
+impl Task for PrepareTask {
+    type Output = u32;
+    type JsValue = u32;
+
+    fn compute(&mut self) -> napi::Result<u32> {
+        if self.templates.is_empty() || self.convert.cache_dir.is_none() {
+            return Ok(0);
+        }
+        let Ok(lazy) = crate::template::converter(&self.convert) else {
+            return Ok(0);
+        };
+        let templates = &self.templates;
+        let done = catch_panic(|| match lazy.get() {
+            Ok(c) => c.prepare(templates),
+            Err(_) => 0,
+        })
+        .unwrap_or(0);
+        Ok(u32::try_from(done).unwrap_or(u32::MAX))
+    }
+
+    fn resolve(&mut self, _env: Env, done: u32) -> napi::Result<u32> {
+        Ok(done)
+    }
+}
+
+/// `prepareTemplates(paths, options)`: converts the templates among `paths`
+/// (`.docx`, `.odt`, by extension) into the conversion cache before a
+/// `scanMany` of a list scans them, several per LibreOffice process and as
+/// many processes at once as the converter has, as `signprep scan` does
+/// before a batch whose list it knows (starting LibreOffice is most of a
+/// conversion's time). Nothing is done without a cache (`cacheDir: false`)
+/// or without LibreOffice (each template is then converted, or reported, in
+/// its turn). Resolves to how many were converted; runs off the event loop.
+#[napi(ts_return_type = "Promise<number>")]
+pub fn prepare_templates(
+    paths: Vec<String>,
+    options: ScanOptions,
+) -> napi::Result<AsyncTask<PrepareTask>> {
+    let convert = Options::new(options)?.convert;
+    let templates = paths
+        .into_iter()
+        .map(PathBuf::from)
+        .filter_map(|p| Format::from_path(&p).map(|f| (p, f)))
+        .collect();
+    Ok(AsyncTask::new(PrepareTask { templates, convert }))
 }

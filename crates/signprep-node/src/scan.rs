@@ -2,13 +2,14 @@
 //! `signprep scan --format ndjson` line.
 
 use crate::engine::{CancelToken, Failed, failed_error, invalid, run_one, to_json};
+use crate::template::convert_options;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use signprep_core::batch::{PdfSource, scan_source};
 use signprep_core::{DialectError, Dialects, LoadOptions, Record, Scanner};
 use signprep_pack::{AnchorFile, ScanRecord, TypeMap};
 use signprep_template::Format;
-use signprep_template::convert::{ConvertOptions, DEFAULT_TIMEOUT, default_cache_dir};
+use signprep_template::convert::ConvertOptions;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -125,34 +126,6 @@ impl Options {
         }
         o
     }
-}
-
-/// How templates are converted: `soffice` (default: `$SIGNPREP_SOFFICE`, then
-/// `PATH`), `timeout` in seconds (default 120), the cache folder (default:
-/// the CLI's; none with `no_cache`).
-pub fn convert_options(
-    soffice: Option<String>,
-    timeout: Option<f64>,
-    cache_dir: Option<String>,
-    no_cache: Option<bool>,
-) -> Result<ConvertOptions> {
-    let timeout = match timeout {
-        None => DEFAULT_TIMEOUT,
-        Some(t) => Duration::try_from_secs_f64(t)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| invalid(format!("convertTimeout must be seconds > 0, not {t}")))?,
-    };
-    Ok(ConvertOptions {
-        program: soffice.map(PathBuf::from),
-        timeout,
-        cache_dir: if no_cache.unwrap_or(false) {
-            None
-        } else {
-            cache_dir.map(PathBuf::from).or_else(default_cache_dir)
-        },
-        ..ConvertOptions::default()
-    })
 }
 
 /// DocuSign anchor files and `STRING=TYPE[:SIGNER]` tabs, or `None` when

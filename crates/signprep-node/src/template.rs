@@ -6,18 +6,17 @@
 //! same options, and released when the addon is unloaded
 //! (`release_converters`, from the environment's cleanup hook).
 
-use crate::scan::{Options, ScanOptions};
-use napi::bindgen_prelude::AsyncTask;
-use napi::{Env, Task};
-use napi_derive::napi;
+use crate::engine::invalid;
 use signprep_core::batch::catch_panic;
 use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
 use signprep_template::convert::{
-    ConvertError, ConvertOptions, INSTALL_HINT, LazyConverter, release_shared, shared,
+    ConvertError, ConvertOptions, DEFAULT_TIMEOUT, INSTALL_HINT, LazyConverter, default_cache_dir,
+    release_shared, shared,
 };
 use signprep_template::{Format, Scanned, scan_template};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The converter for `options`, made on first use; why not, in our words (with
 /// the install hint and the argument that names the program when LibreOffice
@@ -35,6 +34,34 @@ pub fn converter(options: &ConvertOptions) -> Result<Arc<LazyConverter>, String>
     })
 }
 
+/// How templates are converted: `soffice` (default: `$SIGNPREP_SOFFICE`, then
+/// `PATH`), `timeout` in seconds (default 120), the cache folder (default:
+/// the CLI's; none with `no_cache`).
+pub fn convert_options(
+    soffice: Option<String>,
+    timeout: Option<f64>,
+    cache_dir: Option<String>,
+    no_cache: Option<bool>,
+) -> napi::Result<ConvertOptions> {
+    let timeout = match timeout {
+        None => DEFAULT_TIMEOUT,
+        Some(t) => Duration::try_from_secs_f64(t)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| invalid(format!("convertTimeout must be seconds > 0, not {t}")))?,
+    };
+    Ok(ConvertOptions {
+        program: soffice.map(PathBuf::from),
+        timeout,
+        cache_dir: if no_cache.unwrap_or(false) {
+            None
+        } else {
+            cache_dir.map(PathBuf::from).or_else(default_cache_dir)
+        },
+        ..ConvertOptions::default()
+    })
+}
+
 /// A template's format with how it is to be converted (`soffice`,
 /// `convertTimeout`, `cacheDir`, `noCache`, as the calls take them); `None`
 /// for a PDF, which needs no converter.
@@ -47,8 +74,7 @@ pub fn conversion(
 ) -> napi::Result<Option<(Format, ConvertOptions)>> {
     format
         .map(|f| {
-            let convert =
-                crate::scan::convert_options(soffice, convert_timeout, cache_dir, no_cache)?;
+            let convert = convert_options(soffice, convert_timeout, cache_dir, no_cache)?;
             Ok((f, convert))
         })
         .transpose()
@@ -119,58 +145,4 @@ pub fn record_of_path(
             ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),
         ),
     }
-}
-
-/// Converts a list's templates ahead of a `scanMany` ([`prepare_templates`]).
-#[derive(Debug)]
-pub struct PrepareTask {
-    templates: Vec<(PathBuf, Format)>,
-    convert: ConvertOptions,
-}
-
-impl Task for PrepareTask {
-    type Output = u32;
-    type JsValue = u32;
-
-    fn compute(&mut self) -> napi::Result<u32> {
-        if self.templates.is_empty() || self.convert.cache_dir.is_none() {
-            return Ok(0);
-        }
-        let Ok(lazy) = converter(&self.convert) else {
-            return Ok(0);
-        };
-        let templates = &self.templates;
-        let done = catch_panic(|| match lazy.get() {
-            Ok(c) => c.prepare(templates),
-            Err(_) => 0,
-        })
-        .unwrap_or(0);
-        Ok(u32::try_from(done).unwrap_or(u32::MAX))
-    }
-
-    fn resolve(&mut self, _env: Env, done: u32) -> napi::Result<u32> {
-        Ok(done)
-    }
-}
-
-/// `prepareTemplates(paths, options)`: converts the templates among `paths`
-/// (`.docx`, `.odt`, by extension) into the conversion cache before a
-/// `scanMany` of a list scans them, several per LibreOffice process and as
-/// many processes at once as the converter has, as `signprep scan` does
-/// before a batch whose list it knows (starting LibreOffice is most of a
-/// conversion's time). Nothing is done without a cache (`cacheDir: false`)
-/// or without LibreOffice (each template is then converted, or reported, in
-/// its turn). Resolves to how many were converted; runs off the event loop.
-#[napi(ts_return_type = "Promise<number>")]
-pub fn prepare_templates(
-    paths: Vec<String>,
-    options: ScanOptions,
-) -> napi::Result<AsyncTask<PrepareTask>> {
-    let convert = Options::new(options)?.convert;
-    let templates = paths
-        .into_iter()
-        .map(PathBuf::from)
-        .filter_map(|p| Format::from_path(&p).map(|f| (p, f)))
-        .collect();
-    Ok(AsyncTask::new(PrepareTask { templates, convert }))
 }

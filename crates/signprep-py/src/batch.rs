@@ -19,7 +19,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use signprep_core::Record;
-use signprep_core::batch::{Outcome, PdfSource, Stream, scan_source, watchdog_for};
+use signprep_core::batch::{Outcome, PdfSource, Stream, catch_panic, scan_source, watchdog_for};
 use signprep_template::Format;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -237,4 +237,31 @@ impl Drop for Batch {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
     }
+}
+
+/// `prepare_templates(paths, options)`: converts the templates among `paths`
+/// (`.docx`, `.odt`, by extension) ahead of a `scan_many`, several per
+/// LibreOffice process and as many processes at once as the converter has
+/// slots, into the conversion cache, where the batch's workers then find
+/// them: as `signprep scan` does before a batch whose list it knows (starting
+/// LibreOffice is most of a conversion's time). Without a cache
+/// (`cache_dir=False`), or without LibreOffice, nothing is done here (each
+/// template is then converted, or reported, in its turn). Returns how many
+/// were converted. The GIL is released meanwhile.
+#[pyfunction]
+pub fn prepare_templates(py: Python<'_>, paths: Vec<PathBuf>, options: &Options) -> usize {
+    let templates: Vec<(PathBuf, Format)> = paths
+        .into_iter()
+        .filter_map(|p| Format::from_path(&p).map(|f| (p, f)))
+        .collect();
+    if templates.is_empty() || options.convert.cache_dir.is_none() {
+        return 0;
+    }
+    let Ok(lazy) = crate::template::lazy(&options.convert) else {
+        return 0;
+    };
+    py.detach(|| match lazy.get() {
+        Ok(c) => catch_panic(|| c.prepare(&templates)).unwrap_or(0),
+        Err(_) => 0,
+    })
 }

@@ -62,7 +62,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(migrate::migrate_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(check::codes, m)?)?;
     m.add_function(wrap_pyfunction!(template::release_converters, m)?)?;
-    m.add_function(wrap_pyfunction!(template::prepare_templates, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::prepare_templates, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The most worker threads a run may have, for `scan_many(jobs=)`'s check.
     m.add("MAX_JOBS", signprep_core::batch::MAX_JOBS)?;

@@ -7,7 +7,6 @@
 //! manifest's template children: `lazy`), and released at exit
 //! (`release_converters`, from `atexit`).
 
-use crate::scan::Options;
 use pyo3::prelude::*;
 use signprep_core::batch::catch_panic;
 use signprep_core::{Error, ErrorInfo, FileErrorCode, LoadOptions, Record, Scanner};
@@ -15,7 +14,7 @@ use signprep_template::convert::{
     ConvertError, ConvertOptions, INSTALL_HINT, LazyConverter, release_shared, shared,
 };
 use signprep_template::{Format, Scanned, scan_template};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The converter for `options`, made on first use (as the pack crate takes
@@ -106,31 +105,4 @@ pub fn record_of_path(
             ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),
         ),
     }
-}
-
-/// `prepare_templates(paths, options)`: converts the templates among `paths`
-/// (`.docx`, `.odt`, by extension) ahead of a `scan_many`, several per
-/// LibreOffice process and as many processes at once as the converter has
-/// slots, into the conversion cache, where the batch's workers then find
-/// them: as `signprep scan` does before a batch whose list it knows (starting
-/// LibreOffice is most of a conversion's time). Without a cache
-/// (`cache_dir=False`), or without LibreOffice, nothing is done here (each
-/// template is then converted, or reported, in its turn). Returns how many
-/// were converted. The GIL is released meanwhile.
-#[pyfunction]
-pub fn prepare_templates(py: Python<'_>, paths: Vec<PathBuf>, options: &Options) -> usize {
-    let templates: Vec<(PathBuf, Format)> = paths
-        .into_iter()
-        .filter_map(|p| Format::from_path(&p).map(|f| (p, f)))
-        .collect();
-    if templates.is_empty() || options.convert.cache_dir.is_none() {
-        return 0;
-    }
-    let Ok(lazy) = lazy(&options.convert) else {
-        return 0;
-    };
-    py.detach(|| match lazy.get() {
-        Ok(c) => catch_panic(|| c.prepare(&templates)).unwrap_or(0),
-        Err(_) => 0,
-    })
 }
