@@ -1,6 +1,6 @@
 //! The scanner: pages in parallel, merged in page order, scaled to output pixels.
 
-use crate::content::{interpret_appearances, interpret_page};
+use crate::content::{interpret_appearances, interpret_page, interpret_page_for_tags};
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Document, Error};
 use crate::forms::{self, Field};
@@ -339,7 +339,13 @@ impl Scanner {
         let n = doc.page_count();
         let res = Resources::new(doc);
         let per_page = |i: usize| -> Result<PageResult, Error> {
-            let mut text = interpret_page(&res, i)?;
+            // A scan of `<# #>` tags alone places the glyphs of the pages
+            // whose text holds a `<#` only; vendor tags read every page's.
+            let mut text = if self.reads_vendor_tags() {
+                interpret_page(&res, i)?
+            } else {
+                interpret_page_for_tags(&res, i)?
+            };
             // Built once, for whichever of the readers below needs them.
             let lines = PageLines::new(&text);
             let found = find_page_tags_in(i, &lines);
@@ -376,7 +382,7 @@ impl Scanner {
             // next page (the lines borrow them, so they go first).
             drop(lines);
             diags.extend(std::mem::take(&mut text.diagnostics));
-            let no_text_layer = text.glyphs.is_empty() && text.images > 0;
+            let no_text_layer = text.shown == 0 && text.images > 0;
             text.recycle();
             if no_text_layer {
                 diags.push(

@@ -13,11 +13,12 @@ mod lexer;
 mod page;
 mod pen;
 mod provenance;
+mod run;
 mod state;
 mod streams;
 
 use crate::diag::{Code, Diagnostic};
-use crate::document::{Dict, Document, Error, Obj, ObjectId, StreamError, matrix_of};
+use crate::document::{Dict, Document, Error, ObjectId, StreamError, matrix_of};
 use crate::fonts::{Damage, Font};
 use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
@@ -27,13 +28,13 @@ use args::Args;
 pub(crate) use lexer::{Lexer, Operands, Tok};
 pub use page::Glyph;
 pub(crate) use page::{PageText, Run};
-use pen::Pen;
+use pen::{Count, Pen};
 pub(crate) use provenance::{LAST_STRING, Source, Trace};
-use provenance::{NoTrace, Tracer, TracingPen};
+use provenance::{Tracer, TracingPen};
+pub(crate) use run::{interpret_page, interpret_page_for_tags, interpret_page_traced};
 pub use state::Fill;
 use state::GState;
 use std::sync::Arc;
-use streams::page_content;
 
 /// Font resources a page remembers by address (see `Interp::font_slots`).
 const MAX_FONT_SLOTS: usize = 64;
@@ -60,56 +61,6 @@ struct ShowCtx {
     ctm_display: Matrix,
     char_space: f64,
     word_space: f64,
-}
-
-/// Interprets the content of page `index`.
-pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageText, Error> {
-    interpret(res, index, NoTrace).map(|(text, _)| text)
-}
-
-/// Interprets page `index` and says where each glyph came from (for
-/// `migrate --strip`; a plain scan records none of it).
-pub(crate) fn interpret_page_traced(
-    res: &Resources<'_>,
-    index: usize,
-) -> Result<(PageText, Trace), Error> {
-    interpret(res, index, Trace::default())
-}
-
-/// The interpreter, compiled once without tracing (a plain scan: no code
-/// for provenance at all) and once with it.
-fn interpret<T: Tracer>(
-    res: &Resources<'_>,
-    index: usize,
-    trace: T,
-) -> Result<(PageText, T), Error> {
-    let doc = res.doc();
-    let Some(page) = doc.pages.get(index) else {
-        return Ok((PageText::default(), trace));
-    };
-    // Also on pages without operators, where the interpreter never checks.
-    doc.check_time()?;
-    let display = page.geometry.display_matrix();
-    let mut it = Interp::new(res, index, display, trace);
-    let mut segments = Vec::new();
-    let want = T::ON.then_some(&mut segments);
-    let content = page_content(res, page, index, &mut it.out.diagnostics, want)?;
-    if let Some(t) = it.trace.get() {
-        t.enter(Source::Content(segments));
-    }
-    // Text pages show about one glyph per 4-20 content bytes: reserving for
-    // that up front saves regrowing (and copying) the glyph records. Capped,
-    // so a page of paths reserves little it does not use.
-    let estimate = (content.len() / 4).min(1 << 16);
-    it.out.glyphs.reserve(estimate);
-    it.out.text.reserve(estimate);
-    let resources = page
-        .resources()
-        .and_then(|r| doc.resolve(r))
-        .and_then(Obj::as_dict);
-    it.run(&content, resources)?;
-    it.report_full();
-    Ok((it.out, it.trace))
 }
 
 struct Interp<'a, T: Tracer> {
@@ -146,6 +97,9 @@ struct Interp<'a, T: Tracer> {
     /// Where glyphs came from: [`NoTrace`] for a scan, a [`Trace`] when
     /// asked (`interpret_page_traced`).
     trace: T,
+    /// Place and record each glyph; false counts them only (see
+    /// [`interpret_page_for_tags`]).
+    positions: bool,
 }
 
 impl<'a, T: Tracer> Interp<'a, T> {
@@ -170,6 +124,7 @@ impl<'a, T: Tracer> Interp<'a, T> {
             path: None,
             clip_next: false,
             trace,
+            positions: true,
         }
     }
 
@@ -537,8 +492,24 @@ impl<'a, T: Tracer> Interp<'a, T> {
             return;
         }
         let max_glyphs = self.doc.options.max_glyphs_per_page;
-        if self.out.glyphs.len() >= max_glyphs {
+        let shown = if self.positions {
+            self.out.glyphs.len()
+        } else {
+            self.out.shown
+        };
+        if shown >= max_glyphs {
             self.full = true;
+            return;
+        }
+        if !self.positions {
+            let font = font_in(&self.out.fonts, self.res, ctx.run.font);
+            let mut count = Count {
+                shown: &mut self.out.shown,
+                max_glyphs,
+                full: self.full,
+            };
+            font.decode(bytes, &mut self.out.text, &mut count);
+            self.full = count.full;
             return;
         }
         // Within one string only the translation of Tm changes, so the full

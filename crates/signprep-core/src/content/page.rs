@@ -66,6 +66,9 @@ pub(crate) struct PageText {
     pub(crate) glyphs: Vec<GlyphRec>,
     pub(super) runs: Vec<Run>,
     pub(crate) fonts: Vec<Arc<Font>>,
+    /// How many glyphs the page shows: `glyphs.len()` when they were
+    /// placed, counted alone when the page was read for its text only.
+    pub(crate) shown: usize,
     pub(crate) images: usize,
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
