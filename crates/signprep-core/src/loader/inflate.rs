@@ -32,6 +32,9 @@ const HAND_OVER: usize = 1 << 20;
 
 thread_local! {
     static DECOMPRESS: RefCell<Option<Decompress>> = const { RefCell::new(None) };
+    /// libdeflate's decompressor and the buffer it writes into (up to
+    /// [`HAND_OVER`] bytes), kept by each thread.
+    static WHOLE: RefCell<Option<(libdeflater::Decompressor, Vec<u8>)>> = const { RefCell::new(None) };
 }
 
 /// True when lopdf would read the stream's filter chain as a single FlateDecode
@@ -58,6 +61,9 @@ pub(crate) fn inflate(stream: &Stream, limit: usize) -> Inflated {
     if input.is_empty() {
         return Inflated::Data(Vec::new());
     }
+    if let Some(data) = whole(input, limit) {
+        return Inflated::Data(data);
+    }
     DECOMPRESS.with(|cell| {
         // A re-entrant call (none today) would find the decompressor borrowed:
         // lopdf then does the work.
@@ -72,6 +78,24 @@ pub(crate) fn inflate(stream: &Stream, limit: usize) -> Inflated {
             None => slot.insert(Decompress::new(true)),
         };
         run(d, input, limit)
+    })
+}
+
+/// The stream inflated in one call by libdeflate, when it is a whole, valid
+/// zlib stream (header, data, Adler-32) of at most `limit` bytes and at most
+/// [`HAND_OVER`]; `None` for anything else, which [`run`] then decides as
+/// before. A valid stream has one decoding, so the bytes are those zlib
+/// gives; libdeflate decodes it about twice as fast as zlib's streaming
+/// inflate on the small streams of a page, and its only cost is that it
+/// must be given the room for the whole output (one buffer per thread).
+fn whole(input: &[u8], limit: usize) -> Option<Vec<u8>> {
+    WHOLE.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        let (d, buf) =
+            slot.get_or_insert_with(|| (libdeflater::Decompressor::new(), vec![0; HAND_OVER]));
+        let room = buf.get_mut(..limit.min(HAND_OVER))?;
+        let n = d.zlib_decompress(input, room).ok()?;
+        room.get(..n).map(<[u8]>::to_vec)
     })
 }
 
@@ -224,6 +248,45 @@ mod tests {
             inflate(&flate_stream(Vec::new()), 10),
             Inflated::Data(Vec::new())
         );
+    }
+
+    /// The streaming inflate alone, as before libdeflate.
+    fn streaming(input: &[u8], limit: usize) -> Inflated {
+        run(&mut Decompress::new(true), input, limit)
+    }
+
+    proptest::proptest! {
+        /// libdeflate answers only for a whole, valid stream within the
+        /// limit, and then with zlib's bytes; for anything else (a flipped
+        /// byte, a cut, random bytes, a smaller limit) it leaves the stream
+        /// to the streaming path.
+        #[test]
+        fn libdeflate_answers_only_as_zlib_would(
+            unit in proptest::collection::vec(proptest::num::u8::ANY, 1..300),
+            repeat in 1usize..40,
+            damage in 0u8..4,
+            at in proptest::num::usize::ANY,
+            mask in 1u8..=255,
+            short in 0usize..3,
+        ) {
+            let data = unit.repeat(repeat);
+            let mut input = zlib(&data);
+            let n = input.len();
+            match damage {
+                1 => if let Some(b) = input.get_mut(at % n) { *b ^= mask },
+                2 => input.truncate(at % n),
+                3 => input = data.clone(),
+                _ => {}
+            }
+            let limit = data.len() - short.min(data.len());
+            let fast = whole(&input, limit);
+            if damage == 0 && short == 0 {
+                proptest::prop_assert_eq!(fast.as_deref(), Some(data.as_slice()));
+            }
+            if let Some(fast) = fast {
+                proptest::prop_assert_eq!(streaming(&input, limit), Inflated::Data(fast));
+            }
+        }
     }
 
     #[test]
