@@ -19,7 +19,7 @@ mod streams;
 
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Dict, Document, Error, ObjectId, StreamError, matrix_of};
-use crate::fonts::{Damage, Font};
+use crate::fonts::{Damage, Font, Opening};
 use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
 use crate::stream_cache::Reuse;
@@ -28,7 +28,7 @@ use args::Args;
 pub(crate) use lexer::{Lexer, Operands, Tok};
 pub use page::Glyph;
 pub(crate) use page::{PageText, Run};
-use pen::{Count, Pen};
+use pen::Pen;
 pub(crate) use provenance::{LAST_STRING, Source, Trace};
 use provenance::{Tracer, TracingPen};
 pub(crate) use run::{interpret_page, interpret_page_for_tags, interpret_page_traced};
@@ -97,9 +97,13 @@ struct Interp<'a, T: Tracer> {
     /// Where glyphs came from: [`NoTrace`] for a scan, a [`Trace`] when
     /// asked (`interpret_page_traced`).
     trace: T,
-    /// Place and record each glyph; false counts them only (see
-    /// [`interpret_page_for_tags`]).
+    /// Place and record each glyph; false counts them only and keeps of
+    /// their text whether it opens a tag (see [`interpret_page_for_tags`]).
     positions: bool,
+    /// What a run without positions keeps of the page's text.
+    opening: Opening,
+    /// A composite font's text, one string at a time, on such a run.
+    scratch: String,
 }
 
 impl<'a, T: Tracer> Interp<'a, T> {
@@ -125,6 +129,8 @@ impl<'a, T: Tracer> Interp<'a, T> {
             clip_next: false,
             trace,
             positions: true,
+            opening: Opening::default(),
+            scratch: String::new(),
         }
     }
 
@@ -154,7 +160,9 @@ impl<'a, T: Tracer> Interp<'a, T> {
         // Where the operator's operands began: the end of the one before.
         let mut op_start = 0;
         while let Some(operator) = lexer.next_op(&mut operands) {
-            if self.full {
+            // A run without positions is over at the first `<#`: the page is
+            // then run again with them.
+            if self.full || self.opening.found {
                 break;
             }
             self.operators += 1;
@@ -503,13 +511,14 @@ impl<'a, T: Tracer> Interp<'a, T> {
         }
         if !self.positions {
             let font = font_in(&self.out.fonts, self.res, ctx.run.font);
-            let mut count = Count {
-                shown: &mut self.out.shown,
-                max_glyphs,
-                full: self.full,
-            };
-            font.decode(bytes, &mut self.out.text, &mut count);
-            self.full = count.full;
+            let n = font.open_tags(bytes, &mut self.opening, &mut self.scratch);
+            // As the pen does glyph by glyph: past the limit, the page is full.
+            if n > max_glyphs - shown {
+                self.full = true;
+                self.out.shown = max_glyphs;
+            } else {
+                self.out.shown += n;
+            }
             return;
         }
         // Within one string only the translation of Tm changes, so the full

@@ -69,6 +69,9 @@ pub(crate) struct PageText {
     /// How many glyphs the page shows: `glyphs.len()` when they were
     /// placed, counted alone when the page was read for its text only.
     pub(crate) shown: usize,
+    /// Read for its text only: the text holds a `<#` (the run stopped
+    /// there; `text` is empty on such a run).
+    pub(crate) opens_tag: bool,
     pub(crate) images: usize,
     pub(crate) diagnostics: Vec<Diagnostic>,
 }

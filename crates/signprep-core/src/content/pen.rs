@@ -57,22 +57,3 @@ impl GlyphSink for Pen<'_> {
         m.f += dx * m.b + dy * m.d;
     }
 }
-
-/// Counts the glyphs of one string without placing them (a page read for
-/// its text only), stopping at the page's limit as [`Pen`] does.
-pub(super) struct Count<'c> {
-    pub(super) shown: &'c mut usize,
-    pub(super) max_glyphs: usize,
-    pub(super) full: bool,
-}
-
-impl GlyphSink for Count<'_> {
-    #[inline(always)]
-    fn glyph(&mut self, _code: fonts::Code, _start: usize, _end: usize) {
-        if *self.shown >= self.max_glyphs {
-            self.full = true;
-            return;
-        }
-        *self.shown += 1;
-    }
-}

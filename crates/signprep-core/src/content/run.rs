@@ -16,14 +16,16 @@ pub(crate) fn interpret_page(res: &Resources<'_>, index: usize) -> Result<PageTe
     interpret(res, index, NoTrace).map(|(text, _)| text)
 }
 
-/// Interprets page `index` for a scan that reads only `<# #>` tags: the
-/// page's text first, without placing its glyphs, and the glyphs placed only
-/// when that text holds a `<#` (a page without one has no tag, and a plain
-/// scan reads nothing else of its glyphs). Most pages of running text have
-/// none, and placing and recording each glyph was a third of the work per
-/// glyph. The second run reads the content decoded for the first, and
-/// gives the same page as [`interpret_page`] (tested over every generated
-/// PDF). Its Form XObjects come from the stream cache; only forms the cache
+/// Interprets page `index` for a scan that reads only `<# #>` tags: first
+/// for whether its text holds a `<#`, its glyphs counted but neither placed
+/// nor their text written (`Font::open_tags`), and again with every glyph
+/// placed only when it does, from the first `<#` on (a page without one has
+/// no tag, and a plain scan reads nothing else of its glyphs). Most pages of
+/// running text have none, and placing, recording and writing each glyph
+/// was most of the work per glyph. The second run reads the content decoded
+/// for the first, and gives the same page as [`interpret_page`]; the first
+/// gives the same count, fonts, images and findings (both tested over every
+/// generated PDF). Its Form XObjects come from the stream cache; only forms the cache
 /// could not keep (over `max_stream_cache_bytes`) are inflated, and charged
 /// to the document's budget, a second time, on the pages with a `<#`.
 pub(crate) fn interpret_page_for_tags(
@@ -34,7 +36,7 @@ pub(crate) fn interpret_page_for_tags(
         return Ok(PageText::default());
     };
     let text = run_on(res, index, &content, diags.clone(), NoTrace, false)?.0;
-    if !text.text.contains("<#") {
+    if !text.opens_tag {
         return Ok(text);
     }
     text.recycle();
@@ -111,8 +113,8 @@ fn run_on<T: Tracer>(
     let estimate = (content.len() / 4).min(1 << 16);
     if positions {
         it.out.glyphs.reserve(estimate);
+        it.out.text.reserve(estimate);
     }
-    it.out.text.reserve(estimate);
     let resources = page
         .resources()
         .and_then(|r| doc.resolve(r))
@@ -122,6 +124,7 @@ fn run_on<T: Tracer>(
     if positions {
         it.out.shown = it.out.glyphs.len();
     }
+    it.out.opens_tag = it.opening.found;
     Ok((it.out, it.trace))
 }
 
@@ -158,32 +161,31 @@ mod tests {
     }
 
     /// What the text-first run must give exactly as the full one does.
-    fn summary(p: &PageText) -> (String, usize, usize, usize, Vec<Diagnostic>) {
-        (
-            p.text.clone(),
-            p.shown,
-            p.images,
-            p.fonts.len(),
-            p.diagnostics.clone(),
-        )
+    fn summary(p: &PageText) -> (usize, usize, usize, Vec<Diagnostic>) {
+        (p.shown, p.images, p.fonts.len(), p.diagnostics.clone())
     }
 
-    fn compare_pages(options: &LoadOptions) -> usize {
-        let mut pages = 0;
+    /// The first run of [`interpret_page_for_tags`] alone.
+    fn text_first(res: &Resources<'_>, i: usize) -> Result<PageText, Error> {
+        let (content, diags) = content_of(res, i, None)?.expect("the page exists");
+        run_on(res, i, &content, diags, NoTrace, false).map(|(text, _)| text)
+    }
+
+    fn compare_pages(options: &LoadOptions) -> (usize, usize) {
+        let (mut pages, mut opened) = (0, 0);
         for path in generated_pdfs() {
             let name = path.display();
-            // A document each: the budgets of one (bytes inflated, time)
-            // are spent by its pages in turn.
-            let (Ok(a), Ok(b)) = (
-                Document::open(&path, options),
-                Document::open(&path, options),
-            ) else {
+            // A document for each run: the budgets of one (bytes inflated,
+            // time) are spent by its pages in turn.
+            let open = || Document::open(&path, options);
+            let (Ok(a), Ok(b), Ok(c)) = (open(), open(), open()) else {
                 continue; // refused at load: no page to interpret
             };
-            let (res_a, res_b) = (Resources::new(&a), Resources::new(&b));
+            let (res_a, res_b, res_c) =
+                (Resources::new(&a), Resources::new(&b), Resources::new(&c));
             for i in 0..a.page_count() {
                 let full = interpret_page(&res_a, i);
-                let first = interpret_page_for_tags(&res_b, i);
+                let first = text_first(&res_b, i);
                 let (full, first) = match (full, first) {
                     (Ok(a), Ok(b)) => (a, b),
                     (Err(a), Err(b)) => {
@@ -194,21 +196,33 @@ mod tests {
                 };
                 pages += 1;
                 assert_eq!(full.shown, full.glyphs.len(), "{name} page {i}");
-                assert_eq!(summary(&full), summary(&first), "{name} page {i}");
-                if full.text.contains("<#") {
-                    assert_eq!(first.glyphs.len(), full.glyphs.len(), "{name} page {i}");
+                assert!(
+                    first.glyphs.is_empty() && first.text.is_empty(),
+                    "{name} page {i}"
+                );
+                assert_eq!(full.text.contains("<#"), first.opens_tag, "{name} page {i}");
+                if first.opens_tag {
+                    // Stopped at the `<#`: the page is run again, placed.
+                    opened += 1;
+                    let again = interpret_page_for_tags(&res_c, i).expect("read once already");
+                    assert_eq!(again.text, full.text, "{name} page {i}");
+                    assert_eq!(again.glyphs.len(), full.glyphs.len(), "{name} page {i}");
+                    assert_eq!(summary(&again), summary(&full), "{name} page {i}");
                 } else {
-                    assert!(first.glyphs.is_empty(), "{name} page {i}");
+                    assert_eq!(summary(&first), summary(&full), "{name} page {i}");
                 }
             }
         }
-        pages
+        (pages, opened)
     }
 
     #[test]
     fn the_text_first_run_reads_each_page_as_the_full_one() {
-        let pages = compare_pages(&LoadOptions::default());
-        assert!(pages > 100, "only {pages} pages compared");
+        let (pages, opened) = compare_pages(&LoadOptions::default());
+        assert!(
+            pages > 100 && opened > 30,
+            "only {pages} pages compared, {opened} with a <#"
+        );
     }
 
     #[test]
@@ -217,7 +231,10 @@ mod tests {
             max_glyphs_per_page: 7,
             ..LoadOptions::default()
         };
-        let pages = compare_pages(&options);
-        assert!(pages > 100, "only {pages} pages compared");
+        let (pages, opened) = compare_pages(&options);
+        assert!(
+            pages > 100 && opened > 10,
+            "only {pages} pages compared, {opened} with a <#"
+        );
     }
 }

@@ -4,12 +4,14 @@
 pub(crate) mod cmap;
 pub(crate) mod generated;
 pub(crate) mod glyphs;
+mod opening;
 
 use crate::document::{Array, Dict, Document, Obj, StreamError, matrix_of};
 use crate::geometry::Matrix;
 use cmap::CMap;
 use generated::encodings;
 use generated::standard14::{Standard14, standard14};
+pub(crate) use opening::Opening;
 
 /// How a font's bytes become codes.
 #[derive(Debug)]
