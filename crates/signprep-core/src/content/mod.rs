@@ -205,6 +205,17 @@ impl<'a, T: Tracer> Interp<'a, T> {
         args: &Args<'_>,
         resources: Option<Dict<'a>>,
     ) -> Result<(), Error> {
+        // A run without positions needs the operators that choose a font,
+        // show text or run a form, and `q`/`Q` around them; the others only
+        // move, clip or colour what is shown.
+        if !self.positions
+            && !matches!(
+                operator,
+                b"q" | b"Q" | b"Tf" | b"Tj" | b"'" | b"\"" | b"TJ" | b"Do" | b"EI"
+            )
+        {
+            return Ok(());
+        }
         let ts = &mut self.gs.text;
         match operator {
             b"q" if self.stack.len() < MAX_GSTATE_DEPTH => self.stack.push(self.gs.clone()),
