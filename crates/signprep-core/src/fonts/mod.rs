@@ -128,6 +128,9 @@ pub(crate) struct Font {
     pub(crate) guess: Option<Guess>,
     /// A Type 3 font (glyphs drawn by content streams of its own).
     pub(crate) type3: bool,
+    /// What each code's text means for finding a `<#` (a simple font's,
+    /// made on first use: [`Font::open_tags`]).
+    marks: std::sync::OnceLock<Box<[u8; 256]>>,
 }
 
 /// One decoded code.
@@ -199,6 +202,7 @@ impl Font {
             damage: None,
             guess: None,
             type3: false,
+            marks: std::sync::OnceLock::new(),
         }
     }
 
@@ -454,6 +458,7 @@ impl Font {
             damage,
             guess: None,
             type3: false,
+            marks: std::sync::OnceLock::new(),
         }
     }
 
