@@ -156,6 +156,8 @@ impl<'a, T: Tracer> Interp<'a, T> {
 
     fn run(&mut self, content: &[u8], resources: Option<Dict<'a>>) -> Result<(), Error> {
         let mut lexer = Lexer::new(content);
+        // A run without positions uses no operand's number.
+        lexer.values = self.positions;
         let mut operands = Operands::default();
         // Where the operator's operands began: the end of the one before.
         let mut op_start = 0;
