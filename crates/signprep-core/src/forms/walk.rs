@@ -101,8 +101,8 @@ pub(super) struct Chain<'a> {
 /// The `/Parent` chain of `start`; stops at a repeated object or after
 /// [`MAX_FIELD_DEPTH`] links.
 pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Chain<'a> {
-    let mut nodes = vec![start];
-    let mut seen: HashSet<ObjectId> = start.id.into_iter().collect();
+    let mut nodes = Vec::with_capacity(4);
+    nodes.push(start);
     let mut cur = start;
     while nodes.len() <= MAX_FIELD_DEPTH {
         let Some(parent) = cur.dict.get(b"Parent").and_then(|p| node(doc, p)) else {
@@ -111,9 +111,9 @@ pub(super) fn chain<'a>(doc: &'a Document, start: Node<'a>) -> Chain<'a> {
                 to_root: true,
             };
         };
-        if let Some(id) = parent.id
-            && !seen.insert(id)
-        {
+        // A repeated object ends the chain: looked for among the links so
+        // far (at most MAX_FIELD_DEPTH, most chains one to three long).
+        if parent.id.is_some() && nodes.iter().any(|n| n.id == parent.id) {
             break;
         }
         nodes.push(parent);
