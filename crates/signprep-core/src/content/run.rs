@@ -237,4 +237,17 @@ mod tests {
             "only {pages} pages compared, {opened} with a <#"
         );
     }
+
+    #[test]
+    fn the_text_first_run_stops_at_the_operator_limit_where_the_full_one_does() {
+        let options = LoadOptions {
+            max_operators_per_page: 40,
+            ..LoadOptions::default()
+        };
+        let (pages, opened) = compare_pages(&options);
+        assert!(
+            pages > 100 && opened > 5,
+            "only {pages} pages compared, {opened} with a <#"
+        );
+    }
 }
