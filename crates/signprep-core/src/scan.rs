@@ -382,7 +382,7 @@ impl Scanner {
             // next page (the lines borrow them, so they go first).
             drop(lines);
             diags.extend(std::mem::take(&mut text.diagnostics));
-            let no_text_layer = text.shown == 0 && text.images > 0;
+            let no_text_layer = text.shown() == 0 && text.images > 0;
             text.recycle();
             if no_text_layer {
                 diags.push(

@@ -19,7 +19,7 @@ mod streams;
 
 use crate::diag::{Code, Diagnostic};
 use crate::document::{Dict, Document, Error, ObjectId, StreamError, matrix_of};
-use crate::fonts::{Damage, Font, Opening};
+use crate::fonts::{Damage, Font};
 use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
 use crate::stream_cache::Reuse;
@@ -27,6 +27,7 @@ pub(crate) use appearance::{Appearance, interpret_appearances};
 use args::Args;
 pub(crate) use lexer::{Lexer, Operands, Tok};
 pub use page::Glyph;
+use page::NO_RUN;
 pub(crate) use page::{PageText, Run};
 use pen::Pen;
 pub(crate) use provenance::{LAST_STRING, Source, Trace};
@@ -98,11 +99,11 @@ struct Interp<'a, T: Tracer> {
     /// asked (`interpret_page_traced`).
     trace: T,
     /// Place and record each glyph; false counts them only and keeps of
-    /// their text whether it opens a tag (see [`interpret_page_for_tags`]).
+    /// their text whether it opens a tag (`PageText::opening`; see
+    /// [`interpret_page_for_tags`]).
     positions: bool,
-    /// What a run without positions keeps of the page's text.
-    opening: Opening,
-    /// A composite font's text, one string at a time, on such a run.
+    /// A composite font's text, one string at a time, on a run without
+    /// positions.
     scratch: String,
 }
 
@@ -129,7 +130,6 @@ impl<'a, T: Tracer> Interp<'a, T> {
             clip_next: false,
             trace,
             positions: true,
-            opening: Opening::default(),
             scratch: String::new(),
         }
     }
@@ -164,7 +164,7 @@ impl<'a, T: Tracer> Interp<'a, T> {
         while let Some(operator) = lexer.next_op(&mut operands) {
             // A run without positions is over at the first `<#`: the page is
             // then run again with them.
-            if self.full || self.opening.found {
+            if self.full || self.out.opening.found {
                 break;
             }
             self.operators += 1;
@@ -450,31 +450,19 @@ impl<'a, T: Tracer> Interp<'a, T> {
     }
 
     /// Prepares what the strings of one text-showing operator share: the
-    /// font (warning once per page when there is none) and the text state.
+    /// font (warning once per page when there is none) and the text state;
+    /// the font alone on a run without positions, which uses nothing else.
     fn show_ctx(&mut self) -> ShowCtx {
-        let font = match self.gs.text.font {
-            Some(f) => f,
-            None => {
-                if !self.warned_font {
-                    self.warned_font = true;
-                    self.out.diagnostics.push(
-                        Diagnostic::new(
-                            Code::FontUnreadable,
-                            format!("page {}: text is shown without a usable font; Helvetica metrics were assumed", self.page + 1),
-                        )
-                        .page(self.page),
-                    );
-                }
-                match self.fallback {
-                    Some(i) => i,
-                    None => {
-                        let i = self.font_index(&self.res.fallback_font());
-                        self.fallback = Some(i);
-                        i
-                    }
-                }
-            }
-        };
+        let font = self.show_font();
+        if !self.positions {
+            return ShowCtx {
+                run: Run { font, ..NO_RUN },
+                run_idx: None,
+                ctm_display: Matrix::IDENTITY,
+                char_space: 0.0,
+                word_space: 0.0,
+            };
+        }
         let (descent, vertical) = {
             let f = self.font_at(font);
             (f.descent, f.vertical)
@@ -506,6 +494,32 @@ impl<'a, T: Tracer> Interp<'a, T> {
         }
     }
 
+    /// The font the text state shows with: its index in the page's fonts,
+    /// or the fallback's when there is none (warning once per page).
+    fn show_font(&mut self) -> u32 {
+        if let Some(f) = self.gs.text.font {
+            return f;
+        }
+        if !self.warned_font {
+            self.warned_font = true;
+            self.out.diagnostics.push(
+                Diagnostic::new(
+                    Code::FontUnreadable,
+                    format!("page {}: text is shown without a usable font; Helvetica metrics were assumed", self.page + 1),
+                )
+                .page(self.page),
+            );
+        }
+        match self.fallback {
+            Some(i) => i,
+            None => {
+                let i = self.font_index(&self.res.fallback_font());
+                self.fallback = Some(i);
+                i
+            }
+        }
+    }
+
     /// Shows one string with the state `ctx` holds (the `TJ` kerning between
     /// strings only moves the text matrix).
     fn show_with(&mut self, ctx: &mut ShowCtx, bytes: &[u8]) {
@@ -513,24 +527,20 @@ impl<'a, T: Tracer> Interp<'a, T> {
             return;
         }
         let max_glyphs = self.doc.options.max_glyphs_per_page;
-        let shown = if self.positions {
-            self.out.glyphs.len()
-        } else {
-            self.out.shown
-        };
+        let shown = self.out.shown();
         if shown >= max_glyphs {
             self.full = true;
             return;
         }
         if !self.positions {
             let font = font_in(&self.out.fonts, self.res, ctx.run.font);
-            let n = font.open_tags(bytes, &mut self.opening, &mut self.scratch);
+            let n = font.open_tags(bytes, &mut self.out.opening, &mut self.scratch);
             // As the pen does glyph by glyph: past the limit, the page is full.
             if n > max_glyphs - shown {
                 self.full = true;
-                self.out.shown = max_glyphs;
+                self.out.counted = max_glyphs;
             } else {
-                self.out.shown += n;
+                self.out.counted += n;
             }
             return;
         }

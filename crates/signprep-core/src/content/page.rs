@@ -6,7 +6,7 @@ use super::interpret_page;
 use super::state::Fill;
 use crate::diag::Diagnostic;
 use crate::document::{Document, Error};
-use crate::fonts::Font;
+use crate::fonts::{Font, Opening};
 use crate::geometry::{Matrix, Rect};
 use crate::resources::Resources;
 use std::sync::Arc;
@@ -66,19 +66,20 @@ pub(crate) struct PageText {
     pub(crate) glyphs: Vec<GlyphRec>,
     pub(super) runs: Vec<Run>,
     pub(crate) fonts: Vec<Arc<Font>>,
-    /// How many glyphs the page shows: `glyphs.len()` when they were
-    /// placed, counted alone when the page was read for its text only.
-    pub(crate) shown: usize,
-    /// Read for its text only: the text holds a `<#` (the run stopped
-    /// there; `text` is empty on such a run).
-    pub(crate) opens_tag: bool,
+    /// Glyphs counted without being placed (a page read for its text only;
+    /// 0 when they were placed): see [`PageText::shown`].
+    pub(super) counted: usize,
+    /// Read for its text only: whether the text holds a `<#` (the run
+    /// stopped there; `text` is empty on such a run).
+    pub(crate) opening: Opening,
     pub(crate) images: usize,
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
-/// The run of a glyph that has none: unreachable for records the interpreter
-/// made, but keeps the accessors total.
-const NO_RUN: Run = Run {
+/// A run with nothing set: the run of a glyph that has none (unreachable for
+/// records the interpreter made, but keeps the accessors total), and the
+/// base of a run without positions' show state, which reads only its font.
+pub(super) const NO_RUN: Run = Run {
     m: Matrix::IDENTITY,
     descent: 0.0,
     top: 0.0,
@@ -147,6 +148,11 @@ impl PageText {
             runs: keep(self.runs),
         };
         SPARE.with(|s| s.replace(spare));
+    }
+
+    /// How many glyphs the page shows, placed or only counted.
+    pub(crate) fn shown(&self) -> usize {
+        self.counted + self.glyphs.len()
     }
 
     pub(crate) fn glyph_text(&self, g: &GlyphRec) -> &str {

@@ -36,7 +36,7 @@ pub(crate) fn interpret_page_for_tags(
         return Ok(PageText::default());
     };
     let text = run_on(res, index, &content, diags.clone(), NoTrace, false)?.0;
-    if !text.opens_tag {
+    if !text.opening.found {
         return Ok(text);
     }
     text.recycle();
@@ -89,8 +89,9 @@ fn content_of(
 }
 
 /// Runs the interpreter over `content`, the content of page `index`;
-/// `positions` false records the page's text and counts its glyphs without
-/// placing them ([`PageText::glyphs`] stays empty).
+/// `positions` false counts the glyphs and keeps only whether their text
+/// opens a tag (`PageText::opening`), stopping at the first `<#`
+/// ([`PageText::glyphs`] and the text stay empty).
 fn run_on<T: Tracer>(
     res: &Resources<'_>,
     index: usize,
@@ -121,10 +122,6 @@ fn run_on<T: Tracer>(
         .and_then(Obj::as_dict);
     it.run(content, resources)?;
     it.report_full();
-    if positions {
-        it.out.shown = it.out.glyphs.len();
-    }
-    it.out.opens_tag = it.opening.found;
     Ok((it.out, it.trace))
 }
 
@@ -162,7 +159,7 @@ mod tests {
 
     /// What the text-first run must give exactly as the full one does.
     fn summary(p: &PageText) -> (usize, usize, usize, Vec<Diagnostic>) {
-        (p.shown, p.images, p.fonts.len(), p.diagnostics.clone())
+        (p.shown(), p.images, p.fonts.len(), p.diagnostics.clone())
     }
 
     /// The first run of [`interpret_page_for_tags`] alone.
@@ -195,13 +192,17 @@ mod tests {
                     (a, b) => panic!("{name} page {i}: {:?} against {:?}", a.err(), b.err()),
                 };
                 pages += 1;
-                assert_eq!(full.shown, full.glyphs.len(), "{name} page {i}");
+                assert_eq!(full.shown(), full.glyphs.len(), "{name} page {i}");
                 assert!(
                     first.glyphs.is_empty() && first.text.is_empty(),
                     "{name} page {i}"
                 );
-                assert_eq!(full.text.contains("<#"), first.opens_tag, "{name} page {i}");
-                if first.opens_tag {
+                assert_eq!(
+                    full.text.contains("<#"),
+                    first.opening.found,
+                    "{name} page {i}"
+                );
+                if first.opening.found {
                     // Stopped at the `<#`: the page is run again, placed.
                     opened += 1;
                     let again = interpret_page_for_tags(&res_c, i).expect("read once already");
@@ -216,13 +217,19 @@ mod tests {
         (pages, opened)
     }
 
-    #[test]
-    fn the_text_first_run_reads_each_page_as_the_full_one() {
-        let (pages, opened) = compare_pages(&LoadOptions::default());
+    /// [`compare_pages`] under `options`: over a hundred pages, and more
+    /// than `opened` with a `<#`.
+    fn compares(options: &LoadOptions, opened_at_least: usize) {
+        let (pages, opened) = compare_pages(options);
         assert!(
-            pages > 100 && opened > 30,
+            pages > 100 && opened > opened_at_least,
             "only {pages} pages compared, {opened} with a <#"
         );
+    }
+
+    #[test]
+    fn the_text_first_run_reads_each_page_as_the_full_one() {
+        compares(&LoadOptions::default(), 30);
     }
 
     #[test]
@@ -231,11 +238,7 @@ mod tests {
             max_glyphs_per_page: 7,
             ..LoadOptions::default()
         };
-        let (pages, opened) = compare_pages(&options);
-        assert!(
-            pages > 100 && opened > 10,
-            "only {pages} pages compared, {opened} with a <#"
-        );
+        compares(&options, 10);
     }
 
     #[test]
@@ -244,10 +247,6 @@ mod tests {
             max_operators_per_page: 40,
             ..LoadOptions::default()
         };
-        let (pages, opened) = compare_pages(&options);
-        assert!(
-            pages > 100 && opened > 5,
-            "only {pages} pages compared, {opened} with a <#"
-        );
+        compares(&options, 5);
     }
 }

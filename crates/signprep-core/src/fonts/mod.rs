@@ -473,17 +473,21 @@ impl Font {
                 single,
             } => {
                 for &b in bytes {
-                    let (start, len) = text[usize::from(b)];
                     let at = out.len();
-                    let mapped = len > 0;
-                    if let Some(ch) = single[usize::from(b)] {
-                        out.push(ch);
-                    } else if mapped {
-                        let s = start as usize;
-                        out.push_str(self.text.get(s..s + usize::from(len)).unwrap_or("\u{fffd}"));
-                    } else {
-                        out.push('\u{fffd}');
-                    }
+                    let mapped = match self.simple_text(text, single, b) {
+                        CodeText::Char(ch) => {
+                            out.push(ch);
+                            true
+                        }
+                        CodeText::Str(s) => {
+                            out.push_str(s);
+                            true
+                        }
+                        CodeText::Unmapped => {
+                            out.push('\u{fffd}');
+                            false
+                        }
+                    };
                     let code = Code {
                         width: widths[usize::from(b)],
                         word_space: b == 32,
@@ -527,6 +531,36 @@ impl Font {
                     f.glyph(code, at, out.len());
                 }
             }
+        }
+    }
+}
+
+/// What [`Font::decode`] writes for one code of a simple font.
+enum CodeText<'a> {
+    Char(char),
+    Str(&'a str),
+    /// No Unicode text: U+FFFD is written.
+    Unmapped,
+}
+
+impl Font {
+    /// The text of code `b` of a simple font whose tables are `text` and
+    /// `single`: its one char, its text, or none.
+    #[inline(always)]
+    fn simple_text<'a>(
+        &'a self,
+        text: &[(u32, u8); 256],
+        single: &[Option<char>; 256],
+        b: u8,
+    ) -> CodeText<'a> {
+        if let Some(ch) = single[usize::from(b)] {
+            return CodeText::Char(ch);
+        }
+        let (start, len) = text[usize::from(b)];
+        let s = start as usize;
+        match len {
+            0 => CodeText::Unmapped,
+            _ => CodeText::Str(self.text.get(s..s + usize::from(len)).unwrap_or("\u{fffd}")),
         }
     }
 }

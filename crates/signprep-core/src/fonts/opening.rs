@@ -2,7 +2,7 @@
 //! whether it holds a `<#`, found code by code without writing the text
 //! ([`Font::open_tags`]; `content::run` explains the two runs).
 
-use super::{Code, Font, Kind};
+use super::{Code, CodeText, Font, Kind};
 
 /// What a page read for its text only keeps of that text: whether it holds a
 /// `<#` (the only text a scan of `<# #>` tags looks for before placing
@@ -14,26 +14,32 @@ pub(crate) struct Opening {
 }
 
 impl Opening {
-    /// Takes the next piece of the page's text.
+    /// Takes the next piece of the page's text, by its marks ([`marks_of`]).
+    fn push(&mut self, marks: u8) {
+        self.found |= (self.ends_lt && marks & HASH_FIRST != 0) || marks & PAIR != 0;
+        self.ends_lt = marks & LT_LAST != 0;
+    }
+
+    /// Takes the next piece of the page's text (nothing for an empty one).
     fn take(&mut self, piece: &str) {
-        let (Some(first), Some(last)) = (piece.chars().next(), piece.chars().next_back()) else {
-            return;
-        };
-        self.found |= (self.ends_lt && first == '#') || piece.contains("<#");
-        self.ends_lt = last == '<';
+        if !piece.is_empty() {
+            self.push(marks_of(piece));
+        }
     }
 }
 
-/// A code's text starts with `#`.
+/// A piece of text starts with `#`.
 const HASH_FIRST: u8 = 1;
-/// A code's text ends with `<`.
+/// A piece of text ends with `<`.
 const LT_LAST: u8 = 2;
-/// A code's text holds `<#`.
+/// A piece of text holds `<#`.
 const PAIR: u8 = 4;
 
-/// The marks of a code's text.
-fn mark_of(hash_first: bool, lt_last: bool, pair: bool) -> u8 {
-    (u8::from(hash_first) * HASH_FIRST) | (u8::from(lt_last) * LT_LAST) | (u8::from(pair) * PAIR)
+/// What a piece of text means for finding a `<#`.
+fn marks_of(piece: &str) -> u8 {
+    (u8::from(piece.starts_with('#')) * HASH_FIRST)
+        | (u8::from(piece.ends_with('<')) * LT_LAST)
+        | (u8::from(piece.contains("<#")) * PAIR)
 }
 
 impl Font {
@@ -46,22 +52,12 @@ impl Font {
             let Kind::Simple { text, single, .. } = &self.kind else {
                 return marks;
             };
-            for (i, mark) in marks.iter_mut().enumerate() {
-                if let Some(ch) = single[i] {
-                    *mark = mark_of(ch == '#', ch == '<', false);
-                    continue;
-                }
-                let (start, len) = text[i];
-                let s = start as usize;
-                let piece = match len {
-                    0 => "\u{fffd}",
-                    _ => self.text.get(s..s + usize::from(len)).unwrap_or("\u{fffd}"),
+            for (b, mark) in (0..=u8::MAX).zip(marks.iter_mut()) {
+                *mark = match self.simple_text(text, single, b) {
+                    CodeText::Char(ch) => marks_of(ch.encode_utf8(&mut [0; 4])),
+                    CodeText::Str(s) => marks_of(s),
+                    CodeText::Unmapped => marks_of("\u{fffd}"),
                 };
-                *mark = mark_of(
-                    piece.starts_with('#'),
-                    piece.ends_with('<'),
-                    piece.contains("<#"),
-                );
             }
             marks
         })
@@ -95,9 +91,7 @@ impl Font {
             return bytes.len();
         }
         for &b in bytes {
-            let m = marks[usize::from(b)];
-            opening.found |= (opening.ends_lt && m & HASH_FIRST != 0) || m & PAIR != 0;
-            opening.ends_lt = m & LT_LAST != 0;
+            opening.push(marks[usize::from(b)]);
         }
         bytes.len()
     }

@@ -127,8 +127,6 @@ fn literal_strings() {
     assert!(ops(b"(unterminated \\").is_empty());
 }
 
-/// Every operator and operand of `data`, numbers by their bits, strings and
-/// names by their bytes: what two lexers must agree on.
 /// A token as the comparisons see it: its kind, a number's bits, its bytes.
 type Token = (u8, u64, Vec<u8>);
 type Lexed = (Vec<(Vec<u8>, Vec<Token>)>, bool);
@@ -147,21 +145,32 @@ fn tokens(o: &Operands, data: &[u8]) -> Vec<Token> {
         .collect()
 }
 
+/// Every operator and operand of `data`, numbers by their bits, strings and
+/// names by their bytes: what two lexers must agree on. `new`: this lexer
+/// (computing numbers' values), else the reference one.
 fn lex_all(data: &[u8], new: bool) -> Lexed {
+    if new {
+        return lex_ours(data, true);
+    }
+    let mut o = Operands::default();
+    let mut out = Vec::new();
+    let mut rf = reference::RefLexer::new(data);
+    while let Some(op) = rf.next_op(&mut o) {
+        out.push((op.to_vec(), tokens(&o, data)));
+    }
+    (out, rf.flooded)
+}
+
+/// `lex_all` of this lexer, numbers' values computed or not (`Lexer::values`).
+fn lex_ours(data: &[u8], values: bool) -> Lexed {
     let mut o = Operands::default();
     let mut out = Vec::new();
     let mut lx = Lexer::new(data);
-    let mut rf = reference::RefLexer::new(data);
-    loop {
-        let op = if new {
-            lx.next_op(&mut o)
-        } else {
-            rf.next_op(&mut o)
-        };
-        let Some(op) = op else { break };
+    lx.values = values;
+    while let Some(op) = lx.next_op(&mut o) {
         out.push((op.to_vec(), tokens(&o, data)));
     }
-    (out, if new { lx.flooded } else { rf.flooded })
+    (out, lx.flooded)
 }
 
 /// Content-stream-like bytes: numbers, names, strings, operators and every
@@ -186,14 +195,7 @@ fn content() -> impl Strategy<Value = Vec<u8>> {
 /// `lex_all` of this lexer with numbers read without their values, and
 /// with them set to zero.
 fn without_values(data: &[u8]) -> (Lexed, Lexed) {
-    let mut o = Operands::default();
-    let mut lx = Lexer::new(data);
-    lx.values = false;
-    let mut out = Vec::new();
-    while let Some(op) = lx.next_op(&mut o) {
-        out.push((op.to_vec(), tokens(&o, data)));
-    }
-    let (full, flooded) = lex_all(data, true);
+    let (full, flooded) = lex_ours(data, true);
     let zeroed = full
         .into_iter()
         .map(|(op, toks)| {
@@ -204,7 +206,7 @@ fn without_values(data: &[u8]) -> (Lexed, Lexed) {
             (op, toks)
         })
         .collect();
-    ((out, lx.flooded), (zeroed, flooded))
+    (lex_ours(data, false), (zeroed, flooded))
 }
 
 proptest! {
