@@ -314,25 +314,22 @@ def report(res, sets, meta, counts):
         r = res.get(key)
         return sets[TOOLS[key][1]]["pages"] / statistics.median(r["walls"]) if r and r.get("walls") else None
 
+    def round_time(r, i):
+        """A tool's time in round i: its wall time, or its loop time when it reports one."""
+        return min(x for x in (r["rounds"][i], r.get("loop_rounds", {}).get(i)) if x is not None)
+
     def paired(one, many, factor=1):
-        """Median over the rounds of factor × wall(one) / wall(many)."""
+        """Median over the rounds of factor × time(one) / time(many), each round's pair sharing
+        the machine's state (a drift of its speed over the run moves both alike)."""
         a, b = res.get(one), res.get(many)
+        if any(r and r.get("loops") and "loop_rounds" not in r for r in (a, b)):
+            return None  # a run recorded before the loop times were kept per round
         common = sorted(set(a["rounds"]) & set(b["rounds"])) if a and b else []
-        return statistics.median(factor * a["rounds"][i] / b["rounds"][i] for i in common) if common else None
+        return statistics.median(factor * round_time(a, i) / round_time(b, i) for i in common) if common else None
 
     def paired_rate_ratio(sp_key, other):
-        """Median over the rounds of signprep's rate / the other's in the same round (its loop
-        time when it reports one and that is shorter): what a drift of the machine's speed
-        over the run, which moves every tool of a round alike, leaves out of the ratio."""
-        a, b = res.get(sp_key), res.get(other)
-        if not a or not b or (b.get("loops") and "loop_rounds" not in b):
-            return None  # a run recorded before the loop times were kept per round
-        ratios = []
-        for i in sorted(set(a["rounds"]) & set(b["rounds"])):
-            theirs = min(x for x in (b["rounds"][i], b.get("loop_rounds", {}).get(i)) if x is not None)
-            ratios.append(sets[TOOLS[sp_key][1]]["pages"] / a["rounds"][i]
-                          / (sets[TOOLS[other][1]]["pages"] / theirs))
-        return statistics.median(ratios) if ratios else None
+        """Median over the rounds of signprep's rate / the other's in the same round."""
+        return paired(other, sp_key, sets[TOOLS[sp_key][1]]["pages"] / sets[TOOLS[other][1]]["pages"])
 
     def best_rate(key):
         return max(x for x in (rate(key), loop_rate(key)) if x is not None) if res.get(key) else None
