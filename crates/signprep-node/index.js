@@ -4,52 +4,16 @@
 // (native.cjs): arguments in, records out. Every record is the JSON text of one
 // `signprep scan --format ndjson` line, parsed here (`raw: true` gives the text itself),
 // but for `scanMany`'s records as objects, built from tapes (tape.cjs) into the objects
-// `JSON.parse` of that line gives; the work runs on signprep's own threads, never on the
-// event loop.
+// `JSON.parse` of that line gives (`scanMany`'s iterator: batch.cjs); the work runs on
+// signprep's own threads, never on the event loop. Errors: errors.cjs.
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { fileURLToPath } = require("node:url");
 const native = require("./native.cjs");
-const { Tapes } = require("./tape.cjs");
 const { checkOptions } = require("./options.cjs");
-
-/** Error records' and findings' codes, as `SignprepError#code`. */
-class SignprepError extends Error {
-  /**
-   * @param {string} code stable code (`pdf_unreadable`, `io_error`, a finding's code...)
-   * @param {string} detail what went wrong, without the path
-   * @param {{path?: string | null, findings?: object[], record?: object, cause?: unknown}} [more]
-   */
-  constructor(code, detail, more = {}) {
-    const where = more.path ? `${more.path}: ` : "";
-    super(`${where}${detail} [${code}]`, more.cause === undefined ? undefined : { cause: more.cause });
-    this.name = "SignprepError";
-    this.code = code;
-    this.detail = detail;
-    this.path = more.path ?? null;
-    this.findings = more.findings ?? [];
-    if (more.record !== undefined) this.record = more.record;
-  }
-}
-
-function abortError(signal) {
-  if (signal && signal.reason !== undefined) return signal.reason;
-  return new DOMException("This operation was aborted", "AbortError");
-}
-
-/** A native rejection in our terms: TypeError for an argument, SignprepError otherwise. */
-function fromNative(e, file = null) {
-  if (!(e instanceof Error)) return e;
-  if (e.code === "Cancelled") return new DOMException("This operation was aborted", "AbortError");
-  if (e.code === "InvalidArg") {
-    const t = new TypeError(e.message);
-    t.code = "ERR_INVALID_ARG_VALUE";
-    return t;
-  }
-  const m = /^([\s\S]*) \[([a-z0-9_]+)\]$/.exec(e.message);
-  if (m) return new SignprepError(m[2], m[1], { path: file });
-  return new SignprepError("internal_error", e.message, { path: file });
-}
+const { SignprepError, abortError, fromNative } = require("./errors.cjs");
+const { Records } = require("./batch.cjs");
+const { tapesFirst } = require("./tape.cjs");
 
 /**
  * Runs `start(token)` (a native promise), settling early with the signal's reason when
@@ -289,25 +253,26 @@ function batchSource(s) {
  */
 function scanMany(inputs, options = {}) {
   const o = checkOptions("scanMany", options);
-  const source =
-    inputs && typeof inputs[Symbol.asyncIterator] === "function"
-      ? inputs[Symbol.asyncIterator]()
-      : inputs && typeof inputs[Symbol.iterator] === "function" && typeof inputs !== "string"
-        ? inputs[Symbol.iterator]()
-        : null;
+  const sync = !(inputs && typeof inputs[Symbol.asyncIterator] === "function");
+  const source = !sync
+    ? inputs[Symbol.asyncIterator]()
+    : inputs && typeof inputs[Symbol.iterator] === "function" && typeof inputs !== "string"
+      ? inputs[Symbol.iterator]()
+      : null;
   if (source === null) throw new TypeError("scanMany takes an iterable or async iterable of sources");
-  return batchRecords(source, Array.isArray(inputs) ? inputs : null, o);
+  const sources = Array.isArray(inputs) ? inputs : null;
+  return new Records(source, o, {
+    sync,
+    total: sources === null ? undefined : sources.length,
+    open: () => openBatch(sources, o),
+    sourceOf: batchSource,
+  });
 }
 
-/** The longest `scanMany` runs on the event loop between two of its turns (ms). */
-const TURN_MS = 4;
-
-async function* batchRecords(source, sources, o) {
-  const { signal, onProgress, raw } = o;
-  const total = sources === null ? undefined : sources.length;
-  if (signal && signal.aborted) throw abortError(signal);
+/** The native run of a `scanMany` (a list's templates converted ahead first). */
+async function openBatch(sources, o) {
   const nativeOptions = await scanOptions(o);
-  if (Array.isArray(sources)) {
+  if (sources !== null) {
     // A list known up front: its templates are converted ahead, several per LibreOffice
     // process, into the conversion cache (as `signprep scan` does for a folder or a list).
     const paths = sources
@@ -319,82 +284,16 @@ async function* batchRecords(source, sources, o) {
       } catch (e) {
         throw fromNative(e);
       }
-      if (signal && signal.aborted) throw abortError(signal);
+      if (o.signal && o.signal.aborted) throw abortError(o.signal);
     }
   }
-  let batch;
+  // Records as objects come as tapes; as JSON lines for the first MB of a short or
+  // unknown-length run in a process whose tape reader is still cold (tape.cjs).
+  const linesFirst = o.raw !== true && tapesFirst(sources === null ? undefined : sources.length) ? 0 : undefined;
   try {
-    batch = new native.Batch(nativeOptions, o.jobs ?? 0, o.window, raw === true);
+    return new native.Batch(nativeOptions, o.jobs ?? 0, o.window, o.raw === true, linesFirst);
   } catch (e) {
     throw fromNative(e);
-  }
-  // Sources pushed ahead of the records taken: enough to keep the engine's window full.
-  const ahead = Math.max(2 * (o.window ?? 128), 256);
-  const onAbort = () => batch.stop();
-  if (signal) signal.addEventListener("abort", onAbort, { once: true });
-  let pushed = 0;
-  let done = 0;
-  let ended = false;
-  let sourceError = null;
-  // Records as objects come as tapes (tape.cjs), built faster than JSON.parse of their lines.
-  const tapes = raw ? null : new Tapes();
-  try {
-    for (;;) {
-      if (signal && signal.aborted) throw abortError(signal);
-      if (!ended && pushed - done < ahead) {
-        const chunk = [];
-        while (!ended && pushed + chunk.length - done < ahead) {
-          try {
-            const r = await source.next();
-            if (r.done) ended = true;
-            else chunk.push(batchSource(r.value));
-          } catch (e) {
-            sourceError = e;
-            ended = true;
-          }
-        }
-        if (signal && signal.aborted) throw abortError(signal);
-        if (chunk.length) batch.push(chunk);
-        pushed += chunk.length;
-        if (ended) batch.end();
-      }
-      let taken;
-      try {
-        taken = await batch.next();
-      } catch (e) {
-        throw fromNative(e);
-      }
-      if (signal && signal.aborted) throw abortError(signal);
-      if (taken === null) break;
-      // One promise brings every record ready (up to 64); they are built and yielded
-      // from microtasks, so a long batch gives the event loop a turn every TURN_MS.
-      let turn = performance.now();
-      const reader = raw ? null : tapes.reader(taken);
-      const count = raw ? taken.lines.length : reader.length;
-      for (let i = 0; i < count; i++) {
-        done += 1;
-        const line = raw ? taken.lines[i] : null;
-        const record = raw ? (onProgress ? JSON.parse(line) : null) : reader.record(i);
-        if (onProgress) onProgress({ done, total, path: record.path, status: record.status });
-        yield raw ? line : record;
-        if (performance.now() - turn > TURN_MS) {
-          await new Promise(setImmediate);
-          if (signal && signal.aborted) throw abortError(signal);
-          turn = performance.now();
-        }
-      }
-    }
-    if (sourceError !== null) throw sourceError;
-  } finally {
-    if (signal) signal.removeEventListener("abort", onAbort);
-    batch.stop();
-    if (!ended && typeof source.return === "function") {
-      try {
-        await source.return();
-      } catch {
-        // The caller's iterator failed to close: nothing of ours to report.
-      }
-    }
   }
 }
 

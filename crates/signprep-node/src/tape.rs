@@ -23,10 +23,13 @@
 //! error, and the record goes over as its JSON line instead.
 //!
 //! The first [`LINES_FIRST`] bytes of a run's records go over as JSON lines
-//! too: `JSON.parse` is compiled code from the first record, the tape's reader
-//! is JavaScript that V8 has to warm up and optimise (once a process), which a
-//! small batch would not earn back (callgrind, 10 corpus files: 167 M
-//! instructions with lines, 185 M with tapes from the first record).
+//! too, unless JavaScript says the tapes are worth it from the first record
+//! (`Shapes::new`): `JSON.parse` is compiled code from the first record, the
+//! tape's reader is JavaScript that V8 has to warm up and optimise (once a
+//! process), which a small batch would not earn back (callgrind, 10 corpus
+//! files: 167 M instructions with lines, 185 M with tapes from the first
+//! record), and a large one or a warm process pays for in every run (the
+//! first MB parsed: ~43 M).
 
 use serde::ser::{self, Serialize};
 use std::collections::HashMap;
@@ -65,11 +68,13 @@ pub struct Encoded {
 }
 
 /// The shapes of a run: ids given in the order first met, by any worker.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Shapes {
     inner: Mutex<ShapeTable>,
     /// Bytes of JSON lines handed over in place of tapes (see [`LINES_FIRST`]).
     lines: AtomicUsize,
+    /// Bytes of JSON lines to hand over before the first tape.
+    lines_budget: usize,
 }
 
 #[derive(Debug, Default)]
@@ -80,9 +85,19 @@ struct ShapeTable {
 }
 
 impl Shapes {
+    /// A run's shapes, its first `lines_budget` bytes of records as JSON lines
+    /// (0: tapes from the first record).
+    pub fn new(lines_budget: usize) -> Self {
+        Shapes {
+            inner: Mutex::default(),
+            lines: AtomicUsize::new(0),
+            lines_budget,
+        }
+    }
+
     /// True while the run's records are still to go over as JSON lines.
     pub fn lines_first(&self) -> bool {
-        self.lines.load(Ordering::Relaxed) < LINES_FIRST
+        self.lines.load(Ordering::Relaxed) < self.lines_budget
     }
 
     /// Counts a JSON line handed over in place of a tape.

@@ -93,6 +93,45 @@ test("breaking out early stops the run and closes the sources", async () => {
   assert.ok(pulled < 2000, `read only so far ahead (${pulled})`);
 });
 
+test("the iterator answers as an async generator does: in call order, return, throw, done for good", async () => {
+  const files = Array.from({ length: 30 }, (_, i) => pdfs[i % pdfs.length]);
+  const it = signprep.scanMany(files, { jobs: 2, window: 4 });
+  assert.equal(it[Symbol.asyncIterator](), it);
+  // Calls made without waiting are answered in the order made, records in input order.
+  const first = await Promise.all(Array.from({ length: 6 }, () => it.next()));
+  assert.deepEqual(first.map((r) => [r.done, r.value.path]), files.slice(0, 6).map((f) => [false, f]));
+  // return() while a next() is pending: that record first, then done for good.
+  const [seventh, returned, after] = await Promise.all([it.next(), it.return("bye"), it.next()]);
+  assert.deepEqual([seventh.done, seventh.value.path], [false, files[6]]);
+  assert.deepEqual(returned, { value: "bye", done: true });
+  assert.deepEqual(after, { value: undefined, done: true });
+
+  // throw() rejects with the error given, then the iterator is done.
+  const thrown = signprep.scanMany(files.slice(0, 3), { raw: true });
+  assert.equal(typeof (await thrown.next()).value, "string");
+  await assert.rejects(thrown.throw(new Error("stop here")), /stop here/);
+  assert.deepEqual(await thrown.next(), { value: undefined, done: true });
+
+  // Past the end, next() stays done; a progress callback that throws ends the run with its error.
+  const short = signprep.scanMany(files.slice(0, 2));
+  assert.equal((await short.next()).value.path, files[0]);
+  assert.equal((await short.next()).value.path, files[1]);
+  assert.deepEqual(await short.next(), { value: undefined, done: true });
+  assert.deepEqual(await short.next(), { value: undefined, done: true });
+  const failing = signprep.scanMany(files.slice(0, 3), {
+    onProgress: (p) => {
+      if (p.done === 2) throw new Error("progress failed");
+    },
+  });
+  assert.equal((await failing.next()).value.path, files[0]);
+  await assert.rejects(failing.next(), /progress failed/);
+  assert.deepEqual(await failing.next(), { value: undefined, done: true });
+  assert.ok(
+    typeof Symbol.asyncDispose !== "symbol" || typeof it[Symbol.asyncDispose] === "function",
+    "`await using` closes it where Node has Symbol.asyncDispose",
+  );
+});
+
 test("a slow consumer still gives the event loop its turns within a batch of records", async () => {
   // Records pile up while the loop body works 5 ms on each: a whole batch is then ready
   // at once, and without a turn every few ms its records would be taken one after the
