@@ -202,35 +202,35 @@ class Records {
   /** Up to `room` sources of a synchronous iterator (an array, say) into `chunk`. */
   pull(chunk, room) {
     try {
-      while (chunk.length < room) {
-        const r = this.source.next();
-        if (r.done) {
-          this.ended = true;
-          return;
-        }
-        chunk.push(this.sourceOf(r.value));
-      }
+      while (chunk.length < room && this.took(chunk, this.source.next()));
     } catch (e) {
-      this.sourceError = e;
-      this.ended = true;
+      this.sourceFailed(e);
     }
   }
 
   /** The same from an async iterator: each source awaited. */
   async pullAsync(chunk, room) {
     try {
-      while (chunk.length < room) {
-        const r = await this.source.next();
-        if (r.done) {
-          this.ended = true;
-          return;
-        }
-        chunk.push(this.sourceOf(r.value));
-      }
+      while (chunk.length < room && this.took(chunk, await this.source.next()));
     } catch (e) {
-      this.sourceError = e;
-      this.ended = true;
+      this.sourceFailed(e);
     }
+  }
+
+  /** One iterator result's source into `chunk`; false at the end of the sources. */
+  took(chunk, r) {
+    if (r.done) {
+      this.ended = true;
+      return false;
+    }
+    chunk.push(this.sourceOf(r.value));
+    return true;
+  }
+
+  /** The sources failed: the records before come first, then this error. */
+  sourceFailed(e) {
+    this.sourceError = e;
+    this.ended = true;
   }
 
   /** Done for good: the native run stopped, the source closed if it was not drained. */
