@@ -21,6 +21,7 @@ class SignprepError extends Error {
   }
 }
 
+/** What an aborted call rejects with: the signal's reason, else an `AbortError`. */
 function abortError(signal) {
   if (signal && signal.reason !== undefined) return signal.reason;
   return new DOMException("This operation was aborted", "AbortError");

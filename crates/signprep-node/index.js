@@ -253,8 +253,8 @@ function batchSource(s) {
  */
 function scanMany(inputs, options = {}) {
   const o = checkOptions("scanMany", options);
-  const sync = !(inputs && typeof inputs[Symbol.asyncIterator] === "function");
-  const source = !sync
+  const isAsync = inputs && typeof inputs[Symbol.asyncIterator] === "function";
+  const source = isAsync
     ? inputs[Symbol.asyncIterator]()
     : inputs && typeof inputs[Symbol.iterator] === "function" && typeof inputs !== "string"
       ? inputs[Symbol.iterator]()
@@ -262,8 +262,8 @@ function scanMany(inputs, options = {}) {
   if (source === null) throw new TypeError("scanMany takes an iterable or async iterable of sources");
   const sources = Array.isArray(inputs) ? inputs : null;
   return new Records(source, o, {
-    sync,
-    total: sources === null ? undefined : sources.length,
+    sync: !isAsync,
+    total: sources?.length,
     open: () => openBatch(sources, o),
     sourceOf: batchSource,
   });
@@ -289,9 +289,9 @@ async function openBatch(sources, o) {
   }
   // Records as objects come as tapes; as JSON lines for the first MB of a short or
   // unknown-length run in a process whose tape reader is still cold (tape.cjs).
-  const linesFirst = o.raw !== true && tapesFirst(sources === null ? undefined : sources.length) ? 0 : undefined;
+  const linesFirstBytes = tapesFirst(sources?.length) ? 0 : undefined;
   try {
-    return new native.Batch(nativeOptions, o.jobs ?? 0, o.window, o.raw === true, linesFirst);
+    return new native.Batch(nativeOptions, o.jobs ?? 0, o.window, o.raw === true, linesFirstBytes);
   } catch (e) {
     throw fromNative(e);
   }

@@ -1,14 +1,14 @@
 /** The native side of `scanMany`'s iterator. */
 export declare class Batch {
   /**
-   * `new Batch(options, jobs, window, raw, linesFirst)`: `jobs` worker threads (0: one
+   * `new Batch(options, jobs, window, raw, linesFirstBytes)`: `jobs` worker threads (0: one
    * per core), `window` the engine's bound (default: its own); `raw`: the
-   * records as their JSON lines, else as tapes, the first `linesFirst`
+   * records as their JSON lines, else as tapes, the first `linesFirstBytes`
    * bytes of them as JSON lines (default `tape::LINES_FIRST`; 0 when the
    * tapes pay from the first record: a long list, or a process whose tape
    * reader is warm). The run starts at once and waits for sources.
    */
-  constructor(options: ScanOptions, jobs?: number | undefined | null, window?: number | undefined | null, raw?: boolean | undefined | null, linesFirst?: number | undefined | null)
+  constructor(options: ScanOptions, jobs?: number | undefined | null, window?: number | undefined | null, raw?: boolean | undefined | null, linesFirstBytes?: number | undefined | null)
   /** Adds sources at the end of the input. */
   push(sources: Array<BatchSource>): void
   /** No more sources: the run ends after the last one pushed. */

@@ -34,7 +34,7 @@ const WARM = 64;
  * True when a run's records are worth taking as tapes from the first one (not as JSON lines
  * for its first MB, native `LINES_FIRST`): the reader is warm in this process, or the run has
  * at least `WARM` records to pay for warming it (JSON.parse ~0.4 M instructions a corpus
- * record, the warm reader ~0.15 M, its warm-up ~19 M).
+ * record, the warm reader ~0.15 M, its warm-up ~19 M). A `raw` run has no tapes and ignores it.
  */
 function tapesFirst(records) {
   return taped >= WARM || (records !== undefined && records >= WARM);

@@ -232,9 +232,9 @@ impl std::fmt::Debug for BatchSource {
 
 #[napi]
 impl Batch {
-    /// `new Batch(options, jobs, window, raw, linesFirst)`: `jobs` worker threads (0: one
+    /// `new Batch(options, jobs, window, raw, linesFirstBytes)`: `jobs` worker threads (0: one
     /// per core), `window` the engine's bound (default: its own); `raw`: the
-    /// records as their JSON lines, else as tapes, the first `linesFirst`
+    /// records as their JSON lines, else as tapes, the first `linesFirstBytes`
     /// bytes of them as JSON lines (default `tape::LINES_FIRST`; 0 when the
     /// tapes pay from the first record: a long list, or a process whose tape
     /// reader is warm). The run starts at once and waits for sources.
@@ -244,7 +244,7 @@ impl Batch {
         jobs: Option<u32>,
         window: Option<u32>,
         raw: Option<bool>,
-        lines_first: Option<u32>,
+        lines_first_bytes: Option<u32>,
     ) -> Result<Self> {
         let options = Options::new(options)?;
         let jobs = jobs.unwrap_or(0) as usize;
@@ -260,7 +260,7 @@ impl Batch {
         }
         let (tx, rx) = mpsc::channel::<Input>();
         let raw = raw.unwrap_or(false);
-        let lines_budget = lines_first.map_or(tape::LINES_FIRST, |n| n as usize);
+        let lines_budget = lines_first_bytes.map_or(tape::LINES_FIRST, |n| n as usize);
         let shapes = (!raw).then(|| Arc::new(Shapes::new(lines_budget)));
         let work_shapes = shapes.clone();
         let shared = Arc::new(Shared {
