@@ -9,7 +9,9 @@
 // Every PDF under the DIRs (sorted, listed --times times) is scanned by, each in a fresh
 // process pinned with taskset (wall time of the whole process, start-up included):
 //
-//   cli       signprep scan --format ndjson --no-summary --quiet --jobs N --files-from LIST
+//   cli       signprep scan --format ndjson --no-summary --quiet --jobs N --files-from LIST > FILE
+//             (records to a file in the run's temporary directory; until 2026-12-03 they went
+//             to a pipe this script read, unpinned, possibly on the CLI's own cores)
 //   scanMany  for await (const r of scanMany(paths, { jobs: N }))   (records parsed to objects)
 //   raw       the same with { raw: true }: each record its CLI line, unparsed
 //   python    list(signprep.scan_many(paths, jobs=N))               (with --wheel or --python)
@@ -34,7 +36,7 @@
 // read and parsed at every Node start (~0.1 s on this machine's proxy bundle, 2-3% of a
 // run), a setting of the machine and nothing signprep does or needs.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -141,11 +143,15 @@ const seconds = Number(process.argv[4]);
 const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 let cpuFile = null;
 
-function timed(cmd, args, env = process.env) {
+/** Runs `cmd`; its standard output captured, or written to the file `toFile` when given. */
+function timed(cmd, args, env = process.env, toFile = null) {
   const [c, as] = gnuTime && cpuFile ? [gnuTime, ["-f", "%U %S", "-o", cpuFile, cmd, ...args]] : [cmd, args];
+  const fd = toFile === null ? null : openSync(toFile, "w");
+  const stdio = fd === null ? "pipe" : ["ignore", fd, "pipe"];
   const start = performance.now();
-  const out = spawnSync(c, as, { encoding: "utf8", maxBuffer: 1 << 30, env });
+  const out = spawnSync(c, as, { encoding: "utf8", maxBuffer: 1 << 30, env, stdio });
   const secs = (performance.now() - start) / 1000;
+  if (fd !== null) closeSync(fd);
   let cpu = null;
   if (c === gnuTime) {
     const m = /([\d.]+) ([\d.]+)\s*$/.exec(readFileSync(cpuFile, "utf8"));
@@ -159,11 +165,15 @@ function timed(cmd, args, env = process.env) {
 let cliPages = null;
 let cliChars = null;
 
+/** Where the timed CLI runs write their records (a file, as `signprep scan > records.ndjson` does). */
+let cliOut = null;
+
 function cli(listing, jobs, cpus) {
+  const count = cliPages === null;
   const { secs, cpu, out } = timed("taskset", ["-c", cpus, a.bin, "scan", "--format", "ndjson", "--no-summary",
-    "--quiet", "--jobs", String(jobs), "--files-from", listing]);
+    "--quiet", "--jobs", String(jobs), "--files-from", listing], process.env, count ? null : cliOut);
   if (out.status !== 0 && out.status !== 1) throw new Error(out.stderr);
-  if (cliPages === null) {
+  if (count) {
     const lines = out.stdout.split("\n").filter(Boolean);
     cliPages = lines.reduce((n, l) => n + JSON.parse(l).pages.length, 0);
     cliChars = lines.reduce((n, l) => n + l.length, 0);
@@ -232,6 +242,7 @@ try {
   const ratios = {};
   const cpuRatios = {};
   cpuFile = join(tmp, "cpu.txt");
+  cliOut = join(tmp, "records.ndjson");
   const runners = [
     ["cli", cli],
     ["scanMany", (l, j, c) => node(l, j, c, "objects")],
