@@ -6,7 +6,7 @@
 VENV has the signprep wheel installed (and pymupdf for the peer row). Every PDF under the
 DIRs (sorted) is scanned by, each in a fresh process pinned with taskset:
 
-  cli      signprep scan --format ndjson --no-summary --quiet --jobs N --files-from LIST
+  cli      signprep scan --format ndjson --no-summary --quiet --jobs N --files-from LIST > FILE
   python   list(signprep.scan_many(paths, jobs=N))   (records as dicts, in input order)
   pymupdf  benches/peers.py pymupdf-search-widgets: tags (search_for) + widgets() in
            one process, one core (PyMuPDF has no threads of its own)
@@ -46,18 +46,27 @@ def pdfs(dirs):
     return sorted(out)
 
 
-def timed(cmd):
+def timed(cmd, stdout=None):
+    """Runs `cmd`: its standard output captured, or written to the open file `stdout`."""
     start = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if stdout is None:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    else:
+        out = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True, check=False)
     return time.perf_counter() - start, out
 
 
 def cli(binary, listing, jobs, cpus):
-    secs, out = timed(["taskset", "-c", cpus, binary, "scan", "--format", "ndjson", "--no-summary",
-                       "--quiet", "--jobs", str(jobs), "--files-from", listing])
-    assert out.returncode in (0, 1), out.stderr
-    recs = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
-    return secs, sum(len(r["pages"]) for r in recs)
+    # The records go to a file (as `signprep scan > out.ndjson`), counted after the clock
+    # stops: read through a pipe by this script, unpinned, they took CPU from the CLI's
+    # own cores and stalled it on a full pipe (benches/README.md, 2026-12-03).
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as records:
+        secs, out = timed(["taskset", "-c", cpus, binary, "scan", "--format", "ndjson", "--no-summary",
+                           "--quiet", "--jobs", str(jobs), "--files-from", listing], stdout=records)
+        assert out.returncode in (0, 1), out.stderr
+        records.seek(0)
+        pages = sum(len(json.loads(line)["pages"]) for line in records if line.strip())
+    return secs, pages
 
 
 def python(interp, listing, jobs, cpus):
