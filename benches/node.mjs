@@ -10,8 +10,8 @@
 // process pinned with taskset (wall time of the whole process, start-up included):
 //
 //   cli       signprep scan --format ndjson --no-summary --quiet --jobs N --files-from LIST > FILE
-//             (records to a file in the run's temporary directory; until 2026-12-03 they went
-//             to a pipe this script read, unpinned, possibly on the CLI's own cores)
+//             (records to a file in the run's temporary directory, pages counted from it once;
+//             until 2026-12-03 a pipe this script read, unpinned, possibly on the CLI's cores)
 //   scanMany  for await (const r of scanMany(paths, { jobs: N }))   (records parsed to objects)
 //   raw       the same with { raw: true }: each record its CLI line, unparsed
 //   python    list(signprep.scan_many(paths, jobs=N))               (with --wheel or --python)
@@ -169,12 +169,11 @@ let cliChars = null;
 let cliOut = null;
 
 function cli(listing, jobs, cpus) {
-  const count = cliPages === null;
   const { secs, cpu, out } = timed("taskset", ["-c", cpus, a.bin, "scan", "--format", "ndjson", "--no-summary",
-    "--quiet", "--jobs", String(jobs), "--files-from", listing], process.env, count ? null : cliOut);
+    "--quiet", "--jobs", String(jobs), "--files-from", listing], process.env, cliOut);
   if (out.status !== 0 && out.status !== 1) throw new Error(out.stderr);
-  if (count) {
-    const lines = out.stdout.split("\n").filter(Boolean);
+  if (cliPages === null) {
+    const lines = readFileSync(cliOut, "utf8").split("\n").filter(Boolean);
     cliPages = lines.reduce((n, l) => n + JSON.parse(l).pages.length, 0);
     cliChars = lines.reduce((n, l) => n + l.length, 0);
   }

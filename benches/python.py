@@ -49,10 +49,8 @@ def pdfs(dirs):
 def timed(cmd, stdout=None):
     """Runs `cmd`: its standard output captured, or written to the open file `stdout`."""
     start = time.perf_counter()
-    if stdout is None:
-        out = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    else:
-        out = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True, check=False)
+    out = subprocess.run(cmd, stdout=subprocess.PIPE if stdout is None else stdout,
+                         stderr=subprocess.PIPE, text=True, check=False)
     return time.perf_counter() - start, out
 
 
