@@ -22,9 +22,13 @@
 // each, and the median over the rounds of each one's ratio to the CLI run beside it (a
 // ratio of neighbours survives background load that drifts over minutes better than a
 // ratio of medians), and with GNU time the same ratio of CPU seconds (user + system; moved
-// less than wall time when another process takes a core away). Then `scan` of in-memory
-// buffers: every distinct file read once, then scanned from its Buffer for --seconds with
-// 1 and 8 calls in flight, on 1 and 2 cores: scans/s and pages/s.
+// less than wall time when another process takes a core away), and "in a running process":
+// the packages' scan alone by their own clocks (the scanMany / scan_many call to the last
+// record, neither the interpreter's start nor the package's load) against the CLI's whole
+// run, which is the comparison for a program already running that would otherwise shell out
+// to the CLI for each batch; Node's start and the package's load are printed beside it.
+// Then `scan` of in-memory buffers: every distinct file read once, then scanned from its
+// Buffer for --seconds with 1 and 8 calls in flight, on 1 and 2 cores: scans/s and pages/s.
 //
 // --wheel installs that wheel (no dependencies, nothing from an index) into a new virtual
 // environment for the run; --python takes one already made. Either way the package must
@@ -75,13 +79,20 @@ function pdfs(dir) {
   return out;
 }
 
+// Besides the whole process's wall time, the script reports its own clock (ms since the
+// process began, performance.now()): when Node had started (the script's first line), when
+// the package was loaded, and the scan alone (the scanMany call to the last record), which is
+// what a program already running, a server say, pays for a batch.
 const NODE_SCAN = `
+const started = performance.now();
 const { readFileSync } = require("node:fs");
 const signprep = require(process.argv[1]);
+const loaded = performance.now();
 const paths = readFileSync(process.argv[2], "utf8").split("\\n").filter(Boolean);
 const raw = process.argv[4] === "raw";
 (async () => {
   let pages = 0, errors = 0, chars = 0;
+  const t0 = performance.now();
   for await (const r of signprep.scanMany(paths, { jobs: Number(process.argv[3]), raw })) {
     if (raw) {
       chars += r.length;
@@ -90,18 +101,21 @@ const raw = process.argv[4] === "raw";
       errors += r.status === "error" ? 1 : 0;
     }
   }
-  console.log(JSON.stringify({ files: paths.length, pages, errors, chars }));
+  const scanMs = performance.now() - t0;
+  console.log(JSON.stringify({ files: paths.length, pages, errors, chars, started, loaded, scanMs }));
 })();
 `;
 
 const PY_SCAN = `
-import json, sys, signprep
+import json, sys, time, signprep
 paths = [l.strip() for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
 pages = errors = 0
+t0 = time.perf_counter()
 for r in signprep.scan_many(paths, jobs=int(sys.argv[2])):
     pages += len(r["pages"])
     errors += r["status"] == "error"
-print(json.dumps({"files": len(paths), "pages": pages, "errors": errors}))
+scan_ms = (time.perf_counter() - t0) * 1000
+print(json.dumps({"files": len(paths), "pages": pages, "errors": errors, "scanMs": scan_ms}))
 `;
 
 // Where the interpreter's signprep comes from: refused unless installed from a wheel.
@@ -185,13 +199,15 @@ function node(listing, jobs, cpus, mode = "objects", dir = pkg) {
     String(jobs), mode], nodeEnv);
   if (out.status !== 0) throw new Error(out.stderr);
   const m = JSON.parse(out.stdout);
-  return { secs, cpu, pages: mode === "raw" ? cliPages : m.pages, chars: m.chars };
+  return { secs, cpu, pages: mode === "raw" ? cliPages : m.pages, chars: m.chars, scanSecs: m.scanMs / 1000,
+    fixed: { start: m.started, load: m.loaded - m.started } };
 }
 
 function python(py, listing, jobs, cpus) {
   const { secs, cpu, out } = timed("taskset", ["-c", cpus, py, "-c", PY_SCAN, listing, String(jobs)]);
   if (out.status !== 0) throw new Error(out.stderr);
-  return { secs, cpu, pages: JSON.parse(out.stdout).pages };
+  const m = JSON.parse(out.stdout);
+  return { secs, cpu, pages: m.pages, scanSecs: m.scanMs / 1000 };
 }
 
 /** The interpreter to time: --python as given, or a new environment with --wheel installed. */
@@ -240,6 +256,8 @@ try {
   const rates = {};
   const ratios = {};
   const cpuRatios = {};
+  const inRatios = {};
+  const fixed = {};
   cpuFile = join(tmp, "cpu.txt");
   cliOut = join(tmp, "records.ndjson");
   const runners = [
@@ -256,10 +274,13 @@ try {
       const order = runners.map((_, i) => runners[(i + r) % runners.length]);
       const round = {};
       const cpu = {};
+      const inProcess = {};
       for (const [name, run] of order) {
         const m = run(listing, jobs, cpus);
         round[name] = m.pages / m.secs;
         cpu[name] = m.cpu;
+        if (m.scanSecs) inProcess[name] = m.pages / m.scanSecs;
+        if (m.fixed) for (const [k, v] of Object.entries(m.fixed)) (fixed[k] ??= []).push(v);
         (rates[`${name}-${jobs}`] ??= []).push(round[name]);
         if (name === "raw" && m.chars !== cliChars) {
           throw new Error(`scanMany's raw lines hold ${m.chars} characters, the CLI's ${cliChars}`);
@@ -269,11 +290,15 @@ try {
         (ratios[`${name}-${jobs}`] ??= []).push(round[name] / round.cli);
         if (cpu[name] && cpu.cli) (cpuRatios[`${name}-${jobs}`] ??= []).push(cpu.cli / cpu[name]);
       }
+      for (const name of Object.keys(inProcess)) {
+        (inRatios[`${name}-${jobs}`] ??= []).push(inProcess[name] / round.cli);
+      }
     }
   }
   const med = Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, median(v)]));
   const rat = Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, median(v)]));
   const cpuRat = Object.fromEntries(Object.entries(cpuRatios).map(([k, v]) => [k, median(v)]));
+  const inRat = Object.fromEntries(Object.entries(inRatios).map(([k, v]) => [k, median(v)]));
   const f = (x) => x.toFixed(1).padStart(8);
   const q = (x) => x.toFixed(3);
   console.log(`${files.length} files, ${cliPages} pages (signprep's count); pages/s, median of ${a.repeat} rounds ` +
@@ -293,6 +318,17 @@ try {
       console.log(`  CPU (user + system) of the CLI's / of each, median of the rounds, ${jobs} core${jobs > 1 ? "s" : " "}: ` +
         runners.slice(1).map(([n]) => `${n} ${q(cpuRat[`${n}-${jobs}`])}`).join("   "));
     }
+  }
+  // The same runs by the packages' own clocks: the scan alone, the call to the last record, against the
+  // CLI's whole run (its start included: a program that shells out to the CLI pays it every batch).
+  for (const jobs of [1, 2]) {
+    console.log(`  in a running process (the scan alone / the CLI's whole run), ${jobs} core${jobs > 1 ? "s" : " "}: ` +
+      runners.slice(1).filter(([n]) => inRat[`${n}-${jobs}`] !== undefined)
+        .map(([n]) => `${n} ${q(inRat[`${n}-${jobs}`])}`).join("   "));
+  }
+  if (fixed.start) {
+    console.log(`  Node's start before the script ran, median ${median(fixed.start).toFixed(1)} ms; ` +
+      `loading the package ${median(fixed.load).toFixed(1)} ms`);
   }
   console.log("  every round:", JSON.stringify(Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, v.map((x) => +x.toFixed(1))]))));
 
