@@ -14,8 +14,13 @@ impl AnchorArgs {
         }
         let mut file = AnchorFile::new();
         for path in &self.anchors {
-            let bytes = crate::inputs::read_input(path)
-                .map_err(|e| format!("--anchors: cannot read {}: {e}", path.display()))?;
+            let bytes = crate::inputs::read_input(path).map_err(|e| {
+                format!(
+                    "--anchors: cannot read {}: {}",
+                    path.display(),
+                    signprep_core::io_reason(&e)
+                )
+            })?;
             let before = file.positioned;
             file.add_file(path, &bytes)
                 .map_err(|e| format!("--anchors: {e}"))?;

@@ -84,8 +84,7 @@ fn reason(path: &Path, e: &io::Error) -> String {
         io::ErrorKind::AlreadyExists => "a file of that name is in the way".into(),
         io::ErrorKind::PermissionDenied => "permission denied".into(),
         io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
-        io::ErrorKind::StorageFull => "no space left on the device".into(),
-        _ => e.to_string(),
+        _ => signprep_core::io_reason(e),
     }
 }
 

@@ -179,8 +179,13 @@ fn load_options(args: &MigrateArgs) -> LoadOptions {
 fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
     let mut signers = SignerMap::new();
     if let Some(path) = &args.signers {
-        let bytes = crate::inputs::read_input(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = crate::inputs::read_input(path).map_err(|e| {
+            format!(
+                "cannot read {}: {}",
+                path.display(),
+                signprep_core::io_reason(&e)
+            )
+        })?;
         signers
             .add_file(path, &bytes)
             .map_err(|e| format!("--signers: {e}"))?;
@@ -218,7 +223,7 @@ fn migrator(args: &MigrateArgs) -> Result<Migrator, String> {
 fn migrate_one(m: &Migrator, input: &Input, out: Option<&Path>) -> Result<Migrated, String> {
     let path = match input {
         Input::File(_) | Input::Stdin => input.path(),
-        Input::Missing(_, e) => return Err(e.to_string()),
+        Input::Missing(_, e) => return Err(signprep_core::io_reason(e)),
     };
     let bytes = crate::inputs::read_input(path).map_err(|e| e.to_string())?;
     signprep_core::batch::test_hook(&path.display().to_string());

@@ -131,7 +131,15 @@ fn pack(args: &PackArgs) -> Packed {
     };
     let bytes = match crate::inputs::read_input(&args.manifest) {
         Ok(b) => b,
-        Err(e) => return failed(None, Failure::Io(format!("cannot read {shown}: {e}"))),
+        Err(e) => {
+            return failed(
+                None,
+                Failure::Io(format!(
+                    "cannot read {shown}: {}",
+                    signprep_core::io_reason(&e)
+                )),
+            );
+        }
     };
     // `.docx` and `.odt` children are converted by LibreOffice, found now (a manifest that
     // cannot be parsed is the check's to report).

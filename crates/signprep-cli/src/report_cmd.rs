@@ -288,7 +288,11 @@ fn one(id: usize, input: &Input, name: String, how: &How) -> Done {
         Input::File(_) | Input::Stdin => (input.path(), load_with(input.path(), scanner, options)),
         Input::Missing(p, e) => (
             p.as_path(),
-            Err(LoadError::Io(format!("cannot read {}: {e}", p.display()))),
+            Err(LoadError::Io(format!(
+                "cannot read {}: {}",
+                p.display(),
+                signprep_core::io_reason(e)
+            ))),
         ),
     };
     let path_s = path.display().to_string();

@@ -114,7 +114,7 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
                 input_name(p),
                 Err(signprep_core::Error::from(std::io::Error::new(
                     e.kind(),
-                    e.to_string(),
+                    signprep_core::io_reason(e),
                 ))),
             ),
         };
@@ -130,10 +130,11 @@ pub fn run(args: &ScanArgs) -> ExitStatus {
         });
         match input {
             Input::Missing(p, e) => {
-                let tally = done
-                    .tally
-                    .clone()
-                    .unreadable(format!("cannot read {}: {e}", p.display()));
+                let tally = done.tally.clone().unreadable(format!(
+                    "cannot read {}: {}",
+                    p.display(),
+                    signprep_core::io_reason(e)
+                ));
                 summary.file(&tally);
             }
             Input::File(_) | Input::Stdin => summary.file(&done.tally),
@@ -198,7 +199,10 @@ fn scan_stdin(options: &LoadOptions, scanner: &Scanner, spread: bool) -> Record 
         Err(e) => error_record(
             std::path::Path::new("-"),
             FileErrorCode::IoError,
-            format!("cannot read standard input: {e}"),
+            format!(
+                "cannot read standard input: {}",
+                signprep_core::io_reason(&e)
+            ),
         ),
     }
 }

@@ -143,7 +143,10 @@ impl Templates {
                 return Scanned {
                     record: Record::failed(
                         name,
-                        ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),
+                        ErrorInfo::new(
+                            FileErrorCode::IoError,
+                            format!("cannot read it: {}", signprep_core::io_reason(&e)),
+                        ),
                     ),
                     pdf: None,
                 };

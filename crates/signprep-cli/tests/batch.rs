@@ -487,6 +487,42 @@ fn skip_done_refuses_a_file_that_is_not_a_report() {
 /// `notes.txt` is passed over as any `notes.txt` is.
 #[cfg(unix)]
 #[test]
+fn a_link_loop_and_a_dangling_link_are_said_in_our_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let docs = dir.join("docs");
+    std::fs::create_dir_all(docs.join("a")).unwrap();
+    let pdf = signprep_testgen::fixtures()
+        .into_iter()
+        .next()
+        .expect("a fixture");
+    std::fs::write(docs.join("a/a.pdf"), &pdf.pdf).unwrap();
+    std::os::unix::fs::symlink("..", docs.join("a/up")).unwrap();
+    std::os::unix::fs::symlink(dir.join("gone.pdf"), docs.join("b.pdf")).unwrap();
+    let o = scan(&["-L", "docs"], dir);
+    assert_eq!(o.status.code(), Some(2));
+    let records = record_lines(&o.stdout);
+    let errors: Vec<&String> = records.iter().filter(|r| r.contains("\"error\"")).collect();
+    assert_eq!(errors.len(), 2, "{records:?}");
+    assert!(
+        errors.iter().any(|r| r.contains(
+            "\"message\":\"cannot read: a link loop: docs/a/up leads back to docs, a folder it is in\""
+        )),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|r| r.contains("\"message\":\"cannot read: no such file\"")),
+        "{errors:?}"
+    );
+    assert!(
+        !records.iter().any(|r| r.contains("os error")),
+        "{records:?}"
+    );
+}
+
+#[test]
 fn follow_passes_over_a_dangling_link_that_is_no_candidate() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();

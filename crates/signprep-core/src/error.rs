@@ -13,8 +13,9 @@ use std::sync::Arc;
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The file could not be read (missing, a folder, no permission...):
-    /// `cannot read: WHY`, WHY the system's reason.
-    #[error("cannot read: {0}")]
+    /// `cannot read: WHY`, WHY the system's reason in our words
+    /// ([`crate::io_reason`]).
+    #[error("cannot read: {}", crate::io_reason(.0))]
     Io(#[from] std::io::Error),
     /// The file is encrypted and does not open with an empty user password.
     #[error("{0}")]

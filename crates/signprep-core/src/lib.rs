@@ -73,6 +73,7 @@ mod forms;
 #[doc(hidden)]
 pub mod fuzzing;
 mod geometry;
+mod io_reason;
 mod loader;
 mod nesting;
 mod options;
@@ -101,6 +102,7 @@ pub use forms::{Field, FieldType, FieldValue};
 pub use geometry::{
     DPI_RANGE, Matrix, PAGE_WIDTH_RANGE, PageGeometry, Rect, Rotation, Scale, ScaleError, round2,
 };
+pub use io_reason::io_reason;
 pub use options::Cancel;
 pub use record::{ErrorInfo, Record, Status};
 pub use scan::{PageInfo, Scan, Scanner, Tag, VendorPiece, VendorText, id_is_valid};

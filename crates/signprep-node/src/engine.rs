@@ -177,9 +177,12 @@ impl Source {
     /// The bytes: `io_error` in the CLI's words when the file cannot be read.
     pub fn read(self) -> Result<Vec<u8>> {
         match self {
-            Source::Path(p) => {
-                std::fs::read(&p).map_err(|e| failure("io_error", format!("cannot read: {e}")))
-            }
+            Source::Path(p) => std::fs::read(&p).map_err(|e| {
+                failure(
+                    "io_error",
+                    format!("cannot read: {}", signprep_core::io_reason(&e)),
+                )
+            }),
             Source::Data(d) => Ok(d),
         }
     }

@@ -142,7 +142,10 @@ pub fn record_of_path(
         Ok(bytes) => record_of_bytes(shown, &bytes, format, convert, load, scanner),
         Err(e) => Record::failed(
             shown,
-            ErrorInfo::new(FileErrorCode::IoError, format!("cannot read it: {e}")),
+            ErrorInfo::new(
+                FileErrorCode::IoError,
+                format!("cannot read it: {}", signprep_core::io_reason(&e)),
+            ),
         ),
     }
 }

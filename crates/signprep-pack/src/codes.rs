@@ -472,7 +472,9 @@ impl Finding {
             }
         );
         let message = match e.kind() {
-            signprep_core::ErrorKind::Io(io) => format!("cannot read {what}: {io}"),
+            signprep_core::ErrorKind::Io(io) => {
+                format!("cannot read {what}: {}", signprep_core::io_reason(io))
+            }
             _ => format!("{what} cannot be scanned: {}", e.message()),
         };
         let f = Finding::file_error(e.file_code(), message);

@@ -589,7 +589,11 @@ fn glob_files(
             Err(e) => out.push(
                 Finding::file_error(
                     signprep_core::FileErrorCode::IoError,
-                    format!("cannot read {}: {}", e.path().display(), e.error()),
+                    format!(
+                        "cannot read {}: {}",
+                        e.path().display(),
+                        signprep_core::io_reason(e.error())
+                    ),
                 )
                 .at(at),
             ),

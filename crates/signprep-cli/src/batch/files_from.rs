@@ -83,7 +83,13 @@ impl Iterator for Lines {
                     self.done = true;
                     return Some(Entry::Bad(
                         PathBuf::from(&self.name),
-                        io::Error::new(e.kind(), format!("cannot read the file list: {e}")),
+                        io::Error::new(
+                            e.kind(),
+                            format!(
+                                "cannot read the file list: {}",
+                                signprep_core::io_reason(&e)
+                            ),
+                        ),
                     ));
                 }
             }

@@ -41,7 +41,7 @@ pub enum DoneError {
 impl std::fmt::Display for DoneError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            DoneError::Io(e) => write!(f, "cannot read: {e}"),
+            DoneError::Io(e) => write!(f, "cannot read: {}", signprep_core::io_reason(e)),
             DoneError::NotReport(what) => write!(
                 f,
                 "{what}, not a report: give the ndjson (or json) output of an earlier `signprep scan`; the PDFs to scan go in PATH"

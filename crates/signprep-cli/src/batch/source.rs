@@ -81,8 +81,13 @@ impl Source {
         let mut eager = Source::walk(paths, walk, threads);
         let mut lazy: Option<Lines> = None;
         if let Some(list) = &how.files_from {
-            let lines = Lines::open(list)
-                .map_err(|e| format!("--files-from {}: cannot read: {e}", list.display()))?;
+            let lines = Lines::open(list).map_err(|e| {
+                format!(
+                    "--files-from {}: cannot read: {}",
+                    list.display(),
+                    signprep_core::io_reason(&e)
+                )
+            })?;
             if stdin(list) {
                 lazy = Some(lines);
             } else {

@@ -240,14 +240,18 @@ fn dangling_elsewhere(e: &ignore::Error, candidates: &Override, hidden: bool) ->
 fn to_input(root: &Path, e: ignore::Error) -> Option<Input> {
     let path = error_path(&e).unwrap_or(root).to_path_buf();
     let io_err = match e.io_error() {
-        Some(ie) => io::Error::new(ie.kind(), ie.to_string()),
-        None if matches!(innermost(&e), ignore::Error::Loop { .. }) => {
-            io::Error::other(innermost(&e).to_string())
-        }
-        None => {
-            eprintln!("signprep: warning: {e}");
-            return None;
-        }
+        Some(ie) => io::Error::new(ie.kind(), signprep_core::io_reason(ie)),
+        None => match innermost(&e) {
+            ignore::Error::Loop { ancestor, child } => io::Error::other(format!(
+                "a link loop: {} leads back to {}, a folder it is in",
+                child.display(),
+                ancestor.display()
+            )),
+            _ => {
+                eprintln!("signprep: warning: {e}");
+                return None;
+            }
+        },
     };
     Some(Input::Missing(path, io_err))
 }

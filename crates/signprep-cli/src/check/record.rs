@@ -192,10 +192,11 @@ impl Record {
     /// The record of a file that could not be read (`io_error`): the core's
     /// error for it, as a `scan` record says it.
     pub fn unreadable(path: String, e: &std::io::Error) -> Record {
-        let core = signprep_core::Error::from(std::io::Error::new(e.kind(), e.to_string()));
+        let why = signprep_core::io_reason(e);
+        let core = signprep_core::Error::from(std::io::Error::new(e.kind(), why.clone()));
         let mut record = Record::from_error(path, &core);
         if let Some(failure) = &mut record.error {
-            failure.unread = Some(e.to_string());
+            failure.unread = Some(why);
         }
         record
     }
@@ -214,7 +215,10 @@ impl Record {
     pub fn stdin_unreadable(e: &std::io::Error) -> Record {
         let failure = Failure {
             code: FileErrorCode::IoError,
-            message: format!("cannot read standard input: {e}"),
+            message: format!(
+                "cannot read standard input: {}",
+                signprep_core::io_reason(e)
+            ),
             unread: None,
         };
         Record::failed("-".into(), failure)

@@ -80,12 +80,22 @@ pub fn load_with(
 ) -> Result<Loaded, LoadError> {
     signprep_core::batch::test_hook(&path.display().to_string());
     if path.as_os_str() == "-" {
-        let bytes = crate::inputs::read_input(path)
-            .map_err(|e| LoadError::Io(format!("cannot read standard input: {e}")))?;
+        let bytes = crate::inputs::read_input(path).map_err(|e| {
+            LoadError::Io(format!(
+                "cannot read standard input: {}",
+                signprep_core::io_reason(&e)
+            ))
+        })?;
         return load_bytes_with(bytes, "-", scanner, options);
     }
     let len = std::fs::metadata(path)
-        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?
+        .map_err(|e| {
+            LoadError::Io(format!(
+                "cannot read {}: {}",
+                path.display(),
+                signprep_core::io_reason(&e)
+            ))
+        })?
         .len();
     if len > options.max_file_bytes {
         return Err(LoadError::Pdf {
@@ -96,8 +106,13 @@ pub fn load_with(
             ),
         });
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        LoadError::Io(format!(
+            "cannot read {}: {}",
+            path.display(),
+            signprep_core::io_reason(&e)
+        ))
+    })?;
     load_bytes_with(bytes, &path.display().to_string(), scanner, options)
 }
 

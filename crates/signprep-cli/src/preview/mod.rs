@@ -125,8 +125,12 @@ fn request_preview(
     let read = painter.read_request(&shown, move || {
         signprep_core::batch::test_hook(&label);
         if let pack::Source::Pack(path) = &source {
-            let bytes = std::fs::read(path)
-                .map_err(|e| LoadError::Io(format!("cannot read {label}: {e}")))?;
+            let bytes = std::fs::read(path).map_err(|e| {
+                LoadError::Io(format!(
+                    "cannot read {label}: {}",
+                    signprep_core::io_reason(&e)
+                ))
+            })?;
             if matches!(detect(&bytes, path), Some(InputKind::Requests)) {
                 return plan::read(path, &bytes)
                     .map(Read::Plan)

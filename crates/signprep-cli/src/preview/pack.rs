@@ -68,7 +68,8 @@ pub fn read(source: &Source) -> Result<Request, String> {
     let checker = Checker::new();
     match source {
         Source::Pack(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+            let bytes = std::fs::read(path)
+                .map_err(|e| format!("cannot read {shown}: {}", signprep_core::io_reason(&e)))?;
             let text =
                 std::str::from_utf8(&bytes).map_err(|e| format!("{shown}: not UTF-8 text: {e}"))?;
             match detect(&bytes, path) {

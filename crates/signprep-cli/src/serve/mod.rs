@@ -107,7 +107,11 @@ pub fn run(args: &ServeArgs) -> ExitStatus {
             }
             Err(e) => {
                 return crate::exit::fail(
-                    &format!("--token-file {}: cannot read: {e}", p.display()),
+                    &format!(
+                        "--token-file {}: cannot read: {}",
+                        p.display(),
+                        signprep_core::io_reason(&e)
+                    ),
                     ExitStatus::Error,
                 );
             }

@@ -24,11 +24,11 @@ template raises :class:`ConvertFailed`.
 from __future__ import annotations
 
 import atexit
+import errno
 import json
 import math
 import numbers
 import os
-import re
 from typing import (
     IO,
     Any,
@@ -131,19 +131,36 @@ class LimitExceeded(Error):
     """``pdf_limit_exceeded``: a decompression bomb, absurd nesting, the time budget..."""
 
 
+# The reasons signprep says in its own words (signprep_core::io_reason), and their errno.
+_ERRNO_OF_REASON = {
+    "no such file": errno.ENOENT,
+    "permission denied": errno.EACCES,
+    "it is a folder": errno.EISDIR,
+    "a part of its path is not a folder": errno.ENOTDIR,
+    "the file system is read-only": errno.EROFS,
+    "no space left on the device": errno.ENOSPC,
+}
+
+
+def _errno_of(message: str) -> Optional[int]:
+    """The errno of an ``io_error`` message (``cannot read: no such file``), if it says one."""
+    reason = message.rsplit(": ", 1)[-1]
+    return _ERRNO_OF_REASON.get(reason)
+
+
 class IoError(Error, OSError):
     """``io_error``: the file could not be read.
 
     Also an :class:`OSError`, so ``except OSError`` catches it as it catches
     ``open()``'s errors: ``filename`` is the path, ``strerror`` the message,
-    and ``errno`` the system's error number when the system gave one
-    (``errno.ENOENT`` for a missing file), else ``None``.
+    and ``errno`` the error number of the reason the message names
+    (``errno.ENOENT`` for "no such file", ``EACCES``, ``EISDIR``, ``ENOTDIR``,
+    ``EROFS``, ``ENOSPC``), else ``None``.
     """
 
     def __init__(self, code: str, message: str, path: Optional[str] = None) -> None:
         super().__init__(code, message, path)
-        found = re.search(r"\(os error (\d+)\)", message)
-        self.errno = int(found.group(1)) if found else None
+        self.errno = _errno_of(message)
         self.strerror = message
         self.filename = path
 
