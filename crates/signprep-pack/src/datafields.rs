@@ -120,10 +120,7 @@ pub enum TypeMapError {
         kind: String,
     },
     /// The pattern is not a valid glob.
-    #[error(
-        "`{pattern}` in `{rule}` is not a valid pattern (at character {}): a `[` opens a set such as `[0-9]`; write a literal `[` as `[[]`",
-        .source.pos + 1
-    )]
+    #[error("`{pattern}` in `{rule}` {}", pattern_problem(.source))]
     BadPattern {
         /// The rule as given.
         rule: String,
@@ -237,6 +234,25 @@ impl NamePattern {
     }
 }
 
+/// Why a glob (a field pattern, a manifest's document path) is refused, in our
+/// words: `is not a valid pattern (at character N): WHY`, the glob crate's reason
+/// said as what to write instead.
+pub(crate) fn pattern_problem(e: &glob::PatternError) -> String {
+    let why = match e.msg {
+        "invalid range pattern" => {
+            "a `[` opens a set such as `[0-9]`; write a literal `[` as `[[]`"
+        }
+        "wildcards are either regular `*` or recursive `**`" => {
+            "`*` stands for any characters and `**` for any folders; three or more in a row mean nothing"
+        }
+        "recursive wildcards must form a single path component" => {
+            "`**` must stand alone between slashes, as in `docs/**/a.pdf`"
+        }
+        _ => "a pattern is written with `*`, `?`, `[...]` and `**`",
+    };
+    format!("is not a valid pattern (at character {}): {why}", e.pos + 1)
+}
+
 /// Tags, then form-field widgets, as the service's Data field objects, typed
 /// by [`signprep_core::Tag::service_type`] and
 /// [`signprep_core::Field::service_type`] with `map`'s overrides; items whose
@@ -335,6 +351,28 @@ mod tests {
             Ok(p) => p.matches(name),
             Err(e) => panic!("`{pattern}`: {e}"),
         }
+    }
+
+    #[test]
+    fn a_refused_pattern_is_said_in_our_words() {
+        let said = |p: &str| match NamePattern::new(p) {
+            Ok(_) => panic!("`{p}` was taken"),
+            Err(e) => pattern_problem(&e),
+        };
+        assert_eq!(
+            said("SIG_["),
+            "is not a valid pattern (at character 5): a `[` opens a set such as `[0-9]`; write a literal `[` as `[[]`"
+        );
+        assert!(
+            said("a***").contains("three or more in a row"),
+            "{}",
+            said("a***")
+        );
+        assert!(
+            said("a**b").contains("stand alone between slashes"),
+            "{}",
+            said("a**b")
+        );
     }
 
     #[test]

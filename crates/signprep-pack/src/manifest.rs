@@ -577,7 +577,13 @@ fn glob_files(
     let paths = match glob::glob(&full) {
         Ok(p) => p,
         Err(e) => {
-            out.push(Finding::new(PackCode::PatternInvalid, format!("`{pattern}`: {e}")).at(at));
+            out.push(
+                Finding::new(
+                    PackCode::PatternInvalid,
+                    format!("`{pattern}` {}", crate::datafields::pattern_problem(&e)),
+                )
+                .at(at),
+            );
             return None;
         }
     };
@@ -645,7 +651,13 @@ fn expand_given(
     let compiled = match glob::Pattern::new(trimmed) {
         Ok(p) => p,
         Err(e) => {
-            out.push(Finding::new(PackCode::PatternInvalid, format!("`{pattern}`: {e}")).at(at));
+            out.push(
+                Finding::new(
+                    PackCode::PatternInvalid,
+                    format!("`{pattern}` {}", crate::datafields::pattern_problem(&e)),
+                )
+                .at(at),
+            );
             return Vec::new();
         }
     };

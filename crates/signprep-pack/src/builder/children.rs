@@ -48,7 +48,10 @@ impl PackBuilder {
                     Err(e) => {
                         let mut f = Finding::new(
                             PackCode::PatternInvalid,
-                            format!("field pattern `{p}`: {e}"),
+                            format!(
+                                "field pattern `{p}` {}",
+                                crate::datafields::pattern_problem(&e)
+                            ),
                         );
                         f.pointer = at.map(str::to_string);
                         out.push(f);
