@@ -487,6 +487,30 @@ fn skip_done_refuses_a_file_that_is_not_a_report() {
 /// `notes.txt` is passed over as any `notes.txt` is.
 #[cfg(unix)]
 #[test]
+fn a_refused_glob_is_said_in_our_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (glob, said) in [
+        (
+            "[",
+            "error: --glob `[` is not a valid pattern: a `[` opens a set such as `[0-9]` that is not closed; write a literal `[` as `[[]`",
+        ),
+        (
+            "{a,b",
+            "error: --glob `{a,b` is not a valid pattern: a `{` opens a group such as `{a,b}` that is not closed",
+        ),
+    ] {
+        let o = scan(&["--glob", glob, "."], tmp.path());
+        assert_eq!(o.status.code(), Some(2), "--glob {glob}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            stderr.trim_end().lines().last(),
+            Some(said),
+            "--glob {glob}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn a_link_loop_and_a_dangling_link_are_said_in_our_words() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();

@@ -138,7 +138,7 @@ pub use model::pack::{
 pub use model::plan::{Request, Requests};
 pub use model::populate::{Party, PopulateBody, PopulateKey};
 pub use model::settings::{
-    Base64Pdf, ChildKind, CreationSettings, RawCreationSettings, SettingsError,
+    Base64Error, Base64Pdf, ChildKind, CreationSettings, RawCreationSettings, SettingsError,
 };
 pub use model::v0::{V0CcRecipient, V0DataField, V0Document, V0Signatory};
 pub use model::{Extra, UnknownKeys};

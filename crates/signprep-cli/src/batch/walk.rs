@@ -89,10 +89,46 @@ impl WalkOptions {
             }
         }
         for g in &self.globs {
-            b.add(g).map_err(|e| format!("--glob `{g}`: {e}"))?;
+            b.add(g).map_err(|e| {
+                format!("--glob `{g}` is not a valid pattern: {}", glob_problem(&e))
+            })?;
         }
         b.build().map_err(|e| e.to_string())
     }
+}
+
+/// Why the ignore crate refused a `--glob`, in our words (its text names the
+/// globset crate's error kinds; any other is said as the syntax to use).
+fn glob_problem(e: &ignore::Error) -> &'static str {
+    let text = e.to_string();
+    let said = [
+        (
+            "unclosed character class",
+            "a `[` opens a set such as `[0-9]` that is not closed; write a literal `[` as `[[]`",
+        ),
+        (
+            "invalid range",
+            "a range such as `[a-z]` goes from the lower character to the higher",
+        ),
+        (
+            "invalid use of **",
+            "`**` must stand alone between slashes, as in `docs/**/*.pdf`",
+        ),
+        ("unopened alternate group", "a `}` closes no `{`"),
+        (
+            "unclosed alternate group",
+            "a `{` opens a group such as `{a,b}` that is not closed",
+        ),
+        (
+            "nested alternate groups",
+            "a `{a,b}` group cannot hold another",
+        ),
+        ("dangling", "it ends in a `\\` that escapes nothing"),
+    ];
+    said.iter().find(|(kind, _)| text.contains(kind)).map_or(
+        "write it with `*`, `?`, `[...]`, `{a,b}` and `**` (a leading `!` excludes)",
+        |(_, ours)| ours,
+    )
 }
 
 /// The inputs of one PATH argument: `-` is standard input, anything else

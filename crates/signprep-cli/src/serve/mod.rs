@@ -223,7 +223,10 @@ async fn serve(
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
         Err(e) => {
-            return crate::exit::fail(&format!("cannot listen on {addr}: {e}"), ExitStatus::Error);
+            return crate::exit::fail(
+                &format!("cannot listen on {addr}: {}", signprep_core::io_reason(&e)),
+                ExitStatus::Error,
+            );
         }
     };
     let bound = listener.local_addr().unwrap_or(addr);

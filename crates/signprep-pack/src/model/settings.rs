@@ -34,8 +34,54 @@ impl Base64Pdf {
     }
 
     /// Decodes the text.
-    pub fn decode(&self) -> Result<Vec<u8>, base64::DecodeError> {
-        STANDARD.decode(self.0.as_bytes())
+    pub fn decode(&self) -> Result<Vec<u8>, Base64Error> {
+        STANDARD.decode(self.0.as_bytes()).map_err(Base64Error)
+    }
+}
+
+/// Why a `base_64_document` is not standard Base64, said as what to fix; the
+/// base64 crate's error is the [`std::error::Error::source`].
+#[derive(Debug, thiserror::Error)]
+#[error("{}", base64_problem(.0))]
+pub struct Base64Error(#[source] base64::DecodeError);
+
+/// A character (a byte of the text) as a message shows it.
+fn shown(byte: u8) -> String {
+    match byte {
+        b'!'..=b'~' => format!("`{}`", char::from(byte)),
+        b' ' => "a space".into(),
+        b'\n' | b'\r' => "a line break".into(),
+        b'\t' => "a tab".into(),
+        _ => format!("the byte 0x{byte:02X}"),
+    }
+}
+
+fn base64_problem(e: &base64::DecodeError) -> String {
+    match *e {
+        base64::DecodeError::InvalidByte(at, byte) => {
+            let why = match byte {
+                b'-' | b'_' => {
+                    "is from the URL-safe alphabet; the service takes standard Base64 (`+` and `/`)"
+                }
+                b' ' | b'\n' | b'\r' | b'\t' => {
+                    "is not Base64: write the text without spaces or line breaks"
+                }
+                b'=' => "is padding before the end (two Base64 texts joined, or text after the end)",
+                _ => "is not a Base64 character",
+            };
+            format!("{} at position {} {why}", shown(byte), at + 1)
+        }
+        base64::DecodeError::InvalidLength(n) => format!(
+            "{n} Base64 characters is a length no encoder writes: the text is cut short or has a character too many"
+        ),
+        base64::DecodeError::InvalidLastSymbol(at, byte) => format!(
+            "the last character, {} at position {}, carries bits an encoder leaves at zero: the text was cut short or altered",
+            shown(byte),
+            at + 1
+        ),
+        base64::DecodeError::InvalidPadding => {
+            "the `=` padding at the end is missing or too long (standard Base64 pads to a multiple of 4 characters)".into()
+        }
     }
 }
 
@@ -535,5 +581,51 @@ impl JsonSchema for CreationSettings {
             serde_json::Value::Object(m) => Schema::from(m),
             _ => Schema::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Base64Pdf;
+
+    fn said(text: &str) -> String {
+        match Base64Pdf::from_base64(text.to_string()).decode() {
+            Ok(_) => panic!("`{text}` decoded"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_refused_base64_text_is_said_as_what_to_fix() {
+        assert_eq!(
+            said("JVBERi0x*not"),
+            "`*` at position 9 is not a Base64 character"
+        );
+        assert!(
+            said("JVBE-i0x").contains("URL-safe alphabet"),
+            "{}",
+            said("JVBE-i0x")
+        );
+        assert!(
+            said("JVBE\nRi0x").starts_with("a line break at position 5"),
+            "{}",
+            said("JVBE\nRi0x")
+        );
+        assert!(said("JVBERi0").contains("padding"), "{}", said("JVBERi0"));
+        assert!(
+            said("JVBERi0x1").contains("length no encoder writes"),
+            "{}",
+            said("JVBERi0x1")
+        );
+        assert!(
+            said("JVBERi1=").contains("carries bits"),
+            "{}",
+            said("JVBERi1=")
+        );
+        assert!(
+            !said("JVBE\u{e9}i0x").contains("Invalid"),
+            "{}",
+            said("JVBE\u{e9}i0x")
+        );
     }
 }
